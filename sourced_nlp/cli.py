@@ -1,0 +1,442 @@
+"""The ``sourced`` command line: ``sourced check`` and ``sourced batch``.
+
+Exit codes (the same for every command):
+    0: the gate passed (no claim failed it).
+    1: the gate failed: a claim is contradicted (``--fail-on contradicted``, the default), or
+       contradicted or unverified (``--fail-on unverified``).
+    2: a usage or input error: a missing, empty, non-UTF-8 or malformed input, no sources, an
+       unknown option. One line ``error: ...`` on stderr, never a traceback. In ``batch``,
+       any malformed line makes the run exit 2, after every good line has been checked.
+
+Any other exception is a bug and surfaces with its traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from typing import Any, Optional
+
+import typer
+
+from .report import Report
+from .sources import SourceError, load_source_file, normalize_sources, read_answer
+
+app = typer.Typer(
+    name="sourced",
+    help="Check an LLM answer against its sources, claim by claim: "
+    "grounded, contradicted or unverified, with evidence.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+INPUT_ERRORS = (SourceError, ValueError, OSError, UnicodeDecodeError)
+
+
+def _click_modules() -> list:
+    """The click exception modules in use: Typer >= 0.2x vendors its own click, older ones
+    use the ``click`` package; usage errors may come from either."""
+    mods = []
+    try:
+        from typer._click import exceptions as vendored
+
+        mods.append(vendored)
+    except ImportError:
+        pass
+    try:
+        from click import exceptions as real
+
+        mods.append(real)
+    except ImportError:
+        pass
+    return mods
+
+
+_CLICK = _click_modules()
+_USAGE_ERRORS = tuple(m.UsageError for m in _CLICK)
+_CLICK_ERRORS = tuple(m.ClickException for m in _CLICK)
+_ABORTS = tuple(m.Abort for m in _CLICK if hasattr(m, "Abort")) + (typer.Abort,)
+_NO_ARGS = tuple(getattr(m, "NoArgsIsHelpError") for m in _CLICK if hasattr(m, "NoArgsIsHelpError"))
+UsageError = _USAGE_ERRORS[0]
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+class BatchFormat(str, Enum):
+    json = "json"
+    text = "text"
+
+
+class FailOn(str, Enum):
+    contradicted = "contradicted"
+    unverified = "unverified"
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("sourced-nlp")
+    except Exception:  # not installed as a distribution: fall back to the package attribute
+        from . import __version__
+
+        return __version__
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"sourced {_version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", help="Show the version and exit.", callback=_version_callback, is_eager=True
+    ),
+) -> None:
+    """Check an LLM answer against its sources, claim by claim."""
+
+
+def _stdout_console():
+    from rich.console import Console
+
+    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+def _load_sources(paths: list[str]) -> list[dict]:
+    """Load source files; ids are base names, or the path as given when base names collide."""
+    loaded = [load_source_file(p) for p in paths]
+    names = [os.path.basename(p) for p in paths]
+    for src, path, name in zip(loaded, paths, names):
+        if src["id"] == name and names.count(name) > 1:
+            src["id"] = path
+    return normalize_sources(loaded)
+
+
+def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
+    """A ``--json-input`` file: a saved report, or a record ``{"output", "sources"}``."""
+    import json
+
+    from .sources import _read_utf8
+
+    text = _read_utf8(path, "JSON input")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SourceError(
+            f"malformed JSON in {path}: {err.msg} (line {err.lineno}, column {err.colno})"
+        ) from err
+    if isinstance(value, dict) and "schema" in value:
+        return Report.from_dict(value), None
+    try:
+        return None, _validate_record(value)
+    except SourceError as err:
+        raise SourceError(f"{path}: {err}") from err
+
+
+def _emit(report: Report, fmt: str) -> None:
+    if fmt == Format.json.value:
+        sys.stdout.write(report.to_json() + "\n")
+    elif fmt == Format.markdown.value:
+        sys.stdout.write(report.to_markdown())
+    else:
+        from .render import render_text
+
+        render_text(report, _stdout_console())
+    sys.stdout.flush()
+
+
+@app.command()
+def check(
+    answer: Optional[str] = typer.Argument(
+        None, metavar="ANSWER", help="The answer to check: a UTF-8 text file, or - for stdin."
+    ),
+    sources: Optional[list[str]] = typer.Argument(
+        None, metavar="SOURCE...", help="Source files: plain UTF-8 text, or .json (linearised)."
+    ),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    fail_on: FailOn = typer.Option(
+        FailOn.contradicted, "--fail-on", help="Which verdicts fail the gate (exit 1)."
+    ),
+    json_input: Optional[str] = typer.Option(
+        None,
+        "--json-input",
+        metavar="FILE",
+        help='Instead of ANSWER SOURCE...: a JSON file holding {"output": str, "sources": [...]} '
+        "(sources as strings, {id, text} mappings or JSON values), or a saved report "
+        '("schema": "sourced.report/1") to render and gate again.',
+    ),
+) -> int:
+    """Check ANSWER against SOURCE files and print the report.
+
+    Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error.
+    """
+    report: Optional[Report] = None
+    if json_input is not None:
+        if answer is not None or sources:
+            raise UsageError("give either --json-input or ANSWER SOURCE..., not both")
+        report, record = _read_json_input(json_input)
+        if report is None:
+            answer_text, source_list = record["output"], record["sources"]
+    else:
+        if answer is None:
+            raise UsageError("missing ANSWER (a file path, or - for stdin)")
+        if not sources:
+            raise UsageError("no SOURCE given: need at least one source file")
+        source_list = _load_sources(sources)
+        answer_text = read_answer(answer)
+    if report is None:
+        import sourced_nlp
+
+        report = sourced_nlp.check(answer_text, source_list)
+    _emit(report, fmt.value)
+    return 1 if report.failed(fail_on.value) else 0
+
+
+def _validate_record(value: Any) -> dict:
+    """Check one batch record; returns ``{"id", "output", "sources"}`` with sources normalised.
+
+    Raises:
+        SourceError: not a JSON object; ``output`` missing, not a str or empty; ``sources``
+            missing, not a list or empty; a source that :func:`normalize_sources` rejects.
+    """
+    if not isinstance(value, dict):
+        raise SourceError(f"expected a JSON object, got {_json_type(value)}")
+    output = value.get("output")
+    if output is None:
+        raise SourceError("missing 'output'")
+    if not isinstance(output, str):
+        raise SourceError(f"'output' must be a string, got {_json_type(output)}")
+    if not output.strip():
+        raise SourceError("'output' is empty")
+    srcs = value.get("sources")
+    if srcs is None:
+        raise SourceError("missing 'sources'")
+    if not isinstance(srcs, list):
+        raise SourceError(f"'sources' must be a list, got {_json_type(srcs)}")
+    return {"id": value.get("id"), "output": output, "sources": normalize_sources(srcs)}
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number" if isinstance(value, (int, float)) else type(value).__name__
+    )
+
+
+def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]]]:
+    """Parse a JSONL file into ``(line_no, id, record | None, error | None)`` per non-blank line.
+
+    Lines are numbered from 1, counting blank lines, which are not records and are skipped.
+    A line that is not UTF-8, not JSON, or not a valid record gets an error instead.
+    """
+    import srsly
+
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        if not os.path.exists(path):
+            raise SourceError(f"batch file not found: {path}")
+        if os.path.isdir(path):
+            raise SourceError(f"batch file is a directory, not a file: {path}")
+        with open(path, "rb") as fh:
+            data = fh.read()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    rows: list[tuple[int, Any, Optional[dict], Optional[str]]] = []
+    for n, raw in enumerate(data.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            rows.append((n, None, None, f"not UTF-8 text (invalid byte at column {err.start + 1})"))
+            continue
+        try:
+            value = srsly.json_loads(line)
+        except ValueError as err:
+            rows.append((n, None, None, f"malformed JSON: {err}"))
+            continue
+        rid = value.get("id") if isinstance(value, dict) else None
+        try:
+            rows.append((n, rid, _validate_record(value), None))
+        except SourceError as err:
+            rows.append((n, rid, None, str(err)))
+    return rows
+
+
+def _check_records(records: list[dict], progress) -> list[Any]:
+    """Check records in order; a per-record input error (ValueError) is returned in its place."""
+    import sourced_nlp
+
+    results: list[Any] = []
+    check_many = getattr(sourced_nlp, "check_many", None)
+    if check_many is not None:
+        try:
+            for report in check_many(
+                [{"id": r["id"], "output": r["output"], "sources": r["sources"]} for r in records],
+                nlp=None,
+                n_process=1,
+            ):
+                results.append(report)
+                progress()
+            if len(results) == len(records):
+                return results
+            raise RuntimeError(
+                f"check_many returned {len(results)} reports for {len(records)} records"
+            )
+        except ValueError:
+            results = []  # fall back to one check per record, to find the record at fault
+    for r in records:
+        try:
+            results.append(sourced_nlp.check(r["output"], r["sources"]))
+        except ValueError as err:
+            results.append(err)
+        progress()
+    return results
+
+
+@app.command()
+def batch(
+    file: str = typer.Argument(
+        ..., metavar="FILE.jsonl", help='JSONL, one {"id"?, "output", "sources"} per line; - for stdin.'
+    ),
+    fmt: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="Output format."),
+    fail_on: FailOn = typer.Option(
+        FailOn.contradicted, "--fail-on", help="Which verdicts fail the gate (exit 1)."
+    ),
+    out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
+) -> int:
+    """Check many records from a JSONL file, one result per input line, in order.
+
+    Every non-blank line gives one result: ``{"line": n, "id": ..., "report": {...}}``, or
+    ``{"line": n, "id": ..., "error": "..."}`` for a malformed line (also reported on stderr
+    with its line number). Blank lines are not records and are skipped. Exit 2 when any line
+    is malformed (after checking all the others), else 1 if any report fails the gate, else 0.
+    """
+    import json
+
+    rows = _read_batch(file)
+    if not rows:
+        raise SourceError(f"no records in batch file {file}")
+    good = [rec for _, _, rec, err in rows if err is None]
+
+    show_bar = sys.stderr.isatty() and len(good) > 1
+    if show_bar:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(file=sys.stderr), transient=True) as bar:
+            task = bar.add_task("checking", total=len(good))
+            reports = _check_records(good, lambda: bar.advance(task))
+    else:
+        reports = _check_records(good, lambda: None) if good else []
+
+    results: list[dict] = []
+    it = iter(reports)
+    for n, rid, rec, err in rows:
+        if err is None:
+            rep = next(it)
+            if isinstance(rep, Exception):
+                err = str(rep)
+            else:
+                results.append({"line": n, "id": rid, "report": rep})
+                continue
+        results.append({"line": n, "id": rid, "error": " ".join(err.split())})
+
+    errors = [r for r in results if "error" in r]
+    for r in errors:
+        typer.echo(f"error: {file}: line {r['line']}: {r['error']}", err=True)
+
+    fh = open(out, "w", encoding="utf-8") if out else sys.stdout
+    try:
+        if fmt == BatchFormat.json:
+            for r in results:
+                row = dict(r)
+                if "report" in row:
+                    row["report"] = row["report"].to_dict()
+                fh.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
+        else:
+            from rich.console import Console
+
+            from .render import render_text
+
+            console = Console(file=fh, highlight=False, soft_wrap=True) if out else _stdout_console()
+            for r in results:
+                label = f"line {r['line']}" + (f" (id {r['id']})" if r["id"] is not None else "")
+                if "error" in r:
+                    console.print(f"── {label}: error: {r['error']}", markup=False, highlight=False)
+                else:
+                    console.print(f"── {label}", markup=False, highlight=False)
+                    render_text(r["report"], console)
+    finally:
+        if out:
+            fh.close()
+        else:
+            fh.flush()
+
+    checked = [r["report"] for r in results if "report" in r]
+    failing = sum(1 for rep in checked if rep.failed(fail_on.value))
+    typer.echo(
+        f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
+        f"{len(errors)} malformed",
+        err=True,
+    )
+    if errors:
+        return 2
+    return 1 if failing else 0
+
+
+def _one_line(message: Any) -> str:
+    text = " ".join(str(message).split()).replace("Value error, ", "")
+    return text or "unknown error"
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Entry point of the ``sourced`` console script; exits with the codes of the module doc."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        rv = app(args=args, prog_name="sourced", standalone_mode=False)
+    except _NO_ARGS as err:
+        # `sourced` alone: show the help, but it is still a usage error (exit 2).
+        sys.stderr.write(err.format_message().rstrip("\n") + "\n")
+        sys.exit(2)
+    except _USAGE_ERRORS as err:
+        hint = ""
+        if getattr(err, "ctx", None) is not None:
+            hint = f" (see '{err.ctx.command_path} --help')"
+        sys.stderr.write(f"error: {_one_line(err.format_message())}{hint}\n")
+        sys.exit(2)
+    except _CLICK_ERRORS as err:
+        sys.stderr.write(f"error: {_one_line(err.format_message())}\n")
+        sys.exit(2)
+    except _ABORTS:
+        sys.stderr.write("error: aborted\n")
+        sys.exit(2)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, without a traceback on exit.
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        sys.exit(1)
+    except INPUT_ERRORS as err:
+        if isinstance(err, OSError) and not isinstance(err, SourceError):
+            name = f" {err.filename}" if getattr(err, "filename", None) else ""
+            message = f"{err.strerror or err}:{name}" if name else (err.strerror or str(err))
+        else:
+            message = str(err)
+        sys.stderr.write(f"error: {_one_line(message)}\n")
+        sys.exit(2)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

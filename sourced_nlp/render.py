@@ -1,0 +1,89 @@
+"""Terminal rendering of a :class:`~sourced_nlp.report.Report` with rich.
+
+Every verdict has a mark *and* a colour (✔ grounded green, ✘ contradicted red, ? unverified
+yellow), so the report stays readable without colour (``NO_COLOR``, a pipe, a log file).
+User text (claims, passages, reasons, source ids) is escaped, so ``[bold]`` in an answer is
+printed as written, never interpreted as rich markup.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from .report import Report
+
+STYLES = {"grounded": "green", "contradicted": "red", "unverified": "yellow"}
+MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
+MAX_PASSAGE = 200
+
+
+def shorten(text: str, limit: int = MAX_PASSAGE) -> str:
+    """Collapse whitespace and cut ``text`` to about ``limit`` characters, on a word boundary."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
+    return cut + " …"
+
+
+def render_text(report: Report, console: Console, *, show_skipped: bool = True) -> None:
+    """Print ``report`` to ``console``.
+
+    Layout: one line per claim (mark, verdict, claim text, support), then indented lines with
+    the evidence (``source start–end: passage``, passage shortened to ~200 chars) and, for a
+    contradiction, what differs (``claim 40% ≠ source 8%``), else the reason; skipped segments
+    dimmed with their kind; then a counts line.
+
+    Args:
+        report: the report to show.
+        console: where to print; colour follows the console (off for ``NO_COLOR`` or a pipe).
+        show_skipped: also list the skipped (non-claim) segments.
+    """
+    # Claims and skipped segments in answer order.
+    items: list[tuple[int, int, object]] = [(c.start, 0, c) for c in report.claims]
+    if show_skipped:
+        items += [(s.start, 1, s) for s in report.skipped]
+    items.sort(key=lambda t: (t[0], t[1]))
+
+    for _, is_skipped, item in items:
+        if is_skipped:
+            console.print(
+                f"[dim]  · skipped ({escape(item.kind)}): {escape(shorten(item.text, 120))}[/dim]",
+                highlight=False,
+            )
+            continue
+        c = item
+        style = STYLES.get(c.verdict, "white")
+        mark = MARKS.get(c.verdict, "?")
+        console.print(
+            f"[bold {style}]{mark} {c.verdict:<12}[/bold {style}] {escape(c.text)} "
+            f"[dim](support {c.support:.2f})[/dim]",
+            highlight=False,
+        )
+        for e in c.evidence:
+            console.print(
+                f"    [cyan]{escape(e.source)}[/cyan] [dim]{e.start}–{e.end}[/dim]: "
+                f"{escape(shorten(e.text))}",
+                highlight=False,
+            )
+        if c.differs:
+            for d in c.differs:
+                kind = f" [dim]({escape(str(d.get('kind')))})[/dim]" if d.get("kind") else ""
+                console.print(
+                    f"    [{style}]claim {escape(str(d.get('claim')))} ≠ source "
+                    f"{escape(str(d.get('source')))}[/{style}]{kind}",
+                    highlight=False,
+                )
+        elif c.reason:
+            console.print(f"    [dim]{escape(c.reason)}[/dim]", highlight=False)
+
+    counts = report.counts
+    parts = [
+        f"[{STYLES[v]}]{MARKS[v]} {counts[v]} {v}[/{STYLES[v]}]" for v in ("grounded", "contradicted", "unverified")
+    ]
+    if report.skipped:
+        parts.append(f"[dim]{len(report.skipped)} skipped[/dim]")
+    if not report.claims:
+        parts.append("[dim](no claims found)[/dim]")
+    console.print("  ".join(parts), highlight=False)

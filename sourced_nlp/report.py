@@ -1,0 +1,250 @@
+"""The report of one check: claims with verdicts and evidence, skipped segments, counts.
+
+Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
+
+    {"schema": "sourced.report/1",
+     "answer": str,                                   # optional
+     "sources": [{"id": str, "chars": int}],
+     "claims": [{"text": str, "start": int, "end": int,
+                 "verdict": "grounded" | "contradicted" | "unverified",
+                 "reason": str, "support": float,     # support in [0, 1]
+                 "evidence": [{"source": str, "start": int, "end": int, "text": str}],
+                 "differs": [{"claim": str, "source": str, "kind": str}],
+                 "citations": [dict]}],
+     "skipped": [{"text": str, "start": int, "end": int, "kind": str}],
+     "counts": {"grounded": int, "contradicted": int, "unverified": int}}
+
+Claim ``start``/``end`` are character offsets into the answer; evidence ``start``/``end`` are
+character offsets into the source named by ``source``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA = "sourced.report/1"
+VERDICTS = ("grounded", "contradicted", "unverified")
+FAIL_ON = ("contradicted", "unverified")
+
+_MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
+
+
+@dataclass
+class Evidence:
+    """A source passage cited for a claim.
+
+    Attributes:
+        source: the source id (file name, mapping id, or index as a string).
+        start: character offset of the passage start in that source.
+        end: character offset just past the passage end.
+        text: the passage text, ``source_text[start:end]``.
+    """
+
+    source: str
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "start": self.start, "end": self.end, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Evidence":
+        return cls(source=str(d["source"]), start=int(d["start"]), end=int(d["end"]), text=d["text"])
+
+
+@dataclass
+class ClaimResult:
+    """One claim of the answer and its verdict.
+
+    Attributes:
+        text: the claim text, ``answer[start:end]``.
+        start: character offset into the answer.
+        end: character offset just past the claim.
+        verdict: one of :data:`VERDICTS`.
+        reason: why the verdict, in words.
+        support: in [0, 1], higher = better supported.
+        evidence: the supporting (grounded) or conflicting (contradicted) passages.
+        differs: for a contradiction, ``{"claim": str, "source": str, "kind": str}`` per
+            differing value (e.g. ``{"claim": "40%", "source": "8%", "kind": "quantity"}``).
+        citations: citation markers found in the claim (see ``Span._.citations``).
+    """
+
+    text: str
+    start: int
+    end: int
+    verdict: str
+    reason: str = ""
+    support: float = 0.0
+    evidence: list[Evidence] = field(default_factory=list)
+    differs: list[dict] = field(default_factory=list)
+    citations: list[dict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {self.verdict!r}; expected one of {VERDICTS}")
+
+    def to_dict(self) -> dict:
+        return {
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "support": self.support,
+            "evidence": [e.to_dict() for e in self.evidence],
+            "differs": [dict(x) for x in self.differs],
+            "citations": [dict(x) for x in self.citations],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ClaimResult":
+        return cls(
+            text=d["text"],
+            start=int(d["start"]),
+            end=int(d["end"]),
+            verdict=d["verdict"],
+            reason=d.get("reason") or "",
+            support=float(d.get("support") or 0.0),
+            evidence=[Evidence.from_dict(e) for e in d.get("evidence") or []],
+            differs=[dict(x) for x in d.get("differs") or []],
+            citations=[dict(x) for x in d.get("citations") or []],
+        )
+
+
+@dataclass
+class Skipped:
+    """A segment of the answer that is not a claim.
+
+    Attributes:
+        text: the segment text.
+        start: character offset into the answer.
+        end: character offset just past the segment.
+        kind: ``"preamble"``, ``"greeting"``, ``"question"``, ``"heading"``, ``"empty"``, ...
+    """
+
+    text: str
+    start: int
+    end: int
+    kind: str
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "start": self.start, "end": self.end, "kind": self.kind}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Skipped":
+        return cls(text=d["text"], start=int(d["start"]), end=int(d["end"]), kind=d["kind"])
+
+
+@dataclass
+class Report:
+    """The result of checking one answer against its sources.
+
+    Attributes:
+        answer: the answer text ("" when unknown; then omitted from :meth:`to_dict`).
+        claims: one :class:`ClaimResult` per claim, in answer order.
+        skipped: the non-claim segments, in answer order; excluded from :attr:`counts`.
+        sources: ``{"id": str, "chars": int}`` per source, in the order given.
+    """
+
+    answer: str = ""
+    claims: list[ClaimResult] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    sources: list[dict] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Claims per verdict; always has all three keys of :data:`VERDICTS`."""
+        counts = {v: 0 for v in VERDICTS}
+        for claim in self.claims:
+            counts[claim.verdict] += 1
+        return counts
+
+    def to_dict(self) -> dict:
+        """The report as plain JSON-able types, in the shape of the module docstring."""
+        d: dict[str, Any] = {"schema": SCHEMA}
+        if self.answer:
+            d["answer"] = self.answer
+        d["sources"] = [dict(s) for s in self.sources]
+        d["claims"] = [c.to_dict() for c in self.claims]
+        d["skipped"] = [s.to_dict() for s in self.skipped]
+        d["counts"] = self.counts
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Report":
+        """Rebuild a report from :meth:`to_dict` output.
+
+        Raises:
+            ValueError: ``d`` is not a mapping, or its ``"schema"`` is not :data:`SCHEMA`,
+                or a claim has an unknown verdict.
+        """
+        if not isinstance(d, dict):
+            raise ValueError(f"a report must be a JSON object, got {type(d).__name__}")
+        if d.get("schema") != SCHEMA:
+            raise ValueError(f"unsupported report schema {d.get('schema')!r}; expected {SCHEMA!r}")
+        try:
+            return cls(
+                answer=d.get("answer") or "",
+                claims=[ClaimResult.from_dict(c) for c in d.get("claims") or []],
+                skipped=[Skipped.from_dict(s) for s in d.get("skipped") or []],
+                sources=[dict(s) for s in d.get("sources") or []],
+            )
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"malformed report: {err!r}") from err
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """Deterministic JSON: sorted keys, UTF-8 text kept; equal reports give equal strings."""
+        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False, indent=indent)
+
+    def failing_claims(self, fail_on: str = "contradicted") -> list[ClaimResult]:
+        """The claims that fail the gate.
+
+        Args:
+            fail_on: ``"contradicted"`` (contradicted claims fail) or ``"unverified"``
+                (contradicted and unverified claims fail).
+
+        Raises:
+            ValueError: an unknown ``fail_on``.
+        """
+        if fail_on not in FAIL_ON:
+            raise ValueError(f"unknown fail_on {fail_on!r}; expected one of {FAIL_ON}")
+        bad = {"contradicted"} if fail_on == "contradicted" else {"contradicted", "unverified"}
+        return [c for c in self.claims if c.verdict in bad]
+
+    def failed(self, fail_on: str = "contradicted") -> bool:
+        """Whether the gate fails; see :meth:`failing_claims`."""
+        return bool(self.failing_claims(fail_on))
+
+    def to_markdown(self) -> str:
+        """A Markdown summary: a counts table, then one row per claim.
+
+        Claim rows: mark, verdict, claim, evidence (``source:start-end``), reason.
+        """
+        counts = self.counts
+        lines = [
+            "| grounded | contradicted | unverified | skipped |",
+            "|---:|---:|---:|---:|",
+            f"| {counts['grounded']} | {counts['contradicted']} | {counts['unverified']} "
+            f"| {len(self.skipped)} |",
+            "",
+            "| | verdict | claim | evidence | reason |",
+            "|---|---|---|---|---|",
+        ]
+        for c in self.claims:
+            ev = ", ".join(f"`{_md(e.source)}:{e.start}-{e.end}`" for e in c.evidence)
+            reason = c.reason
+            if c.differs:
+                diff = "; ".join(f"claim {x.get('claim')} ≠ source {x.get('source')}" for x in c.differs)
+                reason = f"{reason} ({diff})" if reason else diff
+            lines.append(
+                f"| {_MARKS[c.verdict]} | {c.verdict} | {_md(c.text)} | {ev} | {_md(reason)} |"
+            )
+        return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """Make text safe inside one Markdown table cell."""
+    return " ".join(str(text).split()).replace("|", "\\|")

@@ -1,0 +1,315 @@
+"""Sources and answers as text: normalising source lists, linearising JSON, reading files.
+
+Pure module (no spaCy). Every source ends up as ``{"id": str, "text": str, "structured": bool}``;
+evidence offsets in a report are character offsets into that ``text`` (for a structured source,
+into its linearised statements).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["SourceError", "normalize_sources", "linearize", "load_source_file", "read_answer"]
+
+
+class SourceError(ValueError):
+    """A source or an answer that cannot be used: missing, empty, unreadable or malformed."""
+
+
+# Key words whose capitalisation carries meaning and is kept when keys are split into words.
+_KEEP_CASE = {
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "January", "February", "March", "April", "May", "June", "July", "August",
+    "September", "October", "November", "December",
+}
+_WORD_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
+_TERMINAL = (".", "!", "?")
+_MAPPING_KEYS = {"id", "text", "structured"}
+
+
+def _key_words(key: Any) -> str:
+    """Split a JSON key into words: ``"OutdoorSeating"`` -> ``"outdoor seating"``.
+
+    camelCase, PascalCase, snake_case, kebab-case and spaces are split and lowercased; day and
+    month names keep their capital; a key whose camel pieces are all at most two letters
+    (``"WiFi"``) is kept as written.
+    """
+    key = str(key)
+    words: list[str] = []
+    for chunk in re.split(r"[\s_\-.]+", key.strip()):
+        if not chunk:
+            continue
+        if _is_short_mixed(chunk):
+            words.append(chunk)
+        else:
+            words.extend(_WORD_RE.findall(chunk) or [chunk])
+    if not words:
+        return key
+    return " ".join(w if w in _KEEP_CASE or _is_short_mixed(w) else w.lower() for w in words)
+
+
+def _is_short_mixed(word: str) -> bool:
+    """A token like ``WiFi`` whose camel pieces are all at most two letters."""
+    pieces = _WORD_RE.findall(word)
+    return len(pieces) > 1 and all(len(p) <= 2 for p in pieces)
+
+
+def _looks_like_literal(text: str) -> bool:
+    t = text.strip()
+    return len(t) >= 2 and ((t[0] == "{" and t[-1] == "}") or (t[0] == "[" and t[-1] == "]"))
+
+
+def _parse_literal(text: str) -> Any:
+    """Parse a string holding a Python-literal or JSON container; ``None`` when it is not one."""
+    t = text.strip()
+    try:
+        return ast.literal_eval(t)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        pass
+    try:
+        return json.loads(t)
+    except ValueError:
+        return None
+
+
+_QUOTED_RE = re.compile(r"""^u?(['"])(.*)\1$""", re.DOTALL)
+
+
+def _scalar(value: Any) -> str:
+    """One scalar as statement text: booleans ``true``/``false``, null ``none``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        m = _QUOTED_RE.match(value.strip())
+        if m:  # Yelp stores some values as Python reprs: "u'free'", "'casual'"
+            value = m.group(2)
+        return " ".join(value.split())
+    return str(value)
+
+
+def _statement(prefix: str, value_text: str) -> str:
+    line = f"{prefix}: {value_text}" if prefix else value_text
+    return line if line.endswith(_TERMINAL) else line + "."
+
+
+def _join(prefix: str, word: str) -> str:
+    return f"{prefix} {word}" if prefix else word
+
+
+def _lines(value: Any, prefix: str) -> list[str]:
+    if isinstance(value, str) and _looks_like_literal(value):
+        parsed = _parse_literal(value)
+        if isinstance(parsed, (dict, list, tuple)):
+            value = parsed
+    if isinstance(value, Mapping):
+        if not value:
+            return [_statement(prefix, "none")] if prefix else []
+        out: list[str] = []
+        for key, item in value.items():
+            out.extend(_lines(item, _join(prefix, _key_words(key))))
+        return out
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return [_statement(prefix, "none")] if prefix else []
+        if all(not isinstance(v, (Mapping, list, tuple)) for v in value):
+            return [_statement(prefix, ", ".join(_scalar(v) for v in value))]
+        out = []
+        for n, item in enumerate(value, start=1):
+            out.extend(_lines(item, _join(prefix, str(n))))
+        return out
+    return [_statement(prefix, _scalar(value))]
+
+
+def linearize(value: Any, prefix: str = "") -> str:
+    """Turn a structured JSON value into plain statements, one per line.
+
+    Format (each line is one statement, ending with ``"."`` unless the value already ends
+    with ``.``, ``!`` or ``?``)::
+
+        {"name": "Joe's"}                          -> name: Joe's.
+        {"hours": {"Monday": "17:0-21:0"}}         -> hours Monday: 17:0-21:0.
+        {"attributes": {"OutdoorSeating": false}}  -> attributes outdoor seating: false.
+        {"categories": "Pizza, Italian"}           -> categories: Pizza, Italian.
+        {"tags": ["a", "b"]}                       -> tags: a, b.
+        {"review_info": [{"review_text": "..."}]}  -> review info 1 review text: ...
+        {"BusinessParking": "{'garage': False}"}   -> business parking garage: false.
+
+    - Nested mapping keys are joined into a prefix of words; camelCase, PascalCase and
+      snake_case keys are split into lowercase words (day and month names keep their capital,
+      short mixed tokens such as ``WiFi`` are kept as written).
+    - A list of scalars is one statement, its items joined with ``", "``; a list holding objects
+      or lists gives one block per item, prefixed with its 1-based position.
+    - Scalars: ``true``/``false`` for booleans, ``none`` for null (and for an empty object or
+      list under a key), numbers as Python ``str``; whitespace runs inside strings (including
+      newlines) become one space, so a statement never spans lines.
+    - A string that holds a Python-literal or JSON object/list (Yelp stores
+      ``"{'garage': False, ...}"``) is parsed with :func:`ast.literal_eval` (then ``json``) and
+      linearised; a quoted repr such as ``"u'free'"`` becomes ``free``.
+
+    Args:
+        value: any JSON value (dict, list, str, number, bool, None).
+        prefix: words put before every statement (used for nesting).
+
+    Returns:
+        The statements joined with ``"\\n"`` ("" for an empty object or list at the top).
+    """
+    return "\n".join(_lines(value, prefix))
+
+
+def _is_mapping_source(item: Mapping) -> bool:
+    keys = set(item.keys())
+    return "text" in keys and keys <= _MAPPING_KEYS
+
+
+def normalize_sources(sources: Any) -> list[dict]:
+    """Normalise the sources of one check.
+
+    Args:
+        sources: a list whose items are each
+            - a ``str`` (its id is its index in the list, as a string: ``"0"``, ``"1"``, ...),
+            - a mapping ``{"text": str, "id"?: Any}`` (``id`` is ``str()``'d; index when absent;
+              a ``"structured"`` key is accepted so that the output normalises to itself),
+            - any other JSON value (a dict with other keys, a list, a number, a bool), which is
+              a structured source, linearised with :func:`linearize`.
+
+    Returns:
+        ``[{"id": str, "text": str, "structured": bool}]`` in the order given.
+
+    Raises:
+        SourceError: ``sources`` is not a list, or is empty; a source is null, or its text is
+            empty or whitespace only; a mapping's ``"text"`` is not a str; two ids are equal.
+    """
+    if isinstance(sources, (str, bytes, Mapping)) or not isinstance(sources, (list, tuple)):
+        raise SourceError(f"sources must be a list, got {type(sources).__name__}")
+    if not sources:
+        raise SourceError("no sources given: need at least one source to check against")
+    out: list[dict] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(sources):
+        structured = False
+        if isinstance(item, str):
+            sid, text = str(i), item
+        elif isinstance(item, Mapping) and _is_mapping_source(item):
+            text = item["text"]
+            if not isinstance(text, str):
+                raise SourceError(
+                    f"source {i}: 'text' must be a string, got {type(text).__name__}"
+                )
+            sid = str(item["id"]) if item.get("id") is not None else str(i)
+            structured = bool(item.get("structured", False))
+        elif item is None:
+            raise SourceError(f"source {i} is null")
+        else:
+            sid, text, structured = str(i), linearize(item), True
+        if not text.strip():
+            raise SourceError(f"source {sid!r} is empty")
+        if sid in seen:
+            raise SourceError(f"duplicate source id {sid!r} (sources {seen[sid]} and {i})")
+        seen[sid] = i
+        out.append({"id": sid, "text": text, "structured": structured})
+    return out
+
+
+def _read_utf8(path: str, what: str) -> str:
+    if not os.path.exists(path):
+        raise SourceError(f"{what} file not found: {path}")
+    if os.path.isdir(path):
+        raise SourceError(f"{what} is a directory, not a file: {path}")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise SourceError(f"cannot read {what} file {path}: {err.strerror or err}") from err
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise SourceError(
+            f"{what} file {path} is not UTF-8 text (invalid byte at offset {err.start})"
+        ) from err
+    if not text.strip():
+        raise SourceError(f"{what} file is empty: {path}")
+    return text
+
+
+def load_source_file(path: str) -> dict:
+    """Read one source file.
+
+    Plain text files are used as they are. A ``.json`` file is parsed: a JSON string is used as
+    the text; a ``{"text": str, "id"?: ...}`` mapping gives its text (and its id, when set);
+    any other value is structured and linearised with :func:`linearize`.
+
+    Args:
+        path: the file path.
+
+    Returns:
+        ``{"id": str, "text": str, "structured": bool}``; ``id`` is the file's base name
+        unless a JSON mapping names its own id.
+
+    Raises:
+        SourceError: naming the file, when it is missing, a directory, unreadable, not UTF-8,
+            empty (or whitespace only), malformed JSON (with line and column), or JSON that
+            linearises to nothing.
+    """
+    text = _read_utf8(path, "source")
+    sid = os.path.basename(path)
+    if not path.lower().endswith(".json"):
+        return {"id": sid, "text": text, "structured": False}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SourceError(
+            f"malformed JSON in source file {path}: {err.msg} (line {err.lineno}, column {err.colno})"
+        ) from err
+    if isinstance(value, str):
+        out = {"id": sid, "text": value, "structured": False}
+    elif isinstance(value, Mapping) and _is_mapping_source(value):
+        if not isinstance(value["text"], str):
+            raise SourceError(f"source file {path}: 'text' must be a string")
+        if value.get("id") is not None:
+            sid = str(value["id"])
+        out = {"id": sid, "text": value["text"], "structured": False}
+    elif value is None:
+        raise SourceError(f"source file {path} holds JSON null")
+    else:
+        out = {"id": sid, "text": linearize(value), "structured": True}
+    if not out["text"].strip():
+        raise SourceError(f"source file {path} has no text")
+    return out
+
+
+def read_answer(arg: str) -> str:
+    """Read the answer to check.
+
+    Args:
+        arg: ``"-"`` for standard input, else a file path. A path that does not exist is an
+            error; it is never taken as the answer text itself.
+
+    Returns:
+        The answer text (UTF-8 decoded; a BOM is dropped).
+
+    Raises:
+        SourceError: a missing file, a directory, unreadable or non-UTF-8 bytes, or an empty
+            (whitespace-only) answer.
+    """
+    if arg == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read() if stream is not None else sys.stdin.read()
+        if isinstance(data, bytes):
+            try:
+                data = data.decode("utf-8-sig")
+            except UnicodeDecodeError as err:
+                raise SourceError(
+                    f"answer on standard input is not UTF-8 text (invalid byte at offset {err.start})"
+                ) from err
+        if not data.strip():
+            raise SourceError("answer on standard input is empty")
+        return data
+    return _read_utf8(arg, "answer")

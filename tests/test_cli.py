@@ -1,0 +1,488 @@
+"""The ``sourced`` command line, run as a real subprocess on real files.
+
+Input errors must exit 2 with one ``error: ...`` line on stderr and no traceback. Tests that
+need the real verifier run on the bundled example; the CLI logic itself (formats, gate, batch
+order and errors) is also exercised with a stand-in ``check`` so it does not depend on the model.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import sourced_nlp
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+ANSWER = EXAMPLES / "answer.txt"
+SOURCE = EXAMPLES / "source.txt"
+
+needs_check = pytest.mark.skipif(
+    not hasattr(sourced_nlp, "check"), reason="sourced_nlp.check is not available yet"
+)
+
+# A stand-in verifier: one claim per answer, verdict from a keyword in the answer.
+FAKE = textwrap.dedent(
+    """
+    import sys
+    import sourced_nlp
+    from sourced_nlp.report import ClaimResult, Evidence, Report, Skipped
+    from sourced_nlp.sources import normalize_sources
+
+    def check(answer, sources, nlp=None):
+        srcs = normalize_sources(sources)
+        text = answer.strip()
+        if "BOOM" in text:
+            raise ValueError("cannot check this record")
+        verdict = ("contradicted" if "WRONG" in text
+                   else "unverified" if "MAYBE" in text else "grounded")
+        ev = [Evidence(srcs[0]["id"], 0, min(5, len(srcs[0]["text"])), srcs[0]["text"][:5])]
+        differs = [{"claim": "40%", "source": "8%", "kind": "quantity"}] if verdict == "contradicted" else []
+        return Report(
+            answer=answer,
+            claims=[ClaimResult(text, 0, len(text), verdict, reason="stand-in [b]x[/b]",
+                                support=0.5, evidence=ev, differs=differs)],
+            skipped=[Skipped("Hi.", 0, 3, "greeting")],
+            sources=[{"id": s["id"], "chars": len(s["text"])} for s in srcs],
+        )
+
+    sourced_nlp.check = check
+    if MODE == "many":
+        def check_many(records, nlp=None, n_process=1):
+            for r in records:
+                yield check(r["output"], r["sources"], nlp=nlp)
+        sourced_nlp.check_many = check_many
+    else:
+        sourced_nlp.check_many = None
+
+    from sourced_nlp.cli import main
+    main()
+    """
+)
+
+
+def run(*args, stdin: str | bytes | None = None, fake: str | None = None, env=None):
+    """Run the CLI; ``fake`` ("one" or "many") swaps in the stand-in verifier."""
+    if fake:
+        cmd = [sys.executable, "-c", f"MODE = {fake!r}\n" + FAKE, *map(str, args)]
+    else:
+        cmd = [sys.executable, "-m", "sourced_nlp.cli", *map(str, args)]
+    full_env = dict(os.environ, NO_COLOR="1", COLUMNS="200")
+    full_env.update(env or {})
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    proc = subprocess.run(cmd, input=data, capture_output=True, env=full_env, timeout=600)
+    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+def assert_input_error(code, err, *needles):
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+@pytest.fixture
+def files(tmp_path):
+    answer = tmp_path / "answer.txt"
+    answer.write_text("Revenue rose 8%.", encoding="utf-8")
+    source = tmp_path / "source.txt"
+    source.write_text("Revenue rose 8% to $2.4 billion.", encoding="utf-8")
+    return tmp_path, answer, source
+
+
+# ------------------------------------------------------------ input and usage errors (exit 2)
+
+def test_version():
+    code, out, err = run("--version")
+    assert code == 0
+    assert out.strip() == f"sourced {sourced_nlp.__version__}"
+
+
+def test_help_lists_commands():
+    code, out, _ = run("--help")
+    assert code == 0
+    assert "check" in out and "batch" in out
+
+
+def test_missing_answer_file(files):
+    tmp, _, source = files
+    code, _, err = run("check", tmp / "nope.txt", source)
+    assert_input_error(code, err, "answer file not found", "nope.txt")
+
+
+def test_answer_text_is_not_taken_literally(files):
+    _, _, source = files
+    code, _, err = run("check", "Revenue rose 8%.", source)
+    assert_input_error(code, err, "not found")
+
+
+def test_missing_source_file(files):
+    tmp, answer, _ = files
+    code, _, err = run("check", answer, tmp / "missing.txt")
+    assert_input_error(code, err, "source file not found", "missing.txt")
+
+
+def test_empty_source(files):
+    tmp, answer, _ = files
+    empty = tmp / "empty.txt"
+    empty.write_text("  \n", encoding="utf-8")
+    code, _, err = run("check", answer, empty)
+    assert_input_error(code, err, "empty", "empty.txt")
+
+
+def test_non_utf8_source(files):
+    tmp, answer, _ = files
+    bad = tmp / "bad.txt"
+    bad.write_bytes(b"\xff\xfe\x00bad")
+    code, _, err = run("check", answer, bad)
+    assert_input_error(code, err, "not UTF-8", "bad.txt")
+
+
+def test_non_utf8_answer(files):
+    tmp, _, source = files
+    bad = tmp / "bad-answer.txt"
+    bad.write_bytes(b"\xff\xfe\x00bad")
+    code, _, err = run("check", bad, source)
+    assert_input_error(code, err, "not UTF-8")
+
+
+def test_malformed_json_source(files):
+    tmp, answer, _ = files
+    bad = tmp / "bad.json"
+    bad.write_text('{"name": "Joe",\n "hours": }', encoding="utf-8")
+    code, _, err = run("check", answer, bad)
+    assert_input_error(code, err, "malformed JSON", "bad.json", "line 2")
+
+
+def test_source_is_directory(files):
+    tmp, answer, _ = files
+    code, _, err = run("check", answer, tmp)
+    assert_input_error(code, err, "directory")
+
+
+def test_no_source_given(files):
+    _, answer, _ = files
+    code, _, err = run("check", answer)
+    assert_input_error(code, err, "no SOURCE")
+
+
+def test_no_answer_given():
+    code, _, err = run("check")
+    assert_input_error(code, err, "ANSWER")
+
+
+def test_empty_stdin_answer(files):
+    _, _, source = files
+    code, _, err = run("check", "-", source, stdin="")
+    assert_input_error(code, err, "empty")
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--format", "xml"], "--format"),
+        (["--fail-on", "grounded"], "--fail-on"),
+        (["--bogus"], "--bogus"),
+    ],
+)
+def test_bad_option(files, args, needle):
+    _, answer, source = files
+    code, _, err = run("check", answer, source, *args)
+    assert_input_error(code, err, needle)
+
+
+def test_unknown_command():
+    code, _, err = run("frobnicate")
+    assert_input_error(code, err, "frobnicate")
+
+
+def test_no_arguments_is_usage_error():
+    code, _, err = run()
+    assert code == 2
+    assert "Traceback" not in err and "check" in err
+
+
+# ------------------------------------------------------------ check with a stand-in verifier
+
+@pytest.mark.parametrize(
+    "answer_text,fail_on,expected",
+    [
+        ("Revenue rose 8%.", "contradicted", 0),
+        ("MAYBE revenue rose.", "contradicted", 0),
+        ("MAYBE revenue rose.", "unverified", 1),
+        ("Revenue rose WRONG.", "contradicted", 1),
+        ("Revenue rose WRONG.", "unverified", 1),
+    ],
+)
+def test_check_gate_exit_codes(files, answer_text, fail_on, expected):
+    _, answer, source = files
+    answer.write_text(answer_text, encoding="utf-8")
+    code, out, err = run("check", answer, source, "--fail-on", fail_on, "--format", "json", fake="one")
+    assert code == expected, err
+    assert json.loads(out)["schema"] == "sourced.report/1"
+
+
+def test_check_formats(files):
+    _, answer, source = files
+    answer.write_text("Revenue rose WRONG.", encoding="utf-8")
+    code, out, err = run("check", answer, source, fake="one")
+    assert code == 1, err
+    assert "✘" in out and "contradicted" in out
+    assert "claim 40% ≠ source 8%" in out
+    assert "source.txt" in out and "0–5" in out
+    assert "skipped (greeting)" in out
+    assert "\x1b[" not in out  # NO_COLOR / not a terminal: no escape codes, marks kept
+
+    code, out, _ = run("check", answer, source, "--format", "markdown", fake="one")
+    assert code == 1
+    assert "| grounded | contradicted | unverified | skipped |" in out
+    assert "`source.txt:0-5`" in out
+
+    code, out1, _ = run("check", answer, source, "--format", "json", fake="one")
+    code2, out2, _ = run("check", answer, source, "--format", "json", fake="one")
+    assert out1 == out2
+    assert json.loads(out1)["counts"] == {"grounded": 0, "contradicted": 1, "unverified": 0}
+
+
+def test_text_output_escapes_markup(files):
+    _, answer, source = files
+    answer.write_text("MAYBE [bold]not markup[/bold].", encoding="utf-8")
+    code, out, err = run("check", answer, source, fake="one")
+    assert code == 0, err
+    assert "[bold]not markup[/bold]" in out
+    assert "stand-in [b]x[/b]" in out
+
+
+def test_check_answer_from_stdin(files):
+    _, _, source = files
+    code, out, err = run("check", "-", source, "--format", "json", stdin="Revenue rose 8%.", fake="one")
+    assert code == 0, err
+    assert json.loads(out)["claims"][0]["text"] == "Revenue rose 8%."
+
+
+def test_check_json_source(files):
+    tmp, answer, _ = files
+    src = tmp / "biz.json"
+    src.write_text(json.dumps({"name": "Joe's", "hours": {"Monday": "9:0-17:0"}}), encoding="utf-8")
+    code, out, err = run("check", answer, src, "--format", "json", fake="one")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["sources"] == [{"id": "biz.json", "chars": len("name: Joe's.\nhours Monday: 9:0-17:0.")}]
+
+
+def test_same_basename_sources_get_distinct_ids(files):
+    tmp, answer, _ = files
+    (tmp / "a").mkdir()
+    (tmp / "b").mkdir()
+    (tmp / "a" / "s.txt").write_text("One.", encoding="utf-8")
+    (tmp / "b" / "s.txt").write_text("Two.", encoding="utf-8")
+    code, out, err = run("check", answer, tmp / "a" / "s.txt", tmp / "b" / "s.txt", "--format", "json", fake="one")
+    assert code == 0, err
+    ids = [s["id"] for s in json.loads(out)["sources"]]
+    assert len(set(ids)) == 2
+
+
+def test_json_input_record_and_report(files):
+    tmp, _, _ = files
+    rec = tmp / "rec.json"
+    rec.write_text(json.dumps({"output": "Revenue rose WRONG.", "sources": ["Revenue rose 8%."]}), encoding="utf-8")
+    code, out, err = run("check", "--json-input", rec, "--format", "json", fake="one")
+    assert code == 1, err
+    saved = tmp / "report.json"
+    saved.write_text(out, encoding="utf-8")
+    # a saved report is rendered and gated again, without checking
+    code, out2, err = run("check", "--json-input", saved, "--format", "json")
+    assert code == 1, err
+    assert out2 == out
+    code, out3, _ = run("check", "--json-input", saved, "--format", "markdown")
+    assert code == 1 and "| ✘ | contradicted |" in out3
+
+
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ('{"schema": "sourced.report/9"}', "schema"),
+        ('{"output": 3, "sources": ["x"]}', "'output' must be a string"),
+        ('{"output": "x", "sources": []}', "no sources"),
+        ("{oops", "malformed JSON"),
+    ],
+)
+def test_json_input_errors(files, content, needle):
+    tmp, _, _ = files
+    bad = tmp / "in.json"
+    bad.write_text(content, encoding="utf-8")
+    code, _, err = run("check", "--json-input", bad, fake="one")
+    assert_input_error(code, err, needle)
+
+
+def test_json_input_with_answer_is_usage_error(files):
+    tmp, answer, source = files
+    code, _, err = run("check", answer, source, "--json-input", answer)
+    assert_input_error(code, err, "not both")
+
+
+# ------------------------------------------------------------ batch
+
+def write_batch(tmp: Path, lines: list) -> Path:
+    path = tmp / "batch.jsonl"
+    with path.open("wb") as fh:
+        for line in lines:
+            if isinstance(line, bytes):
+                fh.write(line + b"\n")
+            elif isinstance(line, str):
+                fh.write(line.encode("utf-8") + b"\n")
+            else:
+                fh.write(json.dumps(line).encode("utf-8") + b"\n")
+    return path
+
+
+@pytest.mark.parametrize("mode", ["one", "many"])
+def test_batch_malformed_line_keeps_order(tmp_path, mode):
+    path = write_batch(
+        tmp_path,
+        [
+            {"id": "a", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]},
+            '{"id": "b", "output": ',                      # line 2: malformed JSON
+            {"id": "c", "output": "It rose WRONG.", "sources": [{"id": "s", "text": "It rose 8%."}]},
+            "",                                             # line 4: blank, not a record
+            {"id": "d", "output": "x", "sources": []},      # line 5: no sources
+            b"\xff\xfe\x00bad",                             # line 6: not UTF-8
+            {"output": "MAYBE.", "sources": [{"k": "v"}]},  # line 7: structured source, no id
+        ],
+    )
+    code, out, err = run("batch", path, fake=mode)
+    assert code == 2, err
+    assert "Traceback" not in err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["line"] for r in rows] == [1, 2, 3, 5, 6, 7]
+    assert [r.get("id") for r in rows] == ["a", None, "c", "d", None, None]
+    assert rows[0]["report"]["counts"]["grounded"] == 1
+    assert "error" in rows[1] and "malformed JSON" in rows[1]["error"]
+    assert rows[2]["report"]["counts"]["contradicted"] == 1
+    assert "no sources" in rows[3]["error"]
+    assert "UTF-8" in rows[4]["error"]
+    assert rows[5]["report"]["schema"] == "sourced.report/1"
+    for n in (2, 5, 6):
+        assert f"line {n}:" in err
+    assert "3 malformed" in err
+
+
+@pytest.mark.parametrize("mode", ["one", "many"])
+def test_batch_gate(tmp_path, mode):
+    good = {"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}
+    maybe = {"output": "MAYBE.", "sources": ["Revenue rose 8%."]}
+    wrong = {"output": "WRONG.", "sources": ["Revenue rose 8%."]}
+    assert run("batch", write_batch(tmp_path, [good, maybe]), fake=mode)[0] == 0
+    assert run("batch", write_batch(tmp_path, [good, maybe]), "--fail-on", "unverified", fake=mode)[0] == 1
+    assert run("batch", write_batch(tmp_path, [good, wrong]), fake=mode)[0] == 1
+
+
+def test_batch_record_the_verifier_rejects(tmp_path):
+    path = write_batch(
+        tmp_path,
+        [
+            {"output": "fine.", "sources": ["x."]},
+            {"output": "BOOM.", "sources": ["x."]},
+            {"output": "fine too.", "sources": ["x."]},
+        ],
+    )
+    for mode in ("one", "many"):
+        code, out, err = run("batch", path, fake=mode)
+        assert code == 2, err
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert [("report" in r, "error" in r) for r in rows] == [(True, False), (False, True), (True, False)]
+        assert "line 2:" in err and "cannot check" in err
+
+
+def test_batch_output_file_and_text(tmp_path):
+    path = write_batch(tmp_path, [{"id": 1, "output": "WRONG.", "sources": ["x."]}, "[1, 2]"])
+    out_path = tmp_path / "out.jsonl"
+    code, out, err = run("batch", path, "-o", out_path, fake="one")
+    assert code == 2
+    assert out == ""
+    rows = [json.loads(line) for line in out_path.read_text(encoding="utf-8").splitlines()]
+    assert [r["line"] for r in rows] == [1, 2]
+    assert "expected a JSON object" in rows[1]["error"]
+
+    code, out, err = run("batch", path, "--format", "text", fake="one")
+    assert code == 2
+    assert "line 1 (id 1)" in out and "✘" in out
+    assert "line 2: error:" in out
+
+
+@pytest.mark.parametrize(
+    "content,needle",
+    [(b"", "no records"), (b"\n\n", "no records")],
+)
+def test_batch_file_errors(tmp_path, content, needle):
+    path = tmp_path / "b.jsonl"
+    path.write_bytes(content)
+    code, _, err = run("batch", path, fake="one")
+    assert_input_error(code, err, needle)
+
+
+def test_batch_missing_file(tmp_path):
+    code, _, err = run("batch", tmp_path / "nope.jsonl")
+    assert_input_error(code, err, "not found")
+
+
+# ------------------------------------------------------------ the real verifier on the example
+
+@needs_check
+def test_example_json_has_all_verdicts():
+    code, out, err = run("check", ANSWER, SOURCE, "--format", "json")
+    assert code == 1, err  # the example has a contradiction
+    report = json.loads(out)
+    assert report["schema"] == "sourced.report/1"
+    verdicts = {c["verdict"] for c in report["claims"]}
+    assert verdicts == {"grounded", "contradicted", "unverified"}
+    assert all(report["counts"][v] >= 1 for v in ("grounded", "contradicted", "unverified"))
+    assert any(s["kind"] == "preamble" for s in report["skipped"])
+    contradicted = [c for c in report["claims"] if c["verdict"] == "contradicted"]
+    assert any("12%" in c["text"] for c in contradicted)
+    for c in report["claims"]:
+        answer = ANSWER.read_text(encoding="utf-8")
+        assert answer[c["start"]:c["end"]] == c["text"]
+
+
+@needs_check
+def test_example_text_and_markdown():
+    code, out, err = run("check", ANSWER, SOURCE)
+    assert code == 1, err
+    for mark in ("✔", "✘", "?"):
+        assert mark in out
+    code, out, err = run("check", ANSWER, SOURCE, "--format", "markdown")
+    assert code == 1, err
+    assert "| grounded | contradicted | unverified | skipped |" in out
+
+
+@needs_check
+def test_example_deterministic_and_stdin():
+    _, out1, _ = run("check", ANSWER, SOURCE, "--format", "json")
+    code, out2, _ = run(
+        "check", "-", SOURCE, "--format", "json", stdin=ANSWER.read_text(encoding="utf-8")
+    )
+    assert code == 1
+    assert out1 == out2
+
+
+@needs_check
+def test_example_batch(tmp_path):
+    answer = ANSWER.read_text(encoding="utf-8")
+    source = SOURCE.read_text(encoding="utf-8")
+    path = write_batch(
+        tmp_path,
+        [{"id": "ex", "output": answer, "sources": [{"id": "source.txt", "text": source}]}, "nope"],
+    )
+    code, out, err = run("batch", path)
+    assert code == 2
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows[0]["id"] == "ex" and rows[0]["report"]["counts"]["contradicted"] >= 1
+    assert rows[1]["line"] == 2 and "error" in rows[1]

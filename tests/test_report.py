@@ -1,0 +1,133 @@
+"""Report: the JSON shape, its round trip, determinism, the gate, Markdown."""
+
+import json
+
+import pytest
+
+from sourced_nlp.report import SCHEMA, VERDICTS, ClaimResult, Evidence, Report, Skipped
+
+
+def make_report() -> Report:
+    answer = "Here is a summary: Revenue rose 12%. Net income was $310 million. It has 5 offices."
+    return Report(
+        answer=answer,
+        claims=[
+            ClaimResult(
+                text="Revenue rose 12%.", start=19, end=36, verdict="contradicted",
+                reason="the source gives another value for revenue growth", support=0.1,
+                evidence=[Evidence("source.txt", 40, 62, "Revenue rose 8% to $2.4B")],
+                differs=[{"claim": "12%", "source": "8%", "kind": "quantity"}],
+            ),
+            ClaimResult(
+                text="Net income was $310 million.", start=37, end=65, verdict="grounded",
+                reason="all anchors found", support=0.93,
+                evidence=[Evidence("source.txt", 63, 90, "Net income was $310 million")],
+                citations=[{"marker": "[1]", "target": "1", "start": 64, "end": 67}],
+            ),
+            ClaimResult(
+                text="It has 5 offices.", start=66, end=83, verdict="unverified",
+                reason="no passage mentions offices", support=0.0,
+            ),
+        ],
+        skipped=[Skipped("Here is a summary:", 0, 18, "preamble")],
+        sources=[{"id": "source.txt", "chars": 120}],
+    )
+
+
+def test_to_dict_shape():
+    d = make_report().to_dict()
+    assert list(d) == ["schema", "answer", "sources", "claims", "skipped", "counts"]
+    assert d["schema"] == SCHEMA == "sourced.report/1"
+    assert set(d["claims"][0]) == {
+        "text", "start", "end", "verdict", "reason", "support", "evidence", "differs", "citations"
+    }
+    assert d["claims"][0]["evidence"] == [
+        {"source": "source.txt", "start": 40, "end": 62, "text": "Revenue rose 8% to $2.4B"}
+    ]
+    assert d["skipped"] == [{"text": "Here is a summary:", "start": 0, "end": 18, "kind": "preamble"}]
+    assert d["counts"] == {"grounded": 1, "contradicted": 1, "unverified": 1}
+
+
+def test_counts_always_has_all_verdicts():
+    assert Report().counts == {v: 0 for v in VERDICTS}
+    assert "answer" not in Report().to_dict()
+
+
+def test_round_trip():
+    report = make_report()
+    again = Report.from_dict(json.loads(report.to_json()))
+    assert again == report
+    assert again.to_dict() == report.to_dict()
+
+
+@pytest.mark.parametrize("bad", [{}, {"schema": "sourced.report/2"}, {"schema": None}, [], "x"])
+def test_from_dict_rejects_wrong_schema(bad):
+    with pytest.raises(ValueError):
+        Report.from_dict(bad)
+
+
+def test_unknown_verdict_rejected():
+    with pytest.raises(ValueError):
+        ClaimResult(text="x", start=0, end=1, verdict="maybe")
+
+
+def test_to_json_deterministic():
+    a, b = make_report().to_json(), make_report().to_json()
+    assert a == b
+    assert a.encode("utf-8") == b.encode("utf-8")
+    assert json.loads(a)["schema"] == SCHEMA
+    # keys sorted at every level
+    assert a == json.dumps(json.loads(a), sort_keys=True, ensure_ascii=False, indent=2)
+
+
+def test_to_json_keeps_unicode():
+    r = Report(answer="Ünïcode – ok", claims=[ClaimResult("Ünïcode – ok", 0, 12, "unverified")])
+    assert "Ünïcode – ok" in r.to_json()
+
+
+@pytest.mark.parametrize(
+    "verdicts,fail_on,expected",
+    [
+        ([], "contradicted", False),
+        ([], "unverified", False),
+        (["grounded"], "contradicted", False),
+        (["grounded"], "unverified", False),
+        (["grounded", "unverified"], "contradicted", False),
+        (["grounded", "unverified"], "unverified", True),
+        (["contradicted"], "contradicted", True),
+        (["contradicted"], "unverified", True),
+    ],
+)
+def test_failed_gate(verdicts, fail_on, expected):
+    r = Report(claims=[ClaimResult(f"c{i}", i, i + 1, v) for i, v in enumerate(verdicts)])
+    assert r.failed(fail_on) is expected
+    assert bool(r.failing_claims(fail_on)) is expected
+
+
+def test_failing_claims_and_default():
+    r = make_report()
+    assert r.failed() is True
+    assert [c.verdict for c in r.failing_claims()] == ["contradicted"]
+    assert [c.verdict for c in r.failing_claims("unverified")] == ["contradicted", "unverified"]
+    with pytest.raises(ValueError):
+        r.failed("grounded")
+
+
+def test_markdown_table():
+    md = make_report().to_markdown()
+    lines = md.splitlines()
+    assert lines[0] == "| grounded | contradicted | unverified | skipped |"
+    assert "| 1 | 1 | 1 | 1 |" in md
+    assert "| | verdict | claim | evidence | reason |" in md
+    row = next(line for line in lines if "contradicted | Revenue" in line)
+    assert row.startswith("| ✘ |")
+    assert "`source.txt:40-62`" in row
+    assert "claim 12% ≠ source 8%" in row
+    assert any(line.startswith("| ✔ | grounded |") for line in lines)
+    assert any(line.startswith("| ? | unverified |") for line in lines)
+
+
+def test_markdown_escapes_pipes():
+    r = Report(claims=[ClaimResult("a | b\nc", 0, 7, "unverified", reason="x|y")])
+    row = r.to_markdown().splitlines()[-1]
+    assert "a \\| b c" in row and "x\\|y" in row
