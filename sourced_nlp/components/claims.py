@@ -1,0 +1,178 @@
+"""``sourced_claims``: split a doc into claims and skipped (non-claim) segments.
+
+spaCy's sentences, plus the rules spaCy lacks for LLM answers:
+
+* a line break always ends a segment; markdown bullets, numbered list markers (``1.``,
+  ``1)``) and heading marks (``#``) are left out of the segment they start;
+* a sentence boundary right after an abbreviation (``Dr.``, ``U.S.``, ``e.g.``, ``approx.``;
+  the list is ``abbreviations`` in ``models/segments.json``), before a lower-case word or a
+  digit (``£2.4m``), or one that leaves a fragment with no word of its own (``"``, ``2.``, ``*``,
+  ``[1]``), is undone;
+* preambles ("Here's the summary within 66 words:"), greetings, questions, headings and empty
+  segments are kept as skipped segments with their kind (patterns in ``models/segments.json``);
+* citation markers (``[1]``, ``[S2]``, ``(Passage 2)``, ...) stay inside the claim's span, so
+  offsets stay those of the answer, and are listed in ``Span._.citations``; later components
+  leave their characters out of what is checked.
+
+Assigns ``doc.spans["sourced_claims"]`` (label ``"claim"``) and ``doc.spans["sourced_skipped"]``
+(label = the kind), with ``Span._.claim_kind`` and ``Span._.citations`` on each span.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from .. import extensions
+from ..citations import find_citations
+from ..lexicons import load_lexicon
+
+_WORD = re.compile(r"[^\W_]", re.UNICODE)
+
+
+@Language.factory(
+    "sourced_claims",
+    assigns=["doc.spans", "span._.claim_kind", "span._.citations"],
+    requires=["token.is_sent_start"],
+    default_config={
+        "lexicon": "segments",
+        "claims_key": extensions.CLAIMS_KEY,
+        "skipped_key": extensions.SKIPPED_KEY,
+    },
+)
+def make_claims(nlp: Language, name: str, lexicon: str, claims_key: str, skipped_key: str):
+    """Create the claim segmenter (see the module docstring)."""
+    return ClaimSegmenter(name=name, lexicon=lexicon, claims_key=claims_key, skipped_key=skipped_key)
+
+
+class ClaimSegmenter:
+    """Segments a doc into claims and skipped segments.
+
+    Args:
+        name: the component name.
+        lexicon: bundled name or path of the segment lexicon (abbreviations, preamble and
+            greeting patterns, the list marker pattern).
+        claims_key: ``doc.spans`` key for claims.
+        skipped_key: ``doc.spans`` key for skipped segments.
+    """
+
+    def __init__(self, name: str, lexicon: str, claims_key: str, skipped_key: str) -> None:
+        self.name = name
+        self.claims_key = claims_key
+        self.skipped_key = skipped_key
+        lex = load_lexicon(lexicon)
+        self.abbreviations = {a.lower() for a in lex["abbreviations"]}
+        self.preamble = [re.compile(p, re.I) for p in lex["preamble_patterns"]]
+        self.greeting = [re.compile(p, re.I) for p in lex["greeting_patterns"]]
+        self.list_marker = re.compile(lex["list_marker"])
+        self.heading_max_words = int(lex["heading_max_words"])
+
+    def __call__(self, doc: Doc) -> Doc:
+        citations = [c.to_dict() for c in find_citations(doc.text)]
+        masked = _mask(doc.text, citations)
+        claims: list[Span] = []
+        skipped: list[Span] = []
+        for start, end, kind in self.segments(doc, masked):
+            span = doc.char_span(start, end, label=kind, alignment_mode="expand")
+            if span is None or not span.text.strip():
+                continue
+            span._.claim_kind = kind
+            span._.citations = [c for c in citations if start <= c["start"] and c["end"] <= end]
+            (claims if kind == "claim" else skipped).append(span)
+        doc.spans[self.claims_key] = claims
+        doc.spans[self.skipped_key] = skipped
+        return doc
+
+    # -- segmentation -------------------------------------------------------------------
+    def segments(self, doc: Doc, masked: str) -> list[tuple[int, int, str]]:
+        """Return ``(start, end, kind)`` for every segment, in order, as char offsets."""
+        text = doc.text
+        sent_starts = sorted(
+            t.idx for t in doc if t.is_sent_start and t.i > 0 and self._keep_boundary(doc, t)
+        )
+        out: list[tuple[int, int, str]] = []
+        pos = 0
+        for line in text.split("\n"):
+            line_start, line_end = pos, pos + len(line)
+            pos = line_end + 1
+            if not line.strip():
+                continue
+            marker = self.list_marker.match(line)
+            content_start = line_start + (marker.end() if marker else 0)
+            is_heading_mark = bool(marker and marker.group(0).strip().startswith("#"))
+            cuts = [s for s in sent_starts if content_start < s < line_end]
+            bounds = [content_start, *cuts, line_end]
+            pieces: list[list[int]] = []
+            for a, b in zip(bounds, bounds[1:]):
+                if pieces and not _WORD.search(masked[a:b]):
+                    pieces[-1][1] = b  # a fragment with no word joins the segment before
+                elif pieces and not _WORD.search(masked[pieces[-1][0]:pieces[-1][1]]):
+                    pieces[-1][1] = b
+                else:
+                    pieces.append([a, b])
+            n_in_line = len(pieces)
+            for a, b in pieces:
+                a, b = _strip(text, a, b)
+                if a >= b:
+                    continue
+                kind = self.classify(masked[a:b], is_heading_mark, n_in_line)
+                out.append((a, b, kind))
+        return out
+
+    def _keep_boundary(self, doc: Doc, token) -> bool:
+        prev = doc[token.i - 1]
+        if prev.is_space and token.i > 1:
+            if "\n" in prev.text:
+                return True
+            prev = doc[token.i - 2]
+        if prev.lower_ in self.abbreviations:
+            return False
+        if len(prev.text) <= 3 and prev.text.endswith(".") and prev.text[:-1].isalpha() and prev.text[0].isupper() and len(prev.text) == 2:
+            return False  # an initial: "J. Smith"
+        first = token.text[:1]
+        if first.islower() or first.isdigit():
+            return False
+        return True
+
+    def classify(self, segment: str, heading_mark: bool, n_in_line: int) -> str:
+        """Kind of a segment: ``claim``, ``preamble``, ``greeting``, ``question``, ``heading``
+        or ``empty`` (no word once citation markers are masked)."""
+        s = segment.strip().strip("*_ ").strip()
+        if not _WORD.search(s):
+            return "empty"
+        if heading_mark:
+            return "heading"
+        if s.endswith("?"):
+            return "question"
+        if any(p.search(s) for p in self.greeting):
+            return "greeting"
+        if any(p.search(s) for p in self.preamble):
+            return "preamble"
+        words = s.split()
+        if n_in_line == 1 and s.endswith(":") and len(words) <= self.heading_max_words:
+            return "heading"
+        if n_in_line == 1 and segment.strip().startswith("**") and segment.strip().endswith("**"):
+            return "heading"
+        if n_in_line == 1 and len(words) <= 4 and not re.search(r"[.!]$", s) and not any(ch.isdigit() for ch in s):
+            if all(w[:1].isupper() for w in words if w.isalpha()):
+                return "heading"
+        return "claim"
+
+
+def _mask(text: str, citations: list[dict]) -> str:
+    """The text with every citation marker blanked out (same length, same offsets)."""
+    chars = list(text)
+    for c in citations:
+        for i in range(c["start"], c["end"]):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _strip(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b

@@ -1,0 +1,191 @@
+"""``sourced_entities``: entity anchors of every segment, with canonical keys and aliases.
+
+An anchor is a named thing a claim is about: a spaCy NER entity with a naming label
+(PERSON, ORG, GPE, ...; ``labels`` in ``models/entities.json``) or a run of proper nouns
+the NER missed. Each gets one canonical key: lower case, a leading "the", a possessive
+``'s``, punctuation inside abbreviations (``U.S.`` -> ``us``), leading titles (``Dr``, ``CEO``)
+and corporate suffixes (``Inc``, ``Corp``) folded. Aliases: the alias groups of the lexicon
+and the acronym of a multi-word name (``World Health Organization`` -> ``who``).
+
+A segment whose subject is a pronoun or a definite description ("It", "Its margin",
+"The company") or that names nothing itself inherits the anchors of the segment before it,
+marked ``"inherited": True`` (plain coreference by position; the rule that resolves "It grew
+40%" to the company of the sentence before).
+
+Assigns ``Span._.anchors`` on the spans of ``doc.spans["sourced_claims"]`` and
+``doc.spans["sourced_skipped"]``: a list of dicts ``{"text", "key", "label", "start", "end",
+"aliases": [str], "role": str, "inherited": bool}`` (``start``/``end`` char offsets in the doc;
+for an inherited anchor, those of its first mention).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from .. import extensions
+from ..lexicons import load_lexicon
+
+_PUNCT = re.compile(r"[^\w\s&+-]", re.UNICODE)
+_SPACES = re.compile(r"\s+")
+
+
+@Language.factory(
+    "sourced_entities",
+    assigns=["span._.anchors"],
+    requires=["doc.ents", "doc.spans"],
+    default_config={"lexicon": "entities"},
+)
+def make_entities(nlp: Language, name: str, lexicon: str):
+    """Create the entity anchor component (see the module docstring)."""
+    return EntityAnchors(name=name, lexicon=lexicon)
+
+
+class EntityKeys:
+    """Canonical keys and aliases of entity names, from the entity lexicon.
+
+    Args:
+        lexicon: bundled name or path of the entity lexicon.
+    """
+
+    def __init__(self, lexicon: str = "entities") -> None:
+        lex = load_lexicon(lexicon)
+        self.labels = set(lex["labels"])
+        self.suffixes = set(lex["corporate_suffixes"])
+        self.titles = set(lex["titles"])
+        self.inherit_subjects = set(lex["inherit_subjects"])
+        self.fuzzy_min_score = float(lex["fuzzy_min_score"])
+        self.alias_of: dict[str, list[str]] = {}
+        for group in lex["aliases"]:
+            keys = sorted({self.key(a) for a in group})
+            for k in keys:
+                self.alias_of[k] = keys
+
+    def key(self, text: str) -> str:
+        """Canonical key of a name: ``"The U.S.'s"`` -> ``"us"``, ``"Acme Corp."`` -> ``"acme"``."""
+        s = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
+        s = re.sub(r"'s\b|'$", "", s.strip())
+        s = s.replace(".", "")
+        s = _PUNCT.sub(" ", s)
+        words = _SPACES.sub(" ", s).strip().split(" ")
+        while len(words) > 1 and words[0] in ("the", "a", "an"):
+            words = words[1:]
+        while len(words) > 1 and words[0] in self.titles:
+            words = words[1:]
+        while len(words) > 1 and words[-1] in self.suffixes:
+            words = words[:-1]
+        return " ".join(w for w in words if w)
+
+    def aliases(self, key: str) -> list[str]:
+        """Every other key the same thing goes by (alias groups, acronym); sorted."""
+        out = set(self.alias_of.get(key, ()))
+        words = [w for w in key.split() if w not in ("of", "and", "the", "for", "&")]
+        if len(words) >= 2:
+            out.add("".join(w[0] for w in words))
+        out.discard(key)
+        return sorted(out)
+
+
+class EntityAnchors:
+    """Computes ``Span._.anchors`` for every segment of a doc (see the module docstring)."""
+
+    def __init__(self, name: str, lexicon: str) -> None:
+        self.name = name
+        self.keys = EntityKeys(lexicon)
+
+    def __call__(self, doc: Doc) -> Doc:
+        segments = sorted(
+            [*doc.spans.get(extensions.CLAIMS_KEY, []), *doc.spans.get(extensions.SKIPPED_KEY, [])],
+            key=lambda s: s.start_char,
+        )
+        if not segments:
+            segments = list(doc.sents)
+        previous: list[dict] = []
+        for span in segments:
+            own = self.span_anchors(span)
+            anchors = list(own)
+            if previous and (not own or self._refers_back(span)):
+                have = {a["key"] for a in own}
+                anchors += [
+                    dict(a, inherited=True) for a in previous if a["key"] not in have
+                ]
+            span._.anchors = anchors
+            if anchors:
+                previous = anchors
+        return doc
+
+    def span_anchors(self, span: Span) -> list[dict]:
+        """The span's own anchors: NER entities with a naming label, then proper-noun runs."""
+        doc = span.doc
+        out: list[dict] = []
+        covered: set[int] = {
+            tok.i for c in span._.citations or [] for tok in span if c["start"] <= tok.idx < c["end"]
+        }
+        for ent in doc.ents:
+            if ent.end <= span.start or ent.start >= span.end or ent.label_ not in self.keys.labels:
+                continue
+            if any(i in covered for i in range(ent.start, ent.end)):
+                continue
+            ent = doc[max(ent.start, span.start) : min(ent.end, span.end)]
+            covered.update(range(ent.start, ent.end))
+            self._add(out, ent, ent.root.ent_type_ or "")
+        run: list[int] = []
+        for tok in [*span, None]:
+            if tok is not None and tok.pos_ == "PROPN" and tok.i not in covered and tok.text[:1].isupper():
+                run.append(tok.i)
+                continue
+            if run:
+                self._add(out, doc[run[0] : run[-1] + 1], "")
+                run = []
+        return out
+
+    def _add(self, out: list[dict], ent: Span, label: str) -> None:
+        key = self.keys.key(ent.text)
+        if not key or key in self.keys.titles or any(a["key"] == key for a in out):
+            return
+        out.append(
+            {
+                "text": ent.text,
+                "key": key,
+                "label": label,
+                "start": ent.start_char,
+                "end": ent.end_char,
+                "aliases": self.keys.aliases(key),
+                "role": _role(ent),
+                "inherited": False,
+            }
+        )
+
+    def _refers_back(self, span: Span) -> bool:
+        for tok in span:
+            if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.dep_ == "ROOT":
+                if tok.lower_ in self.keys.inherit_subjects:
+                    return True
+                if any(c.dep_ == "poss" and c.lower_ in self.keys.inherit_subjects for c in tok.children):
+                    return True
+                dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
+                has_name = tok.pos_ == "PROPN" or any(c.pos_ == "PROPN" for c in tok.children)
+                if dets and dets[0] in ("the", "this", "that", "these") and not has_name and not tok.ent_type_:
+                    return True
+        return False
+
+
+def _role(ent: Span) -> str:
+    """The grammatical role of a name: ``subj``, ``obj``, ``agent``, ``poss``, ``pobj:<prep>``."""
+    tok = ent.root
+    while tok.dep_ in ("compound", "flat", "appos") and tok.head is not tok:
+        tok = tok.head
+    dep = tok.dep_
+    if dep in ("nsubj", "nsubjpass"):
+        return "subj"
+    if dep in ("dobj", "attr", "oprd"):
+        return "obj"
+    if dep == "pobj":
+        prep = tok.head
+        if prep.dep_ == "agent":
+            return "agent"
+        return f"pobj:{prep.lower_}"
+    return dep or "dep"

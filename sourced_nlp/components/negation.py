@@ -1,0 +1,132 @@
+"""``sourced_negation``: is the main predicate of a segment negated, by which cue?
+
+Read from the dependency parse, not from word lists alone: a cue counts when it attaches to
+the segment's main predicate (the root, or a verb or adjective the root heads as ``xcomp`` /
+``ccomp`` / ``acomp``, or the verb an auxiliary root stands for). Cues (``models/negation.json``):
+
+* ``neg`` dependents: ``not``, ``n't``, ``never``, ``no`` (``no longer`` is reported whole);
+* a negative determiner or pronoun as subject or object: ``no``, ``none``, ``nothing``;
+* ``without`` heading a phrase on the predicate;
+* negative verbs: ``lack``; ``fail``/``refuse`` with a complement (``failed to reach``).
+
+Pseudo-negations are not negation: "not only ... but also", "could not rule out", "no doubt".
+
+Assigns, on every span of ``doc.spans["sourced_claims"]`` and ``["sourced_skipped"]``:
+``Span._.negated`` (bool), ``Span._.negation_cue`` (str | None, the cue as written) and
+``Span._.negation_scope`` (``[start, end]`` char offsets of the cue's head phrase, or None).
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+from .. import extensions
+from ..lexicons import load_lexicon
+
+
+@Language.factory(
+    "sourced_negation",
+    assigns=["span._.negated", "span._.negation_cue", "span._.negation_scope"],
+    requires=["token.dep", "doc.spans"],
+    default_config={"lexicon": "negation"},
+)
+def make_negation(nlp: Language, name: str, lexicon: str):
+    """Create the negation component (see the module docstring)."""
+    return Negation(name=name, lexicon=lexicon)
+
+
+class Negation:
+    """Detects negation of each segment's main predicate from the parse."""
+
+    def __init__(self, name: str, lexicon: str) -> None:
+        self.name = name
+        lex = load_lexicon(lexicon)
+        self.dep_cues = set(lex["neg_dep_cues"])
+        self.det_cues = set(lex["determiner_cues"])
+        self.prep_cues = set(lex["preposition_cues"])
+        self.verb_cues = set(lex["verb_cues"])
+        self.verb_cues_xcomp = set(lex["verb_cues_need_xcomp"])
+        self.pseudo = [p.split() for p in lex["pseudo"]]
+
+    def __call__(self, doc: Doc) -> Doc:
+        segments = [*doc.spans.get(extensions.CLAIMS_KEY, []), *doc.spans.get(extensions.SKIPPED_KEY, [])]
+        for span in segments:
+            cue = self.find(span)
+            span._.negated = cue is not None
+            span._.negation_cue = cue[0] if cue else None
+            span._.negation_scope = cue[1] if cue else None
+        return doc
+
+    def find(self, span: Span) -> tuple[str, list[int]] | None:
+        """The cue text and scope ``[start, end]`` negating the span's main predicate, or None."""
+        preds = _main_predicates(span)
+        if not preds:
+            return None
+        pred_ids = {t.i for t in preds}
+        for tok in span:
+            if self._is_pseudo(tok):
+                continue
+            head = tok.head
+            low = tok.lower_
+            cue: str | None = None
+            nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
+            if low == "no" and nxt is not None and nxt.lower_ == "longer" and (
+                nxt.head.i in pred_ids or head.i in pred_ids or head.head.i in pred_ids
+            ):
+                cue = f"{tok.text} {nxt.text}"
+                head = nxt.head if nxt.head.i in pred_ids else head
+            elif tok.dep_ == "neg" and low in self.dep_cues and head.i in pred_ids:
+                cue = tok.text
+            elif low in self.det_cues and (
+                (tok.dep_ in ("det",) and head.dep_ in ("nsubj", "nsubjpass", "dobj", "attr") and head.head.i in pred_ids)
+                or (tok.dep_ in ("nsubj", "nsubjpass", "dobj") and head.i in pred_ids)
+            ):
+                cue = tok.text
+            elif low in self.prep_cues and tok.dep_ == "prep" and head.i in pred_ids:
+                cue = tok.text
+            elif tok.lemma_.lower() in self.verb_cues and tok.i in pred_ids:
+                if tok.lemma_.lower() in self.verb_cues_xcomp:
+                    if any(c.dep_ == "xcomp" for c in tok.children):
+                        cue = tok.text
+                else:
+                    cue = tok.text
+            if cue is not None:
+                scope_head = head if tok.i not in pred_ids else tok
+                sub = list(scope_head.subtree)
+                start = max(sub[0].idx, span.start_char)
+                end = min(sub[-1].idx + len(sub[-1].text), span.end_char)
+                return cue, [start, end]
+        return None
+
+    def _is_pseudo(self, tok: Token) -> bool:
+        doc = tok.doc
+        for words in self.pseudo:
+            for offset in range(len(words)):
+                i = tok.i - offset
+                if i < 0 or i + len(words) > len(doc):
+                    continue
+                if [doc[j].lower_ for j in range(i, i + len(words))] == words and tok.lower_ == words[offset]:
+                    if offset == 0 or words[0] in ("not", "n't", "no"):
+                        return True
+            # "could not rule out": the cue is one word before the pseudo phrase's verb
+        if tok.dep_ == "neg":
+            head = tok.head
+            if head.lemma_ == "rule" and any(c.lower_ == "out" for c in head.children):
+                return True
+        return False
+
+
+def _main_predicates(span: Span) -> list[Token]:
+    """The root of the span and the predicates it heads directly (xcomp, ccomp, acomp, conj
+    of the root, and the verb an auxiliary stands for)."""
+    roots = [t for t in span if t.head.i == t.i or t.head.i < span.start or t.head.i >= span.end]
+    out: list[Token] = []
+    for root in roots:
+        if root.is_punct or root.is_space:
+            continue
+        out.append(root)
+        for c in root.children:
+            if c.dep_ in ("xcomp", "ccomp", "acomp", "conj", "aux", "auxpass") and span.start <= c.i < span.end:
+                out.append(c)
+    return out

@@ -1,0 +1,182 @@
+"""``sourced_passages``: the passage index of a doc — one feature record per segment.
+
+A passage is one segment of ``sourced_claims`` (a sentence, a list item, a line of a linearised
+record), claims and skipped segments alike. Its record holds what alignment compares, all plain
+types (so a source parsed once can be cached, pickled and shipped to other processes):
+
+``{"i": int, "start": int, "end": int, "text": str, "kind": str,
+"lemmas": [str], "predicates": [str], "entities": [anchor dict], "quantities": [quantity dict],
+"negated": bool, "cue": str | None, "hedged": bool, "quotes": [str], "norm": str}``
+
+* ``lemmas``: content lemmas, lower case, mapped to the canonical member of their synonym group
+  (``models/lexical.json``); stop words, punctuation, degree words ("a lot", "sharply"), the
+  tokens of quantities, entity anchors and citation markers are left out.
+* ``predicates``: canonical lemmas of the main predicates (root and the verbs it coordinates or
+  complements), phrasal verbs joined (``go down`` -> ``fall``).
+* ``norm``: the text in entity-key form (lower case, ``.`` dropped, punctuation spaced), for
+  finding a name the NER missed.
+
+The same records describe an answer's claims, so claims and source passages are compared by the
+same features. Assigns ``doc._.passages``. The inverted index across several sources is
+:class:`sourced_nlp.align.PassageIndex`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+from .. import extensions
+from ..lexicons import load_lexicon
+
+_QUOTE = re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d]{3,}?)[\"\u201c\u201d]")
+_NORM_PUNCT = re.compile(r"[^\w\s&+-]", re.UNICODE)
+_PARTICLES = {"up", "down", "off", "out", "over", "away", "back"}
+_CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM", "X"}
+
+
+@Language.factory(
+    "sourced_passages",
+    assigns=["doc._.passages"],
+    requires=["doc.spans", "span._.anchors", "span._.negated", "span._.quantity"],
+    default_config={"lexicon": "lexical"},
+)
+def make_passages(nlp: Language, name: str, lexicon: str):
+    """Create the passage index component (see the module docstring)."""
+    return Passages(name=name, lexicon=lexicon)
+
+
+class Lexical:
+    """Synonym canonicalisation, degree words and hedges from ``models/lexical.json``.
+
+    Args:
+        lexicon: bundled name or path of the lexical lexicon.
+    """
+
+    def __init__(self, lexicon: str = "lexical") -> None:
+        lex = load_lexicon(lexicon)
+        self.canon: dict[str, str] = {}
+        for group in lex["synonyms"]:
+            for word in group:
+                self.canon.setdefault(word, group[0])
+        self.degree = set(lex["degree_words"])
+        self.hedges = set(lex["hedges"])
+        self.antonyms: dict[str, list[tuple[int, int]]] = {}
+        for gi, sides in enumerate(lex["antonym_groups"]):
+            for side, words in enumerate(sides):
+                for w in words:
+                    key = self.canonical(w)
+                    if (gi, side) not in self.antonyms.setdefault(key, []):
+                        self.antonyms[key].append((gi, side))
+
+    def canonical(self, lemma: str) -> str:
+        """The canonical member of the lemma's synonym group, or the lemma itself."""
+        return self.canon.get(lemma, lemma)
+
+    def opposed(self, a: str, b: str) -> bool:
+        """True when canonical lemmas ``a`` and ``b`` stand on opposite sides of an antonym group."""
+        for g, side in self.antonyms.get(a, ()):
+            if any(g2 == g and s2 != side for g2, s2 in self.antonyms.get(b, ())):
+                return True
+        return False
+
+
+class Passages:
+    """Builds ``doc._.passages`` (see the module docstring)."""
+
+    def __init__(self, name: str, lexicon: str) -> None:
+        self.name = name
+        self.lexical = Lexical(lexicon)
+
+    def __call__(self, doc: Doc) -> Doc:
+        segments = sorted(
+            [*doc.spans.get(extensions.CLAIMS_KEY, []), *doc.spans.get(extensions.SKIPPED_KEY, [])],
+            key=lambda s: s.start_char,
+        )
+        quantities = list(doc.spans.get(extensions.QUANTITIES_KEY, []))
+        doc._.passages = [self.features(span, i, quantities) for i, span in enumerate(segments)]
+        return doc
+
+    def features(self, span: Span, i: int, quantities: list[Span]) -> dict:
+        """The feature record of one segment (keys in the module docstring)."""
+        skip: set[int] = set()
+        qs: list[dict] = []
+        for q in quantities:
+            if q.start >= span.start and q.end <= span.end and q._.quantity:
+                qs.append(dict(q._.quantity))
+                skip.update(range(q.start, q.end))
+        anchors = list(span._.anchors or [])
+        for a in anchors:
+            if not a.get("inherited"):
+                for tok in span:
+                    if a["start"] <= tok.idx < a["end"]:
+                        skip.add(tok.i)
+        for c in span._.citations or []:
+            for tok in span:
+                if c["start"] <= tok.idx < c["end"]:
+                    skip.add(tok.i)
+        lemmas: list[str] = []
+        for tok in span:
+            if tok.i in skip:
+                continue
+            lemma = self.token_lemma(tok)
+            if lemma:
+                lemmas.append(lemma)
+        predicates = self.predicates(span)
+        return {
+            "i": i,
+            "start": span.start_char,
+            "end": span.end_char,
+            "text": span.text,
+            "kind": span._.claim_kind or "claim",
+            "lemmas": lemmas,
+            "predicates": predicates,
+            "entities": anchors,
+            "quantities": qs,
+            "negated": bool(span._.negated),
+            "cue": span._.negation_cue,
+            "hedged": any(t.lemma_.lower() in self.lexical.hedges or t.lower_ in self.lexical.hedges for t in span),
+            "quotes": [m.group(1).strip() for m in _QUOTE.finditer(span.text) if len(m.group(1).split()) >= 2],
+            "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
+        }
+
+    def token_lemma(self, tok: Token) -> str | None:
+        """The canonical content lemma of a token, or None for a function/degree word."""
+        if tok.is_stop or tok.is_punct or tok.is_space or tok.pos_ not in _CONTENT_POS:
+            return None
+        lemma = tok.lemma_.lower()
+        if not any(ch.isalnum() for ch in lemma) or lemma in self.lexical.degree:
+            return None
+        if tok.pos_ == "VERB":
+            prt = [c.lower_ for c in tok.children if c.dep_ in ("prt", "advmod") and c.lower_ in _PARTICLES]
+            if prt:
+                phrasal = f"{lemma} {prt[0]}"
+                if phrasal in self.lexical.canon:
+                    return self.lexical.canonical(phrasal)
+        return self.lexical.canonical(lemma)
+
+    def predicates(self, span: Span) -> list[str]:
+        """Canonical lemmas of the span's main predicates (root, its conj/xcomp/ccomp verbs)."""
+        out: list[str] = []
+        for tok in span:
+            if tok.pos_ not in ("VERB", "AUX", "ADJ", "NOUN"):
+                continue
+            is_root = tok.head.i == tok.i or not (span.start <= tok.head.i < span.end)
+            is_main = tok.dep_ in ("conj", "xcomp", "ccomp", "advcl", "relcl", "acomp") and tok.pos_ in ("VERB", "ADJ")
+            if not (is_root or is_main):
+                continue
+            lemma = tok.lemma_.lower()
+            if tok.pos_ == "AUX":
+                comps = [c for c in tok.children if c.dep_ in ("acomp", "advmod", "prt") and c.lower_ in ("up", "down", "higher", "lower")]
+                if comps:
+                    out.append(self.lexical.canonical(comps[0].lower_))
+                continue
+            prt = [c.lower_ for c in tok.children if c.dep_ in ("prt", "advmod") and c.lower_ in _PARTICLES]
+            if prt and f"{lemma} {prt[0]}" in self.lexical.canon:
+                lemma = f"{lemma} {prt[0]}"
+            canon = self.lexical.canonical(lemma)
+            if canon not in out:
+                out.append(canon)
+        return out

@@ -1,0 +1,158 @@
+"""``sourced_verify``: the verdict of every claim of an answer doc against its sources.
+
+A doc carries its sources in ``doc._.sources`` (strings, ``{"id", "text"}`` mappings or JSON
+values; normalised by :func:`sourced_nlp.sources.normalize_sources`). Each source text goes
+through the pipeline's components before this one (tokenizer, parser, NER, the sourced
+components) and its passage records are cached by content hash (SHA-1 of the text), so
+re-checking against the same sources costs only the answer. The verdict rules are in
+:mod:`sourced_nlp.align`.
+
+Adding ``sourced_verify`` to a pipeline adds the upstream sourced components it needs
+(``sourced_claims``, ``sourced_quantities``, ``sourced_entities``, ``sourced_negation``,
+``sourced_passages``) when they are missing.
+
+Assigns, on every claim span: ``Span._.verdict``, ``Span._.evidence``, ``Span._.reason``,
+``Span._.support``, ``Span._.differs``; relabels the spans of ``doc.spans["sourced_claims"]``
+with their verdict (for ``displacy.render(doc, style="span")``); sets ``doc._.report`` to the
+report dict (``sourced_nlp.report.Report.to_dict()`` shape, ``"schema": "sourced.report/1"``).
+A doc without sources gets every claim ``unverified`` with the reason "no sources".
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from .. import extensions
+from ..align import PassageIndex, Thresholds, Verifier
+from ..citations import locate
+from ..report import SCHEMA
+from ..sources import normalize_sources
+from .passages import Lexical
+
+UPSTREAM = ("sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages")
+_DEFAULTS = Thresholds()
+
+
+@Language.factory(
+    "sourced_verify",
+    assigns=["span._.verdict", "span._.evidence", "span._.reason", "span._.support", "doc._.report"],
+    requires=["doc._.passages", "doc._.sources"],
+    default_config={
+        "lexicon": "lexical",
+        "grounded_coverage": _DEFAULTS.grounded_coverage,
+        "grounded_coverage_anchored": _DEFAULTS.grounded_coverage_anchored,
+        "contradicted_coverage": _DEFAULTS.contradicted_coverage,
+        "swap_coverage": _DEFAULTS.swap_coverage,
+        "max_candidates": _DEFAULTS.max_candidates,
+        "cache_size": 256,
+    },
+)
+def make_verify(
+    nlp: Language,
+    name: str,
+    lexicon: str,
+    grounded_coverage: float,
+    grounded_coverage_anchored: float,
+    contradicted_coverage: float,
+    swap_coverage: float,
+    max_candidates: int,
+    cache_size: int,
+):
+    """Create the verifier; adds the missing upstream sourced components first."""
+    for upstream in UPSTREAM:
+        if upstream not in nlp.pipe_names:
+            nlp.add_pipe(upstream)
+    thresholds = Thresholds(
+        grounded_coverage=grounded_coverage,
+        grounded_coverage_anchored=grounded_coverage_anchored,
+        contradicted_coverage=contradicted_coverage,
+        swap_coverage=swap_coverage,
+        max_candidates=max_candidates,
+    )
+    return Verify(nlp, name, lexicon=lexicon, thresholds=thresholds, cache_size=cache_size)
+
+
+class Verify:
+    """The verdict component (see the module docstring).
+
+    Args:
+        nlp: the pipeline it belongs to; the components before it parse the sources.
+        name: the component name.
+        lexicon: bundled name or path of the lexical lexicon (antonym groups).
+        thresholds: the tunables of :mod:`sourced_nlp.align`.
+        cache_size: how many parsed sources to keep (least recently used dropped first).
+    """
+
+    def __init__(self, nlp: Language, name: str, *, lexicon: str, thresholds: Thresholds, cache_size: int) -> None:
+        self.nlp = nlp
+        self.name = name
+        self.lexical = Lexical(lexicon)
+        self.verifier = Verifier(thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9))
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, list[dict]] = OrderedDict()
+
+    def source_passages(self, text: str) -> list[dict]:
+        """Passage records of one source text, parsed by the upstream components (cached)."""
+        key = hashlib.sha1(text.encode("utf8")).hexdigest()
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        doc = self.nlp.make_doc(text)
+        for pname, proc in self.nlp.pipeline:
+            if pname == self.name:
+                break
+            doc = proc(doc)
+        passages = doc._.passages or []
+        self._cache[key] = passages
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return passages
+
+    def __call__(self, doc: Doc) -> Doc:
+        raw = doc._.sources
+        sources = normalize_sources(raw) if raw else []
+        index = PassageIndex([(s["id"], self.source_passages(s["text"])) for s in sources])
+        texts = {s["id"]: s["text"] for s in sources}
+        records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
+        claims_out: list[dict] = []
+        relabelled: list[Span] = []
+        for span in doc.spans.get(extensions.CLAIMS_KEY, []):
+            rec = records.get((span.start_char, span.end_char))
+            if not sources:
+                result = {"verdict": "unverified", "reason": "no sources", "support": 0.0, "evidence": [], "differs": []}
+            elif rec is None:
+                result = {"verdict": "unverified", "reason": "no features for this span", "support": 0.0, "evidence": [], "differs": []}
+            else:
+                result = self.verifier.verify(rec, index, texts)
+            new = Span(doc, span.start, span.end, label=result["verdict"])
+            for attr in ("verdict", "reason", "support", "evidence", "differs"):
+                setattr(new._, attr, result[attr])
+            relabelled.append(new)
+            claims_out.append(
+                {
+                    "text": span.text,
+                    "start": span.start_char,
+                    "end": span.end_char,
+                    "citations": list(span._.citations or []),
+                    **result,
+                }
+            )
+        doc.spans[extensions.CLAIMS_KEY] = relabelled
+        skipped = [
+            {"text": s.text, "start": s.start_char, "end": s.end_char, "kind": s._.claim_kind or s.label_}
+            for s in doc.spans.get(extensions.SKIPPED_KEY, [])
+        ]
+        counts = {v: sum(1 for c in claims_out if c["verdict"] == v) for v in ("grounded", "contradicted", "unverified")}
+        doc._.report = {
+            "schema": SCHEMA,
+            "answer": doc.text,
+            "sources": [{"id": s["id"], "chars": len(s["text"])} for s in sources],
+            "claims": claims_out,
+            "skipped": skipped,
+            "counts": counts,
+        }
+        return doc
