@@ -1,0 +1,252 @@
+"""``sourced_quantities``: find every quantity in a doc and parse it.
+
+Writes ``doc.spans[spans_key]`` (default ``"sourced_quantities"``): sorted, non-overlapping spans,
+each with ``span._.quantity`` = :meth:`sourced_nlp.quantity.Quantity.to_dict` plus ``"noun"``,
+the lowercase lemma of the noun a plain number or ordinal counts (``5 offices`` -> ``"office"``),
+or ``None``.
+
+How candidates are found:
+
+1. *Seeds* are tokens that can carry a value: ``token.like_num``, tokens with a digit (``56bn``,
+   ``17:0``, ``3/3/2021``), month names inside a DATE entity, ordinal words tagged ORDINAL.
+2. Tokens that are not values are blocked first: citation markers (``[1]``, ``[1, 3]``, ``[S2]``,
+   ``(Passage 2)``, ``(Source 3)``), list numbers at the start of a line (``1.``, ``2)``) and
+   numbers after a label word (``version 3``, ``Table 2``; list ``label_words`` in
+   ``models/units.json``). Labels such as ``Q3``/``GPT-4``/``COVID-19`` are refused by
+   :func:`~sourced_nlp.quantity.parse_quantity` itself.
+3. Around each seed, token windows (a few tokens left for approximators, currency symbols and
+   range openers; a few right for scale words, units and the other end of a range) are parsed;
+   the longest window that parses wins, then words that do not change the value (``in``,
+   trailing punctuation) are trimmed. This both merges ranges NER splits (``$5-7 million``,
+   ``5 PM to 9 PM``, ``17:0-21:0``) and trims NER entities that hold extra words (``the fiscal
+   quarter ending in March``).
+4. A year-less month/ordinal that is only part of a longer DATE entity (``the second quarter``,
+   ``the fiscal quarter ending in March``) is dropped: it names a period, not a value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+import sourced_nlp.extensions  # noqa: F401  (registers Span._.quantity)
+from sourced_nlp.extensions import QUANTITIES_KEY
+from sourced_nlp.quantity import Quantity, load_lexicon, parse_quantity
+
+_MAX_LEFT = 4
+_MAX_RIGHT = 7
+_NUM_LABELS = {"MONEY", "PERCENT", "QUANTITY", "CARDINAL", "DATE", "TIME", "ORDINAL"}
+_CITE_INNER = re.compile(r"^(?:\d+|[a-z]{1,3}\d+|,|;|-|\u2013|and)$", re.I)
+_CITE_WORDS = {"passage", "source", "doc", "document", "ref", "reference", "citation", "snippet", "context"}
+_LIST_PUNCT = {".", ")"}
+_HAS_DIGIT = re.compile(r"\d")
+_TRIMMABLE_POS = {"ADP", "DET", "PUNCT", "CCONJ", "SPACE", "PART"}
+
+
+@Language.factory(
+    "sourced_quantities",
+    assigns=["doc.spans", "span._.quantity"],
+    requires=["doc.ents"],
+    default_config={"spans_key": QUANTITIES_KEY},
+)
+def make_quantities(nlp: Language, name: str, spans_key: str) -> "QuantityFinder":
+    """Build the component (found by spaCy through the ``spacy_factories`` entry point).
+
+    Args:
+        nlp: The pipeline.
+        name: The component's name in the pipeline.
+        spans_key: Key of ``doc.spans`` the quantity spans go to.
+    """
+    return QuantityFinder(nlp, name, spans_key=spans_key)
+
+
+class QuantityFinder:
+    """Stateless component: finds, parses and stores the quantities of a doc."""
+
+    def __init__(self, nlp: Language, name: str = "sourced_quantities", *, spans_key: str = QUANTITIES_KEY):
+        self.name = name
+        self.spans_key = spans_key
+        lex = load_lexicon()
+        self._months = set(lex["months"])
+        self._ordinals = set(lex["ordinal_words"])
+        self._labels = {w.lower() for w in lex["label_words"]}
+
+    # -- public ---------------------------------------------------------------------------
+
+    def __call__(self, doc: Doc) -> Doc:
+        blocked = self._blocked(doc)
+        spans: list[Span] = []
+        last_end = 0
+        for tok in doc:
+            if tok.i < last_end or tok.i in blocked or not self._is_seed(tok):
+                continue
+            found = self._best_window(doc, tok.i, last_end, blocked)
+            if found is None:
+                continue
+            start, end, q = found
+            if self._is_period_name(doc, start, end, q) or self._is_pronoun_one(doc, start, end):
+                continue
+            span = doc[start:end]
+            value = q.to_dict()
+            value["noun"] = self._noun(span, q)
+            span._.quantity = value
+            spans.append(span)
+            last_end = end
+        doc.spans[self.spans_key] = spans
+        return doc
+
+    # serialisation: the component has no state, these exist so nlp.to_disk/from_disk work
+    def to_disk(self, path, *, exclude=tuple()):  # noqa: D102
+        return None
+
+    def from_disk(self, path, *, exclude=tuple()):  # noqa: D102
+        return self
+
+    def to_bytes(self, *, exclude=tuple()) -> bytes:  # noqa: D102
+        return b""
+
+    def from_bytes(self, data: bytes, *, exclude=tuple()):  # noqa: D102
+        return self
+
+    # -- candidates -----------------------------------------------------------------------
+
+    def _is_seed(self, tok) -> bool:
+        if tok.is_space or tok.is_punct and tok.text not in ("~",):
+            return False
+        if tok.like_num or _HAS_DIGIT.search(tok.text):
+            return True
+        low = tok.lower_.rstrip(".")
+        if low in self._months and tok.ent_type_ == "DATE" and (tok.text[0].isupper()):
+            return True
+        if low in self._ordinals and tok.ent_type_ == "ORDINAL":
+            return True
+        return False
+
+    def _blocked(self, doc: Doc) -> set[int]:
+        """Token indices that must never be read as values (citations, list numbers, labels)."""
+        out: set[int] = set()
+        n = len(doc)
+        for tok in doc:
+            # [1], [1, 3], [S2]
+            if tok.text in ("[", "("):
+                close = "]" if tok.text == "[" else ")"
+                j = tok.i + 1
+                inner = []
+                while j < n and j - tok.i <= 8 and doc[j].text != close:
+                    inner.append(doc[j])
+                    j += 1
+                if j < n and doc[j].text == close and inner:
+                    words = [t for t in inner if t.lower_ in _CITE_WORDS]
+                    rest = [t for t in inner if t.lower_ not in _CITE_WORDS]
+                    is_cite = (tok.text == "[" or words) and rest and all(_CITE_INNER.match(t.text) for t in rest)
+                    if tok.text == "(" and not words:
+                        is_cite = False
+                    if is_cite:
+                        out.update(range(tok.i, j + 1))
+            # "1." / "2)" at the start of a line
+            if (tok.i == 0 or "\n" in doc[tok.i - 1].text or doc[tok.i - 1].text_with_ws.endswith("\n")) and tok.text.isdigit():
+                if tok.i + 1 < n and doc[tok.i + 1].text in _LIST_PUNCT:
+                    out.add(tok.i)
+                    out.add(tok.i + 1)
+            if re.fullmatch(r"\d+[.)]", tok.text) and (tok.i == 0 or "\n" in doc[tok.i - 1].text_with_ws):
+                out.add(tok.i)
+            # "version 3", "Table 2", "No. 5"
+            if tok.i > 0 and (tok.like_num or _HAS_DIGIT.search(tok.text)) and doc[tok.i - 1].lower_.rstrip(".") in self._labels:
+                out.add(tok.i)
+        return out
+
+    def _label_for(self, doc: Doc, start: int, end: int, seed: int) -> str | None:
+        if doc[seed].ent_type_:
+            return doc[seed].ent_type_
+        for t in doc[start:end]:
+            if t.ent_type_ in _NUM_LABELS:
+                return t.ent_type_
+        return None
+
+    def _best_window(self, doc: Doc, seed: int, floor: int, blocked: set[int]) -> tuple[int, int, Quantity] | None:
+        """Longest parseable token window containing ``seed``, then trimmed."""
+        lo = seed
+        while lo > max(floor, seed - _MAX_LEFT) and not doc[lo].is_sent_start and self._joinable(doc[lo - 1], blocked):
+            lo -= 1
+        hi = seed + 1
+        while hi < min(len(doc), seed + 1 + _MAX_RIGHT) and not doc[hi].is_sent_start and self._joinable(doc[hi], blocked):
+            hi += 1
+        best = None
+        for length in range(hi - lo, 0, -1):
+            for start in range(lo, hi - length + 1):
+                end = start + length
+                if not start <= seed < end:
+                    continue
+                span = doc[start:end]
+                q = parse_quantity(span.text, self._label_for(doc, start, end, seed))
+                if q is not None:
+                    best = (start, end, q)
+                    break
+            if best:
+                break
+        if best is None:
+            return None
+        start, end, q = best
+        # trim words that do not change the value ("in 2021" -> "2021", trailing ".")
+        changed = True
+        while changed and end - start > 1:
+            changed = False
+            for s2, e2, gone in ((start + 1, end, doc[start]), (start, end - 1, doc[end - 1])):
+                if not s2 <= seed < e2 or gone.pos_ not in _TRIMMABLE_POS:
+                    continue
+                q2 = parse_quantity(doc[s2:e2].text, self._label_for(doc, s2, e2, seed))
+                if q2 is not None and _same_value(q, q2):
+                    start, end, q = s2, e2, q2
+                    changed = True
+                    break
+        return start, end, q
+
+    @staticmethod
+    def _joinable(tok, blocked: set[int]) -> bool:
+        if tok.i in blocked or "\n" in tok.text:
+            return False
+        return tok.text not in (";", "(", ")", "[", "]")
+
+    def _is_period_name(self, doc: Doc, start: int, end: int, q: Quantity) -> bool:
+        """A bare month / ordinal that is only part of a longer DATE entity names a period."""
+        if not (q.kind == "ordinal" or (q.kind == "date" and q.unit == "yearday" and q.high - q.low > 0)):
+            return False
+        ents = [e for e in doc.ents if e.start <= start and end <= e.end and e.label_ == "DATE"]
+        for ent in ents:
+            extra = [t for t in ent if not (start <= t.i < end) and not t.is_punct and t.lower_ not in ("in", "on", "of")]
+            if extra:
+                return True
+        return False
+
+    @staticmethod
+    def _is_pronoun_one(doc: Doc, start: int, end: int) -> bool:
+        """``one of the best``, ``the one``: "one" used as a pronoun, not a count."""
+        tok = doc[start]
+        return end - start == 1 and tok.lower_ == "one" and tok.dep_ != "nummod"
+
+    # -- noun -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _noun(span: Span, q: Quantity) -> str | None:
+        """Lemma of the noun a plain number/ordinal counts (``5 offices`` -> ``"office"``)."""
+        if q.kind not in ("number", "ordinal") or span.text.endswith("."):
+            return None  # "56B." closes its sentence: the next noun belongs to the next one
+        doc = span.doc
+        for tok in span:
+            head = tok.head
+            if tok.dep_ in ("nummod", "amod", "quantmod", "compound", "nmod") and not (span.start <= head.i < span.end):
+                if head.pos_ in ("NOUN", "PROPN") and head.i > tok.i:
+                    return head.lemma_.lower()
+        if span.end < len(doc) and not doc[span.end].is_sent_start:
+            nxt = doc[span.end]
+            if nxt.pos_ == "NOUN":
+                return nxt.lemma_.lower()
+            if nxt.pos_ == "ADJ" and span.end + 1 < len(doc) and doc[span.end + 1].pos_ == "NOUN":
+                return doc[span.end + 1].lemma_.lower()
+        return None
+
+
+def _same_value(a: Quantity, b: Quantity) -> bool:
+    return (a.kind, a.low, a.high, a.unit, a.approx) == (b.kind, b.low, b.high, b.unit, b.approx)
