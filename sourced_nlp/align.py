@@ -91,6 +91,8 @@ class Passage:
     lemmas: set[str] = field(default_factory=set)
     prefixes: dict[str, list[str]] = field(default_factory=dict)
     keys: dict[str, dict] = field(default_factory=dict)
+    prev: int | None = None
+    names_own: bool = False
 
 
 class PassageIndex:
@@ -112,12 +114,15 @@ class PassageIndex:
         self.entity_keys: set[str] = set()
         df: dict[str, int] = {}
         for source_id, records in sources:
+            prev: int | None = None
             for rec in records:
                 if not rec["text"].strip():
                     continue
-                p = Passage(source=source_id, f=rec)
+                p = Passage(source=source_id, f=rec, prev=prev)
                 pid = len(self.passages)
+                prev = pid
                 self.passages.append(p)
+                p.names_own = any(not a.get("inherited") for a in rec["entities"])
                 p.lemmas = set(rec["lemmas"])
                 for lemma in p.lemmas:
                     df[lemma] = df.get(lemma, 0) + 1
@@ -244,6 +249,16 @@ class Verifier:
                 return True
         return False
 
+    def _entity_found(self, a: dict, pid: int, index: PassageIndex, depth: int = 2) -> bool:
+        """The anchor is named in the passage, or — for a passage that names nothing itself
+        ("The firm has 56 offices") — in the one or two passages before it in its source."""
+        p = index.passages[pid]
+        if self._entity_in(a, p):
+            return True
+        if depth and not p.names_own and p.prev is not None:
+            return self._entity_found(a, p.prev, index, depth - 1)
+        return False
+
     def coverage(self, lemmas: list[str], p: Passage, index: PassageIndex) -> float:
         """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas)."""
         total = found = 0.0
@@ -259,11 +274,11 @@ class Verifier:
         p = index.passages[pid]
         own = [a for a in claim["entities"] if not a.get("inherited")]
         inherited = [a for a in claim["entities"] if a.get("inherited")]
-        found = [a for a in own if self._entity_in(a, p)]
+        found = [a for a in own if self._entity_found(a, pid, index)]
         missing = [a for a in own if a not in found]
         p_labels = {a["label"] for a in p.f["entities"] if a["label"]}
         blocked = any(
-            not self._entity_in(a, p) and a["label"] in p_labels for a in inherited
+            not self._entity_found(a, pid, index) and a["label"] in p_labels for a in inherited
         )
         q_match: list[dict] = []
         q_conflict: list[tuple[dict, dict]] = []
@@ -416,7 +431,7 @@ class Verifier:
                 p1, p2 = index.passages[a1.pid], index.passages[a2.pid]
                 if own and not (a1.ents_found and a2.ents_found):
                     continue
-                ents_ok = all(self._entity_in(a, p1) or self._entity_in(a, p2) for a in own)
+                ents_ok = all(self._entity_found(a, a1.pid, index) or self._entity_found(a, a2.pid, index) for a in own)
                 qs_ok = all(any(qd is m for m in a1.q_match) or any(qd is m for m in a2.q_match) for qd, _ in cq)
                 if not (ents_ok and qs_ok):
                     continue
