@@ -34,6 +34,7 @@ import math
 import re
 from dataclasses import asdict, dataclass
 from datetime import date
+from decimal import Decimal
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any
@@ -186,11 +187,12 @@ def _unit_base(expr: str) -> tuple[float, float, str, str]:
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u00a0": " ", "\u202f": " "})
 _LABEL_RE = re.compile(r"^[a-z]+-?\d+(?:\.\d+)*[a-z]*$", re.I)
 _STRIP_CHARS = " \t\n\r\"'\u201c\u201d\u2018\u2019()[]{}"
+_LEAD_PUNCT = ",;:!?"
 _TRAIL_PUNCT = ".,;:!?"
 
 
 def _normalise(text: str) -> str:
-    t = text.translate(_DASHES).strip(_STRIP_CHARS)
+    t = text.translate(_DASHES).strip(_STRIP_CHARS).lstrip(_LEAD_PUNCT + _STRIP_CHARS)
     # trailing sentence punctuation, but keep "p.m." / "a.m." / abbreviations with an inner dot
     while t and t[-1] in _TRAIL_PUNCT:
         if t[-1] == "." and re.search(r"(?:\b[ap]\.m|\bc|\bca|approx|\brs)\.$", t, re.I):
@@ -631,8 +633,8 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
             side.precision = 0.5 * side.scale if side.scale >= 1e6 else side.precision
             i += 1
     if side.scaled:
-        side.precision *= side.scale
-        side.value *= side.scale
+        side.precision = float(Decimal(repr(side.precision)) * Decimal(repr(side.scale)))
+        side.value = float(Decimal(repr(side.value)) * Decimal(repr(side.scale)))
     # currency after the number: 5 EUR, dollars, pounds sterling
     if i < len(toks) and toks[i].kind == "word":
         if toks[i].low in lex["codes"] and toks[i].text.isupper():
@@ -706,15 +708,17 @@ def _parse_numeric(t: str) -> Quantity | None:
         return None
     if b is not None:
         # share currency, percent, unit and scale between the two ends: "$5-7 million", "8-10%"
+        marks_a = [x for x in (a.currency, a.pct, a.unit) if x]
+        marks_b = [x for x in (b.currency, b.pct, b.unit) if x]
+        if marks_a and marks_b and marks_a != marks_b:
+            return None  # "12% to $4.5bn" is two values, not a range
         for attr in ("currency", "pct", "unit"):
             va, vb = getattr(a, attr), getattr(b, attr)
-            if va and vb and va != vb:
-                return None
             setattr(a, attr, va or vb)
             setattr(b, attr, va or vb)
         if b.scaled and not a.scaled and a.value * b.scale <= b.value:
-            a.value *= b.scale
-            a.precision *= b.scale
+            a.value = float(Decimal(repr(a.value)) * Decimal(repr(b.scale)))
+            a.precision = float(Decimal(repr(a.precision)) * Decimal(repr(b.scale)))
             a.scaled = True
         if a.value > b.value:
             return None

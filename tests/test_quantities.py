@@ -108,6 +108,12 @@ ROWS = [
     ("Net income rose to $3.1 billion in the second quarter (Q2).", [("$3.1 billion", "money", 3.1e9)]),
     ("Microsoft reported revenue of $56 billion. Revenue grew 8% year over year.", [("$56 billion", "money", 56e9), ("8%", "percent", 8)]),
     ("The CFO, Jane Doe, resigned in May.", [("May", "date", 501)]),
+    # a change is two values, a range one
+    ("Revenue rose from $10 million to $12 million.", [("$10 million", "money", 10e6), ("$12 million", "money", 12e6)]),
+    ("In Q3 2021, revenue rose 12% to $4.5bn.", [("Q3 2021", "date", D(2021, 7, 1)), ("12%", "percent", 12), ("$4.5bn", "money", 4.5e9)]),
+    ("Expect margins from 8 to 10 percent.", [("8 to 10 percent", "percent", 8)]),
+    ("Revenue may rise by a third in the first half of 2024.", [("first half of 2024", "date", D(2024, 1, 1))]),
+    ("The population was 8,336,817 in 2019, up from 8.2 million.", [("8,336,817", "number", 8336817), ("2019", "date", Y(2019)), ("8.2 million", "number", 8.2e6)]),
 ]
 
 
@@ -146,6 +152,22 @@ def test_round_trip_to_disk(qnlp, tmp_path):
     assert "sourced_quantities" in nlp2.pipe_names
     text = "The Pew survey polled more than 1,000 adults in 2021."
     assert found(nlp2, text) == found(qnlp, text)
+
+
+def test_docbin_round_trip(qnlp):
+    from spacy.tokens import DocBin
+
+    doc = qnlp("The Pew survey polled more than 1,000 adults in 2021 for $5-7 million.")
+    db = DocBin(store_user_data=True, docs=[doc])
+    doc2 = list(DocBin(store_user_data=True).from_bytes(db.to_bytes()).get_docs(qnlp.vocab))[0]
+    assert [(s.text, s._.quantity) for s in doc2.spans[QUANTITIES_KEY]] == [(s.text, s._.quantity) for s in doc.spans[QUANTITIES_KEY]]
+
+
+def test_same_result_with_two_processes(qnlp):
+    texts = [row[0] for row in ROWS[:12]]
+    one = [[(s.text, s._.quantity) for s in d.spans[QUANTITIES_KEY]] for d in qnlp.pipe(texts, n_process=1)]
+    two = [[(s.text, s._.quantity) for s in d.spans[QUANTITIES_KEY]] for d in qnlp.pipe(texts, n_process=2)]
+    assert one == two
 
 
 def test_custom_spans_key():

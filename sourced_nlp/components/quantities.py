@@ -72,6 +72,8 @@ class QuantityFinder:
         self._months = set(lex["months"])
         self._ordinals = set(lex["ordinal_words"])
         self._labels = {w.lower() for w in lex["label_words"]}
+        self._change_verbs = set(lex["change_verbs"])
+        self._number_words = set(lex["number_words"]) | set(lex["tens_words"])
 
     # -- public ---------------------------------------------------------------------------
 
@@ -86,7 +88,7 @@ class QuantityFinder:
             if found is None:
                 continue
             start, end, q = found
-            if self._is_period_name(doc, start, end, q) or self._is_pronoun_one(doc, start, end):
+            if self._is_period_name(doc, start, end, q) or self._is_pronoun_one(doc, start, end) or self._is_fraction(doc, start, q):
                 continue
             span = doc[start:end]
             value = q.to_dict()
@@ -180,6 +182,8 @@ class QuantityFinder:
                 if not start <= seed < end:
                     continue
                 span = doc[start:end]
+                if self._is_change(span):
+                    continue
                 q = parse_quantity(span.text, self._label_for(doc, start, end, seed))
                 if q is not None:
                     best = (start, end, q)
@@ -203,6 +207,22 @@ class QuantityFinder:
                     break
         return start, end, q
 
+    def _is_change(self, span: Span) -> bool:
+        """``rose from $10 million to $12 million``: two values of a change, not a range.
+
+        The parser attaches ``from`` (just before or at the start of the window) to the change
+        verb (``change_verbs`` in ``models/units.json``); a ``to`` inside the window then
+        separates the old and the new value.
+        """
+        doc = span.doc
+        if not any(t.lower_ == "to" for t in span):
+            return False
+        for i in range(max(0, span.start - 3), span.end):
+            tok = doc[i]
+            if tok.lower_ == "from" and tok.head.lemma_.lower() in self._change_verbs and tok.head.pos_ in ("VERB", "AUX"):
+                return True
+        return False
+
     @staticmethod
     def _joinable(tok, blocked: set[int]) -> bool:
         if tok.i in blocked or "\n" in tok.text:
@@ -219,6 +239,13 @@ class QuantityFinder:
             if extra:
                 return True
         return False
+
+    def _is_fraction(self, doc: Doc, start: int, q: Quantity) -> bool:
+        """``a third``, ``two fifths``: an ordinal word after a count is a fraction, not a rank."""
+        if q.kind != "ordinal" or start == 0:
+            return False
+        prev = doc[start - 1].lower_
+        return prev in ("a", "an") or prev in self._number_words
 
     @staticmethod
     def _is_pronoun_one(doc: Doc, start: int, end: int) -> bool:
