@@ -191,8 +191,8 @@ def check(
             raise UsageError("missing ANSWER (a file path, or - for stdin)")
         if not sources:
             raise UsageError("no SOURCE given: need at least one source file")
-        source_list = _load_sources(sources)
         answer_text = read_answer(answer)
+        source_list = _load_sources(sources)
     if report is None:
         import sourced_nlp
 
@@ -272,34 +272,41 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
     return rows
 
 
+BATCH_CHUNK = 32
+
+
 def _check_records(records: list[dict], progress) -> list[Any]:
-    """Check records in order; a per-record input error (ValueError) is returned in its place."""
+    """Check records in order; a per-record input error (ValueError) is returned in its place.
+
+    Records go in chunks of :data:`BATCH_CHUNK` through
+    ``sourced_nlp.check_many((answer, sources) pairs, nlp=None, n_process=1)`` when the package
+    has it (else one ``sourced_nlp.check`` per record); ``progress(n)`` is called after each
+    chunk. When ``check_many`` raises a ``ValueError`` (a record it cannot check), that chunk
+    is checked again one record at a time, so that the error lands on its own line.
+    """
     import sourced_nlp
 
-    results: list[Any] = []
     check_many = getattr(sourced_nlp, "check_many", None)
-    if check_many is not None:
-        try:
-            for report in check_many(
-                [{"id": r["id"], "output": r["output"], "sources": r["sources"]} for r in records],
-                nlp=None,
-                n_process=1,
-            ):
-                results.append(report)
-                progress()
-            if len(results) == len(records):
-                return results
-            raise RuntimeError(
-                f"check_many returned {len(results)} reports for {len(records)} records"
-            )
-        except ValueError:
-            results = []  # fall back to one check per record, to find the record at fault
-    for r in records:
-        try:
-            results.append(sourced_nlp.check(r["output"], r["sources"]))
-        except ValueError as err:
-            results.append(err)
-        progress()
+    results: list[Any] = []
+    for i in range(0, len(records), BATCH_CHUNK):
+        chunk = records[i : i + BATCH_CHUNK]
+        done: Optional[list[Any]] = None
+        if check_many is not None:
+            try:
+                done = list(check_many([(r["output"], r["sources"]) for r in chunk], nlp=None, n_process=1))
+            except ValueError:
+                done = None
+            if done is not None and len(done) != len(chunk):
+                raise RuntimeError(f"check_many returned {len(done)} reports for {len(chunk)} records")
+        if done is None:
+            done = []
+            for r in chunk:
+                try:
+                    done.append(sourced_nlp.check(r["output"], r["sources"]))
+                except ValueError as err:
+                    done.append(err)
+        results.extend(done)
+        progress(len(chunk))
     return results
 
 
@@ -335,9 +342,9 @@ def batch(
 
         with Progress(console=Console(file=sys.stderr), transient=True) as bar:
             task = bar.add_task("checking", total=len(good))
-            reports = _check_records(good, lambda: bar.advance(task))
+            reports = _check_records(good, lambda n: bar.advance(task, n))
     else:
-        reports = _check_records(good, lambda: None) if good else []
+        reports = _check_records(good, lambda n: None)
 
     results: list[dict] = []
     it = iter(reports)
