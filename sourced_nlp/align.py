@@ -93,32 +93,38 @@ class Passage:
     keys: dict[str, dict] = field(default_factory=dict)
     prev: int | None = None
     names_own: bool = False
+    structured: bool = False
 
 
 class PassageIndex:
     """Inverted index over the passages of every source of one check.
 
     Args:
-        sources: ``[(source_id, [feature record, ...]), ...]`` in source order.
+        sources: ``[(source_id, [feature record, ...], structured), ...]`` in source order;
+            ``structured`` is True for a linearised JSON record, whose lines are all about the
+            record's subject.
+        relation_words: canonical lemmas a claim need not find in a structured source
+            ("located" for ``city: X``).
 
     Attributes:
         passages: every passage, in source order.
         entity_keys: every entity key and alias named anywhere in the sources.
     """
 
-    def __init__(self, sources: list[tuple[str, list[Feature]]]) -> None:
+    def __init__(self, sources: list[tuple[str, list[Feature], bool]], relation_words: frozenset[str] = frozenset()) -> None:
+        self.relation_words = relation_words
         self.passages: list[Passage] = []
         self.by_lemma: dict[str, list[int]] = {}
         self.by_key: dict[str, list[int]] = {}
         self.by_kind: dict[str, list[int]] = {}
         self.entity_keys: set[str] = set()
         df: dict[str, int] = {}
-        for source_id, records in sources:
+        for source_id, records, structured in sources:
             prev: int | None = None
             for rec in records:
                 if not rec["text"].strip():
                     continue
-                p = Passage(source=source_id, f=rec, prev=prev)
+                p = Passage(source=source_id, f=rec, prev=prev, structured=structured)
                 pid = len(self.passages)
                 prev = pid
                 self.passages.append(p)
@@ -255,6 +261,8 @@ class Verifier:
         p = index.passages[pid]
         if self._entity_in(a, p):
             return True
+        if p.structured and p.prev is not None:
+            return self._entity_found(a, p.prev, index, depth)  # a record is about one subject
         if depth and not p.names_own and p.prev is not None:
             return self._entity_found(a, p.prev, index, depth - 1)
         return False
@@ -263,6 +271,8 @@ class Verifier:
         """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas)."""
         total = found = 0.0
         for lemma in set(lemmas):
+            if p.structured and lemma in index.relation_words:
+                continue
             w = index.weight(lemma)
             total += w
             if self._lemma_in(lemma, p):
@@ -437,6 +447,8 @@ class Verifier:
                     continue
                 total = got = 0.0
                 for lemma in set(claim["lemmas"]):
+                    if (p1.structured or p2.structured) and lemma in index.relation_words:
+                        continue
                     w = index.weight(lemma)
                     total += w
                     if self._lemma_in(lemma, p1) or self._lemma_in(lemma, p2):

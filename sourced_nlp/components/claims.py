@@ -102,7 +102,13 @@ class ClaimSegmenter:
             marker = self.list_marker.match(line)
             content_start = line_start + (marker.end() if marker else 0)
             is_heading_mark = bool(marker and marker.group(0).strip().startswith("#"))
-            cuts = [s for s in sent_starts if content_start < s < line_end]
+            cuts = []
+            for s in sent_starts:
+                # a marker right after a sentence's period belongs to that sentence: "2023. [1] Profit"
+                while s < line_end and (text[s] != masked[s] or (s > 0 and text[s - 1] != masked[s - 1] and text[s].isspace())):
+                    s += 1
+                if content_start < s < line_end and (not cuts or s > cuts[-1]):
+                    cuts.append(s)
             bounds = [content_start, *cuts, line_end]
             pieces: list[list[int]] = []
             for a, b in zip(bounds, bounds[1:]):

@@ -63,6 +63,7 @@ class Lexical:
                 self.canon.setdefault(word, group[0])
         self.degree = set(lex["degree_words"])
         self.hedges = set(lex["hedges"])
+        self.relation_words = {self.canonical(w) for w in lex.get("structured_relation_words", [])}
         self.antonyms: dict[str, list[tuple[int, int]]] = {}
         for gi, sides in enumerate(lex["antonym_groups"]):
             for side, words in enumerate(sides):
@@ -137,10 +138,19 @@ class Passages:
             "quantities": qs,
             "negated": bool(span._.negated),
             "cue": span._.negation_cue,
-            "hedged": any(t.lemma_.lower() in self.lexical.hedges or t.lower_ in self.lexical.hedges for t in span),
+            "hedged": any(self.is_hedge(t) for t in span),
             "quotes": [m.group(1).strip() for m in _QUOTE.finditer(span.text) if len(m.group(1).split()) >= 2],
             "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
         }
+
+    def is_hedge(self, tok: Token) -> bool:
+        """A hedge cue: a modal (tag ``MD``) or a hedging adverb/verb from the lexicon — never a
+        proper noun ("May" the month)."""
+        if tok.pos_ == "PROPN" or (tok.lower_ not in self.lexical.hedges and tok.lemma_.lower() not in self.lexical.hedges):
+            return False
+        if tok.lower_ in ("may", "might", "could"):
+            return tok.tag_ == "MD"
+        return True
 
     def token_lemma(self, tok: Token) -> str | None:
         """The canonical content lemma of a token, or None for a function/degree word."""

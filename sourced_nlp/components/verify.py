@@ -115,7 +115,10 @@ class Verify:
     def __call__(self, doc: Doc) -> Doc:
         raw = doc._.sources
         sources = normalize_sources(raw) if raw else []
-        index = PassageIndex([(s["id"], self.source_passages(s["text"])) for s in sources])
+        index = PassageIndex(
+            [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in sources],
+            frozenset(self.lexical.relation_words),
+        )
         texts = {s["id"]: s["text"] for s in sources}
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
         claims_out: list[dict] = []
