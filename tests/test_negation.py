@@ -1,0 +1,64 @@
+"""``sourced_negation``: is the main predicate of a claim negated, and by which cue."""
+
+from __future__ import annotations
+
+import pytest
+
+from sourced_nlp.extensions import CLAIMS_KEY
+
+# (sentence, negated, cue as written, lower-cased; None when not negated)
+NEGATION = [
+    ("The new policy did not reduce costs.", True, "not"),
+    ("The company has never reported a loss.", True, "never"),
+    ("The bank no longer offers free accounts.", True, "no longer"),
+    ("Nothing was found in the warehouse.", True, "nothing"),
+    ("The team failed to reach the summit.", True, "failed"),
+    ("The clinic operated without a license.", True, "without"),
+    ("The clinic lacks a license.", True, "lacks"),
+    ("The firm didn't pay the fine.", True, "n't"),
+    ("No employee was injured in the fire.", True, "no"),
+    ("The board refused to approve the merger.", True, "refused"),
+    # pseudo-negations
+    ("The project was not only late but also over budget.", False, None),
+    ("Officials could not rule out a delay.", False, None),
+    ("There is no doubt that sales grew in 2023.", False, None),
+    ("The plant produced no less than 400 cars a day.", False, None),
+    # affirmative sentences
+    ("The new policy reduced costs.", False, None),
+    ("The company reported a loss in 2023.", False, None),
+    ("The bank offers free accounts.", False, None),
+    ("The team reached the summit.", False, None),
+    ("The clinic has a license.", False, None),
+    # a negation inside a relative clause does not negate the main predicate
+    ("The manager who did not attend the meeting resigned on Friday.", False, None),
+]
+
+
+@pytest.mark.parametrize("text,negated,cue", NEGATION)
+def test_negation(nlp, text, negated, cue):
+    doc = nlp(text)
+    spans = list(doc.spans[CLAIMS_KEY])
+    assert len(spans) == 1
+    span = spans[0]
+    assert span._.negated is negated
+    if negated:
+        assert span._.negation_cue is not None
+        assert span._.negation_cue.lower() == cue
+        assert span._.negation_cue in span.text
+        start, end = span._.negation_scope
+        assert span.start_char <= start < end <= span.end_char
+    else:
+        assert span._.negation_cue is None
+        assert span._.negation_scope is None
+
+
+def test_negation_is_per_claim(nlp):
+    doc = nlp("Acme did not raise prices in 2022. Acme raised prices in 2023.")
+    assert [s._.negated for s in doc.spans[CLAIMS_KEY]] == [True, False]
+
+
+def test_negation_reaches_the_passage_record(nlp):
+    doc = nlp("The bank no longer offers free accounts.")
+    (rec,) = doc._.passages
+    assert rec["negated"] is True
+    assert rec["cue"].lower() == "no longer"

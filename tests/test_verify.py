@@ -1,0 +1,259 @@
+"""``sourced_verify`` and the public API: verdicts, evidence, the Doc API, errors, determinism."""
+
+from __future__ import annotations
+
+import pytest
+
+import sourced_nlp
+from sourced_nlp import NotGroundedError, SourceError
+from sourced_nlp.extensions import CLAIMS_KEY
+
+VERDICTS = ("grounded", "contradicted", "unverified")
+
+# (name, answer, sources, expected verdict of the only claim)
+VERDICT_TABLE = [
+    (
+        "grounded verbatim",
+        "Acme reported revenue of $4.2 billion in 2023.",
+        ["Acme reported revenue of $4.2 billion in 2023."],
+        "grounded",
+    ),
+    (
+        "grounded among other sentences",
+        "Woodgrove Bank cut 300 jobs in 2022.",
+        ["Woodgrove Bank is based in Seattle. Woodgrove Bank cut 300 jobs in 2022. Its shares rose."],
+        "grounded",
+    ),
+    (
+        "grounded paraphrase with a synonym",
+        "Acme acquired Contoso in 2021.",
+        ["In 2021, Acme bought Contoso."],
+        "grounded",
+    ),
+    (
+        "contradicted number",
+        "Acme's revenue rose 40% in 2023.",
+        ["Acme's revenue rose 8% in 2023."],
+        "contradicted",
+    ),
+    (
+        "contradicted year",
+        "Acme opened its Lisbon office in 2019.",
+        ["Acme opened its Lisbon office in 2021."],
+        "contradicted",
+    ),
+    (
+        "contradicted negation",
+        "Acme did not pay a dividend in 2023.",
+        ["Acme paid a dividend in 2023."],
+        "contradicted",
+    ),
+    (
+        "contradicted negation, the other way",
+        "Acme paid a dividend in 2023.",
+        ["Acme did not pay a dividend in 2023."],
+        "contradicted",
+    ),
+    (
+        "contradicted antonym",
+        "Acme's sales rose in 2023.",
+        ["Acme's sales fell in 2023."],
+        "contradicted",
+    ),
+    (
+        "unverified unrelated",
+        "The museum opened a new wing in Paris.",
+        ["Acme's sales fell in 2023."],
+        "unverified",
+    ),
+    (
+        "hedged claim, unhedged source",
+        "Acme may cut 200 jobs in 2024.",
+        ["Acme will cut 200 jobs in 2024."],
+        "unverified",
+    ),
+    (
+        "a number found elsewhere grounds nothing",
+        "Acme hired 500 engineers in 2023.",
+        ["Acme opened a new office in Boston in 2023. The city has 500 parks."],
+        "unverified",
+    ),
+    (
+        "a fabricated quote",
+        'The CEO called the merger "a historic turning point" in 2023.',
+        ['The CEO called the merger "a sensible step" in 2023.'],
+        "unverified",
+    ),
+]
+
+
+@pytest.mark.parametrize("name,answer,sources,expected", VERDICT_TABLE, ids=[r[0] for r in VERDICT_TABLE])
+def test_verdict(nlp, name, answer, sources, expected):
+    report = sourced_nlp.check(answer, sources, nlp=nlp)
+    assert len(report.claims) == 1, [c.text for c in report.claims]
+    claim = report.claims[0]
+    assert claim.verdict == expected, claim.reason
+    assert claim.reason
+    assert 0.0 <= claim.support <= 1.0
+    if expected in ("grounded", "contradicted"):
+        assert claim.evidence, "a grounded or contradicted claim carries its evidence"
+    assert report.counts[expected] == 1
+
+
+def test_contradiction_names_what_differs(nlp):
+    report = sourced_nlp.check("Acme's revenue rose 40% in 2023.", ["Acme's revenue rose 8% in 2023."], nlp=nlp)
+    (claim,) = report.claims
+    assert claim.verdict == "contradicted"
+    assert {"claim": "40%", "source": "8%", "kind": "quantity"} in claim.differs
+
+
+def test_unverified_reason_for_no_sources_about_it(nlp):
+    report = sourced_nlp.check("The museum opened a new wing in Paris.", ["Acme's sales fell in 2023."], nlp=nlp)
+    assert report.claims[0].verdict == "unverified"
+    assert "no source passage" in report.claims[0].reason
+
+
+SOURCES = [
+    {"id": "intro", "text": "Acme is a bakery chain based in Lisbon.\nIt was founded in 1990."},
+    {
+        "id": "results",
+        "text": "Annual results were published in March.\n\nAcme's revenue rose 8% in 2023. "
+        "Acme opened 12 new stores in 2023.",
+    },
+]
+EVIDENCE_ANSWERS = [
+    "Acme's revenue rose 8% in 2023.",
+    "Acme's revenue rose 40% in 2023.",
+    "Acme opened 12 new stores in 2023.",
+    "Acme was founded in 1990.",
+    "Acme was founded in 1985.",
+]
+
+
+@pytest.mark.parametrize("answer", EVIDENCE_ANSWERS)
+def test_evidence_offsets(nlp, answer):
+    texts = {s["id"]: s["text"] for s in SOURCES}
+    report = sourced_nlp.check(answer, SOURCES, nlp=nlp)
+    (claim,) = report.claims
+    assert claim.verdict in ("grounded", "contradicted"), claim.reason
+    assert claim.evidence
+    for e in claim.evidence:
+        assert e.source in texts
+        assert texts[e.source][e.start : e.end] == e.text
+        assert e.text.strip()
+
+
+def _doc(nlp, answer, sources):
+    doc = nlp.make_doc(answer)
+    doc._.sources = sources
+    return doc
+
+
+DOC_INPUTS = [
+    ("Acme's revenue rose 8% in 2023. Acme's profit fell 40% in 2023.", SOURCES, ["grounded", "unverified"]),
+    ("Acme's revenue rose 40% in 2023. Acme was founded in 1990.", SOURCES, ["contradicted", "grounded"]),
+    ("Acme's revenue rose 8% in 2023.", ["Acme's revenue rose 8% in 2023."], ["grounded"]),
+]
+
+
+def _check_doc(doc, expected):
+    spans = list(doc.spans[CLAIMS_KEY])
+    assert [s._.verdict for s in spans] == expected
+    for s, c in zip(spans, doc._.report["claims"]):
+        assert s.label_ == s._.verdict
+        assert isinstance(s._.reason, str) and s._.reason
+        assert isinstance(s._.evidence, list)
+        assert (s.start_char, s.end_char, s._.verdict) == (c["start"], c["end"], c["verdict"])
+        assert s._.evidence == c["evidence"]
+
+
+@pytest.mark.parametrize("answer,sources,expected", DOC_INPUTS)
+def test_doc_api(nlp, answer, sources, expected):
+    doc = nlp(_doc(nlp, answer, sources))
+    _check_doc(doc, expected)
+    assert doc._.report["schema"] == "sourced.report/1"
+
+
+def test_doc_api_pipe(nlp):
+    docs = [_doc(nlp, a, s) for a, s, _ in DOC_INPUTS]
+    out = list(nlp.pipe(docs))
+    assert len(out) == len(DOC_INPUTS)
+    for doc, (answer, _, expected) in zip(out, DOC_INPUTS):
+        assert doc.text == answer
+        _check_doc(doc, expected)
+
+
+def test_doc_without_sources(nlp):
+    doc = nlp("Acme's revenue rose 8% in 2023. Acme opened 12 new stores.")
+    spans = list(doc.spans[CLAIMS_KEY])
+    assert len(spans) == 2
+    for s in spans:
+        assert s._.verdict == "unverified"
+        assert "source" in s._.reason
+    assert doc._.report["counts"] == {"grounded": 0, "contradicted": 0, "unverified": 2}
+
+
+def test_assert_grounded_raises_listing_the_claim(nlp):
+    answer = "Acme's revenue rose 40% in 2023."
+    with pytest.raises(NotGroundedError) as info:
+        sourced_nlp.assert_grounded(answer, ["Acme's revenue rose 8% in 2023."], nlp=nlp)
+    assert answer in str(info.value)
+    assert "contradicted" in str(info.value)
+    assert info.value.report.counts["contradicted"] == 1
+    assert isinstance(info.value, AssertionError)
+
+
+def test_assert_grounded_passes_and_strict_mode(nlp):
+    source = ["Acme's revenue rose 8% in 2023."]
+    report = sourced_nlp.assert_grounded("Acme's revenue rose 8% in 2023.", source, nlp=nlp)
+    assert report.counts["grounded"] == 1
+    unrelated = "The museum opened a new wing in Paris."
+    sourced_nlp.assert_grounded(unrelated, source, nlp=nlp)  # unverified is allowed by default
+    with pytest.raises(NotGroundedError) as info:
+        sourced_nlp.assert_grounded(unrelated, source, allow_unverified=False, nlp=nlp)
+    assert unrelated in str(info.value)
+
+
+BAD_SOURCES = [
+    [],
+    "Acme's revenue rose 8% in 2023.",
+    {"text": "Acme's revenue rose 8% in 2023."},
+    [""],
+    ["   \n"],
+    [None],
+    [{"id": "a", "text": 5}],
+    [{"id": "a", "text": "one"}, {"id": "a", "text": "two"}],
+    None,
+]
+
+
+@pytest.mark.parametrize("sources", BAD_SOURCES)
+def test_invalid_sources_raise(nlp, sources):
+    with pytest.raises(SourceError):
+        sourced_nlp.check("Acme's revenue rose 8% in 2023.", sources, nlp=nlp)
+
+
+def test_structured_source(nlp):
+    report = sourced_nlp.check(
+        "Finch & Fork is located in Santa Barbara.",
+        [{"name": "Finch & Fork", "city": "Santa Barbara", "state": "CA"}],
+        nlp=nlp,
+    )
+    (claim,) = report.claims
+    assert claim.verdict == "grounded", claim.reason
+    assert claim.evidence[0].source == "0"
+
+
+DETERMINISM = [
+    ("Acme's revenue rose 40% in 2023. Acme was founded in 1990. The museum opened in Paris.", SOURCES),
+    ("Here is the summary:\n1. Acme opened 12 new stores in 2023 [2].\n2. It did not pay a dividend.", SOURCES),
+]
+
+
+@pytest.mark.parametrize("answer,sources", DETERMINISM)
+def test_determinism(nlp, answer, sources):
+    first = sourced_nlp.check(answer, sources, nlp=nlp).to_json()
+    second = sourced_nlp.check(answer, sources, nlp=nlp).to_json()
+    assert first == second
+    many = sourced_nlp.check_many([(answer, sources), (answer, sources)], nlp=nlp)
+    assert [r.to_json() for r in many] == [first, first]
