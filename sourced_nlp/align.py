@@ -60,6 +60,9 @@ class Thresholds:
     grounded_coverage: float = 0.75
     grounded_coverage_anchored: float = 0.5
     contradicted_coverage: float = 0.5
+    polarity_coverage: float = 0.7
+    fusion_coverage: float = 0.75
+    conflict_margin: float = 0.2
     swap_coverage: float = 0.7
     max_candidates: int = 12
 
@@ -71,6 +74,31 @@ def to_quantity(d: dict) -> Quantity | None:
         return Quantity.from_dict({k: v for k, v in d.items() if k != "noun"})
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _compare(claim: Quantity, source: Quantity) -> str:
+    """:func:`compare`, with one rule more: two stated ranges that overlap without either holding
+    the other ("open 17:00-21:00" against "17:30-23:00") differ — a conflict."""
+    r = compare(claim, source)
+    if r == "partial" and claim.low < claim.high and source.low < source.high:
+        if not (claim.low <= source.low and source.high <= claim.high) and not (source.low <= claim.low and claim.high <= source.high):
+            return "conflict"
+    return r
+
+
+def _conflict_credible(claim_q: dict, source_q: dict) -> bool:
+    """Whether two plain counts can conflict: both count the same noun ("5 offices" / "56
+    offices"), or neither counts a noun and both are written in digits and at least 10
+    ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
+    "the two pieces") are too often not the attribute the source counts."""
+    if claim_q.get("kind") != "number" or source_q.get("kind") != "number":
+        return True
+    if claim_q.get("noun") and source_q.get("noun"):
+        return claim_q["noun"] == source_q["noun"]
+    if claim_q.get("noun") or source_q.get("noun"):
+        return False
+    digits = all(any(ch.isdigit() for ch in q.get("text", "")) for q in (claim_q, source_q))
+    return digits and min(abs(float(claim_q["low"])), abs(float(source_q["low"]))) >= 10
 
 
 def _nouns_compatible(a: dict, b: dict) -> bool:
@@ -94,6 +122,7 @@ class Passage:
     prev: int | None = None
     names_own: bool = False
     structured: bool = False
+    head: int | None = None
 
 
 class PassageIndex:
@@ -121,11 +150,13 @@ class PassageIndex:
         df: dict[str, int] = {}
         for source_id, records, structured in sources:
             prev: int | None = None
+            head: int | None = None
             for rec in records:
                 if not rec["text"].strip():
                     continue
-                p = Passage(source=source_id, f=rec, prev=prev, structured=structured)
                 pid = len(self.passages)
+                head = pid if head is None else head
+                p = Passage(source=source_id, f=rec, prev=prev, structured=structured, head=head)
                 prev = pid
                 self.passages.append(p)
                 p.names_own = any(not a.get("inherited") for a in rec["entities"])
@@ -196,6 +227,7 @@ class Alignment:
     polarity_flip: bool
     antonym: tuple[str, str] | None
     swap: tuple[dict, dict] | None = None
+    q_partial: list[dict] = field(default_factory=list)
 
     @property
     def anchors_ok(self) -> bool:
@@ -261,8 +293,10 @@ class Verifier:
         p = index.passages[pid]
         if self._entity_in(a, p):
             return True
-        if p.structured and p.prev is not None:
-            return self._entity_found(a, p.prev, index, depth)  # a record is about one subject
+        if p.structured:
+            # a record is about one subject, named on its first line ("name: Finch & Fork.");
+            # any other name (a weekday, a city) must be on the line itself
+            return p.head is not None and p.head != pid and self._entity_in(a, index.passages[p.head])
         if depth and not p.names_own and p.prev is not None:
             return self._entity_found(a, p.prev, index, depth - 1)
         return False
@@ -293,16 +327,17 @@ class Verifier:
         q_match: list[dict] = []
         q_conflict: list[tuple[dict, dict]] = []
         q_absent: list[dict] = []
-        for qd, q in cq:
+        q_partial: list[dict] = []
+        outcomes = [[_compare(q, s) if _nouns_compatible(qd, sd) else "incomparable" for sd, s in p.quantities] for qd, q in cq]
+        used = {j for row in outcomes for j, r in enumerate(row) if r == "match"}
+        for (qd, q), row in zip(cq, outcomes):
             best, against = "absent", None
-            for sd, s in p.quantities:
-                if not _nouns_compatible(qd, sd):
-                    continue
-                r = compare(q, s)
+            for j, r in enumerate(row):
+                sd = p.quantities[j][0]
                 if r == "match":
                     best = "match"
                     break
-                if r == "conflict" and best == "absent":
+                if r == "conflict" and best == "absent" and j not in used and _conflict_credible(qd, sd):
                     best, against = "conflict", sd
                 elif r == "partial":
                     best, against = "partial", sd
@@ -312,9 +347,13 @@ class Verifier:
                 q_conflict.append((qd, against))
             else:
                 q_absent.append(qd)
+                if best == "partial":
+                    q_partial.append(qd)
         cov = self.coverage(claim["lemmas"], p, index)
-        shared_pred = [x for x in claim["predicates"] if x in p.f["predicates"] or x in p.lemmas]
-        flip = bool(shared_pred) and claim["negated"] != p.f["negated"]
+        flip = False
+        if claim["negated"] != p.f["negated"]:
+            negated, other = (claim, p.f) if claim["negated"] else (p.f, claim)
+            flip = bool(negated.get("negated_predicate")) and negated["negated_predicate"] in other["predicates"]
         antonym = None
         for x in claim["predicates"]:
             for y in p.f["predicates"]:
@@ -323,7 +362,7 @@ class Verifier:
                     break
             if antonym:
                 break
-        return Alignment(pid, cov, found, missing, blocked, q_match, q_conflict, q_absent, flip, antonym)
+        return Alignment(pid, cov, found, missing, blocked, q_match, q_conflict, q_absent, flip, antonym, q_partial=q_partial)
 
     # the verdict
     def verify(self, claim: Feature, index: PassageIndex, source_texts: dict[str, str]) -> dict:
@@ -389,12 +428,12 @@ class Verifier:
         for al in aligns:
             p = index.passages[al.pid]
             if not al.ents_missing and al.coverage >= self.t.contradicted_coverage:
-                if al.q_conflict and not al.q_match or (al.q_conflict and len(al.q_conflict) >= 1 and al.coverage >= 0.8):
+                if al.q_conflict and self._conflict_stands(al, aligns):
                     qd, sd = al.q_conflict[0]
                     differs = [{"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in al.q_conflict]
                     found.append((al.coverage, al, differs, f"the source gives {sd.get('text')} where the claim says {qd.get('text')}"))
                     continue
-                if al.polarity_flip:
+                if al.polarity_flip and al.coverage >= self.t.polarity_coverage and not al.q_conflict:
                     claim_side = claim["cue"] or "affirmed"
                     src = p.f["cue"] or "affirmed"
                     differs = [{"claim": claim_side, "source": src, "kind": "polarity"}]
@@ -408,6 +447,8 @@ class Verifier:
                         continue
             if len(al.ents_missing) == 1 and not al.q_conflict and al.coverage >= self.t.swap_coverage and not al.polarity_flip:
                 a = al.ents_missing[0]
+                if not a["label"]:
+                    continue  # a run of capitalised words the NER did not call a name
                 if any(k in index.entity_keys for k in (a["key"], *a["aliases"])):
                     continue  # the claim's name is in the sources: they may just be silent on this
                 other = [
@@ -425,13 +466,24 @@ class Verifier:
         p = index.passages[al.pid]
         return _result("contradicted", reason, 0.1 * (1 - cov), [self._evidence(p)], differs)
 
+    def _conflict_stands(self, al: Alignment, aligns: list[Alignment]) -> bool:
+        """A value conflict stands unless a passage aligned almost as well (within
+        ``conflict_margin`` of coverage) holds the claim's value."""
+        conflicting = [id(qd) for qd, _ in al.q_conflict]
+        for other in aligns:
+            if other is al or other.ents_missing:
+                continue
+            if any(id(m) in conflicting for m in other.q_match) and other.coverage >= al.coverage - self.t.conflict_margin:
+                return False
+        return True
+
     def _fusion(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> dict | None:
         own = [a for a in claim["entities"] if not a.get("inherited")]
         if len(cq) + len(own) < 2:
             return None
         usable = [
             al for al in aligns
-            if not al.q_conflict and not al.polarity_flip and not al.antonym and not al.inherited_blocked
+            if not al.q_conflict and not al.q_partial and not al.polarity_flip and not al.antonym and not al.inherited_blocked
             and (al.q_match or al.ents_found)
             and claim["negated"] == index.passages[al.pid].f["negated"]
         ]
@@ -454,7 +506,7 @@ class Verifier:
                     if self._lemma_in(lemma, p1) or self._lemma_in(lemma, p2):
                         got += w
                 cov = got / total if total else 1.0
-                if cov >= self.t.grounded_coverage_anchored and (best is None or cov > best[0]):
+                if cov >= self.t.fusion_coverage and (best is None or cov > best[0]):
                     best = (cov, p1, p2)
         if best is None:
             return None

@@ -3,7 +3,9 @@
 The whole data model on one screen. Every value is made of plain types (str, int, float,
 bool, list, dict) so that docs survive ``DocBin`` and ``nlp.pipe(n_process=2)``; no value ever
 holds a ``Span`` or ``Doc``. ``Span._`` values are stored by spaCy in ``doc.user_data`` keyed by
-the span's character offsets, so they belong to the spans in ``doc.spans[...]``.
+the span's character offsets, so they belong to the spans in ``doc.spans[...]``. After a
+``DocBin`` round trip the lists come back as tuples (spaCy reads user data with msgpack
+``use_list=False``); the values are otherwise the same.
 
 Doc extensions
     sources (list[dict] | None): the sources an answer is checked against, each
@@ -17,13 +19,15 @@ Doc extensions
 Span extensions (on the spans of ``doc.spans["sourced_claims"]`` and ``["sourced_skipped"]``)
     claim_kind (str | None): ``"claim"`` for a checkable claim; for a skipped segment its kind:
         ``"preamble"``, ``"greeting"``, ``"question"``, ``"heading"``, ``"empty"``.
-    citations (list[dict]): citation markers removed from the claim,
-        ``{"marker": "[1]", "target": "1", "start": int, "end": int}`` (answer char offsets).
+    citations (list[dict]): citation markers inside the claim, left out of what is checked,
+        ``{"marker": "[1]", "targets": ["1"], "quote": str | None, "start": int, "end": int}``
+        (answer char offsets).
     anchors (list[dict]): entity anchors of the span, ``{"text", "key", "label", "start",
         "end", "aliases": [str], "inherited": bool}``.
     negated (bool): the span's main predicate is negated.
     negation_cue (str | None): the cue text (``"not"``, ``"never"``, ``"no longer"``, ...).
     negation_scope (list[int] | None): ``[start, end]`` char offsets the cue scopes over.
+    negated_predicate (str | None): lower-case lemma of the predicate the cue negates.
     verdict (str | None): ``"grounded"``, ``"contradicted"`` or ``"unverified"``.
     evidence (list[dict]): ``{"source", "start", "end", "text"}`` (source char offsets).
     reason (str | None): why the verdict, in words.
@@ -51,6 +55,7 @@ _SPAN_ATTRS = {
     "negated": False,
     "negation_cue": None,
     "negation_scope": None,
+    "negated_predicate": None,
     "verdict": None,
     "evidence": None,
     "reason": None,

@@ -56,10 +56,13 @@ class Negation:
             span._.negated = cue is not None
             span._.negation_cue = cue[0] if cue else None
             span._.negation_scope = cue[1] if cue else None
+            span._.negated_predicate = cue[2] if cue else None
         return doc
 
-    def find(self, span: Span) -> tuple[str, list[int]] | None:
-        """The cue text and scope ``[start, end]`` negating the span's main predicate, or None."""
+    def find(self, span: Span) -> tuple[str, list[int], str] | None:
+        """The cue text, its scope ``[start, end]`` and the lower-case lemma of the predicate it
+        negates, for a cue on the span's main predicate; None when there is none. A cue inside a
+        subordinate clause ("if you do not file") does not negate the main predicate."""
         preds = _main_predicates(span)
         if not preds:
             return None
@@ -93,10 +96,12 @@ class Negation:
                     cue = tok.text
             if cue is not None:
                 scope_head = head if tok.i not in pred_ids else tok
+                if any(c.dep_ == "mark" for c in scope_head.children):
+                    continue
                 sub = list(scope_head.subtree)
                 start = max(sub[0].idx, span.start_char)
                 end = min(sub[-1].idx + len(sub[-1].text), span.end_char)
-                return cue, [start, end]
+                return cue, [start, end], scope_head.lemma_.lower()
         return None
 
     def _is_pseudo(self, tok: Token) -> bool:
