@@ -65,6 +65,11 @@ _SPAN_ATTRS = {
 }
 
 
+def segments(doc: Doc) -> list[Span]:
+    """Every segment of a doc — claims and skipped segments — in text order."""
+    return sorted([*doc.spans.get(CLAIMS_KEY, []), *doc.spans.get(SKIPPED_KEY, [])], key=lambda s: s.start_char)
+
+
 def register() -> None:
     """Register every extension once; calling it again is a no-op (``force=False`` guards)."""
     for name, default in _DOC_ATTRS.items():

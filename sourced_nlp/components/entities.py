@@ -97,10 +97,7 @@ class EntityAnchors:
         self.keys = EntityKeys(lexicon)
 
     def __call__(self, doc: Doc) -> Doc:
-        segments = sorted(
-            [*doc.spans.get(extensions.CLAIMS_KEY, []), *doc.spans.get(extensions.SKIPPED_KEY, [])],
-            key=lambda s: s.start_char,
-        )
+        segments = extensions.segments(doc)
         if not segments:
             segments = list(doc.sents)
         previous: list[dict] = []

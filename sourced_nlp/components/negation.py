@@ -50,7 +50,7 @@ class Negation:
         self.pseudo = [p.split() for p in lex["pseudo"]]
 
     def __call__(self, doc: Doc) -> Doc:
-        segments = [*doc.spans.get(extensions.CLAIMS_KEY, []), *doc.spans.get(extensions.SKIPPED_KEY, [])]
+        segments = extensions.segments(doc)
         for span in segments:
             cue = self.find(span)
             span._.negated = cue is not None

@@ -92,10 +92,7 @@ class Passages:
         self.lexical = Lexical(lexicon)
 
     def __call__(self, doc: Doc) -> Doc:
-        segments = sorted(
-            [*doc.spans.get(extensions.CLAIMS_KEY, []), *doc.spans.get(extensions.SKIPPED_KEY, [])],
-            key=lambda s: s.start_char,
-        )
+        segments = extensions.segments(doc)
         quantities = list(doc.spans.get(extensions.QUANTITIES_KEY, []))
         doc._.passages = [self.features(span, i, quantities) for i, span in enumerate(segments)]
         return doc
