@@ -25,6 +25,14 @@ test: install
 bench: install
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/ragtruth.py --split test --json bench/out/ragtruth-test.json
+	$(BIN)/python bench/claims.py --json bench/out/claims.json
+	$(BIN)/python bench/speed.py --json bench/out/speed.json
+
+bench-quick: install
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(BIN)/python bench/ragtruth.py --split test --quick --json bench/out/ragtruth-test-quick.json
+	$(BIN)/python bench/claims.py --quick --json bench/out/claims-quick.json
+	$(BIN)/python bench/speed.py --quick --json bench/out/speed-quick.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info
