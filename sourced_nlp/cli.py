@@ -67,6 +67,7 @@ class Format(str, Enum):
     text = "text"
     json = "json"
     markdown = "markdown"
+    html = "html"
 
 
 class BatchFormat(str, Enum):
@@ -142,16 +143,32 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
         raise SourceError(f"{path}: {err}") from err
 
 
-def _emit(report: Report, fmt: str) -> None:
-    if fmt == Format.json.value:
-        sys.stdout.write(report.to_json() + "\n")
-    elif fmt == Format.markdown.value:
-        sys.stdout.write(report.to_markdown())
-    else:
-        from .render import render_text
+def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
+    """Write ``report`` in format ``fmt`` to stdout, or to the file ``out`` (UTF-8, overwritten;
+    text then has no colour codes). ``html`` is a whole self-contained page."""
+    fh = open(out, "w", encoding="utf-8") if out else sys.stdout
+    try:
+        if fmt == Format.json.value:
+            fh.write(report.to_json() + "\n")
+        elif fmt == Format.markdown.value:
+            fh.write(report.to_markdown())
+        elif fmt == Format.html.value:
+            fh.write(report.to_html(standalone=True))
+        else:
+            from .render import render_text
 
-        render_text(report, _stdout_console())
-    sys.stdout.flush()
+            if out:
+                from rich.console import Console
+
+                console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True)
+            else:
+                console = _stdout_console()
+            render_text(report, console)
+    finally:
+        if out:
+            fh.close()
+        else:
+            fh.flush()
 
 
 @app.command()
@@ -173,6 +190,9 @@ def check(
         help='Instead of ANSWER SOURCE...: a JSON file holding {"output": str, "sources": [...]} '
         "(sources as strings, {id, text} mappings or JSON values), or a saved report "
         '("schema": "sourced.report/1") to render and gate again.',
+    ),
+    out: Optional[str] = typer.Option(
+        None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
     ),
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
@@ -197,7 +217,7 @@ def check(
         import sourced_nlp
 
         report = sourced_nlp.check(answer_text, source_list)
-    _emit(report, fmt.value)
+    _emit(report, fmt.value, out)
     return 1 if report.failed(fail_on.value) else 0
 
 

@@ -218,6 +218,36 @@ class Report:
         """Whether the gate fails; see :meth:`failing_claims`."""
         return bool(self.failing_claims(fail_on))
 
+    def to_html(self, standalone: bool = False, title: str = "sourced report") -> str:
+        """The HTML view: counts, the answer with claims highlighted by verdict, then each
+        claim with its reason and evidence; see :func:`sourced_nlp.html.render_html`.
+
+        Args:
+            standalone: a whole UTF-8 page instead of a fragment.
+            title: the page title (standalone only).
+        """
+        from .html import render_html
+
+        return render_html(self, standalone=standalone, title=title)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display: the fragment of :meth:`to_html`."""
+        return self.to_html()
+
+    def to_frame(self):
+        """One row per claim as a ``pandas.DataFrame`` (needs the ``notebook`` extra).
+
+        Columns: ``claim`` (0-based position), ``text``, ``start``, ``end`` (offsets into the
+        answer), ``verdict`` (categorical, ordered as :data:`VERDICTS`), ``support``,
+        ``reason``, ``differs`` (``"12% ≠ 8%"``, ``"; "``-joined, ``""`` if none),
+        ``evidence_source``, ``evidence_start``, ``evidence_end``, ``evidence_text`` (the first
+        evidence passage; ``None``/``<NA>`` without one) and ``n_evidence``.
+
+        Raises:
+            ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
+        """
+        return to_frame([self], _batch=False)
+
     def to_markdown(self) -> str:
         """A Markdown summary: a counts table, then one row per claim.
 
@@ -248,3 +278,73 @@ class Report:
 def _md(text: str) -> str:
     """Make text safe inside one Markdown table cell."""
     return " ".join(str(text).split()).replace("|", "\\|")
+
+
+FRAME_COLUMNS = (
+    "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
+    "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence",
+)
+
+
+def _claim_row(i: int, c: ClaimResult) -> dict:
+    e = c.evidence[0] if c.evidence else None
+    return {
+        "claim": i,
+        "text": c.text,
+        "start": c.start,
+        "end": c.end,
+        "verdict": c.verdict,
+        "support": float(c.support),
+        "reason": c.reason,
+        "differs": "; ".join(f"{x.get('claim')} ≠ {x.get('source')}" for x in c.differs),
+        "evidence_source": e.source if e else None,
+        "evidence_start": e.start if e else None,
+        "evidence_end": e.end if e else None,
+        "evidence_text": e.text if e else None,
+        "n_evidence": len(c.evidence),
+    }
+
+
+def to_frame(reports, *, _batch: bool = True):
+    """Claims of many reports as one ``pandas.DataFrame``, one row per claim.
+
+    Args:
+        reports: an iterable of :class:`Report` (the ``report`` column is its position) or a
+            mapping ``{id: Report}`` (the ``report`` column is the id).
+
+    Returns:
+        The columns of :meth:`Report.to_frame`, preceded by ``report``. ``verdict`` is a
+        categorical with the categories of :data:`VERDICTS`, so ``value_counts`` and
+        ``groupby`` list all three even when one is absent; offsets are nullable integers.
+
+    Raises:
+        ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
+        TypeError: an item is not a :class:`Report`.
+    """
+    try:
+        import pandas as pd
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "to_frame needs pandas: pip install 'sourced-nlp[notebook]'"
+        ) from err
+    from collections.abc import Mapping
+
+    items = reports.items() if isinstance(reports, Mapping) else enumerate(reports)
+    rows = []
+    for key, report in items:
+        if not isinstance(report, Report):
+            raise TypeError(f"expected a Report, got {type(report).__name__}")
+        for i, c in enumerate(report.claims):
+            row = _claim_row(i, c)
+            if _batch:
+                row = {"report": key, **row}
+            rows.append(row)
+    columns = (["report"] if _batch else []) + list(FRAME_COLUMNS)
+    df = pd.DataFrame(rows, columns=columns)
+    df["verdict"] = pd.Categorical(df["verdict"], categories=list(VERDICTS))
+    for col in ("claim", "start", "end", "n_evidence"):
+        df[col] = df[col].astype("int64")
+    for col in ("evidence_start", "evidence_end"):
+        df[col] = df[col].astype("Int64")
+    df["support"] = df["support"].astype("float64")
+    return df
