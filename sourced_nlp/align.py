@@ -40,6 +40,7 @@ the share of anchors found), 0.0-0.1 for contradicted.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -48,6 +49,10 @@ from rapidfuzz import fuzz
 from .quantity import Quantity, compare
 
 Feature = dict[str, Any]
+
+_FALSE_VALUES = {"false", "no", "none"}
+_TRUE_VALUES = {"true", "yes"}
+_RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ class Thresholds:
     fusion_coverage: float = 0.75
     conflict_margin: float = 0.2
     swap_coverage: float = 0.7
-    max_candidates: int = 12
+    max_candidates: int = 24
 
 
 # -- quantities ------------------------------------------------------------------------------
@@ -77,9 +82,12 @@ def to_quantity(d: dict) -> Quantity | None:
 
 
 def _compare(claim: Quantity, source: Quantity) -> str:
-    """:func:`compare`, with one rule more: two stated ranges that overlap without either holding
-    the other ("open 17:00-21:00" against "17:30-23:00") differ — a conflict."""
+    """:func:`compare`, with two rules more: two stated ranges that overlap without either holding
+    the other ("8-10%" against "9-12%") differ — a conflict; and two time-of-day ranges with
+    other ends ("open 11 AM to 9 PM" against "11:0-23:0") differ even when one holds the other."""
     r = compare(claim, source)
+    if r == "partial" and claim.kind == source.kind == "time" and claim.low < claim.high and source.low < source.high:
+        return "conflict"  # opening hours: both ends are stated, another end is another fact
     if r == "partial" and claim.low < claim.high and source.low < source.high:
         if not (claim.low <= source.low and source.high <= claim.high) and not (source.low <= claim.low and claim.high <= source.high):
             return "conflict"
@@ -123,6 +131,13 @@ class Passage:
     names_own: bool = False
     structured: bool = False
     head: int | None = None
+    value: str | None = None
+
+    @property
+    def negated(self) -> bool:
+        """The passage denies what it states: a negation cue on its predicate, or — for a line
+        of a record — the value ``false``/``no``/``none`` ("attributes outdoor seating: false.")."""
+        return bool(self.f["negated"]) or self.value in _FALSE_VALUES
 
 
 class PassageIndex:
@@ -157,6 +172,8 @@ class PassageIndex:
                 pid = len(self.passages)
                 head = pid if head is None else head
                 p = Passage(source=source_id, f=rec, prev=prev, structured=structured, head=head)
+                if structured and (m := _RECORD_VALUE.search(rec["text"])):
+                    p.value = m.group(1).lower()
                 prev = pid
                 self.passages.append(p)
                 p.names_own = any(not a.get("inherited") for a in rec["entities"])
@@ -351,7 +368,9 @@ class Verifier:
                     q_partial.append(qd)
         cov = self.coverage(claim["lemmas"], p, index)
         flip = False
-        if claim["negated"] != p.f["negated"]:
+        if p.structured and p.value in _FALSE_VALUES | _TRUE_VALUES:
+            flip = claim["negated"] != p.negated
+        elif claim["negated"] != p.f["negated"]:
             negated, other = (claim, p.f) if claim["negated"] else (p.f, claim)
             flip = bool(negated.get("negated_predicate")) and negated["negated_predicate"] in other["predicates"]
         antonym = None
@@ -395,7 +414,7 @@ class Verifier:
             p = index.passages[al.pid]
             if not al.anchors_ok or al.q_conflict or al.q_absent or al.polarity_flip or al.antonym:
                 continue
-            if claim["negated"] != p.f["negated"]:
+            if claim["negated"] != p.negated:
                 continue
             anchored = bool(al.q_match) or bool(al.ents_found)
             need = self.t.grounded_coverage_anchored if anchored else self.t.grounded_coverage
@@ -435,7 +454,7 @@ class Verifier:
                     continue
                 if al.polarity_flip and al.coverage >= self.t.polarity_coverage and not al.q_conflict:
                     claim_side = claim["cue"] or "affirmed"
-                    src = p.f["cue"] or "affirmed"
+                    src = p.f["cue"] or (p.value if p.structured and p.value else "affirmed")
                     differs = [{"claim": claim_side, "source": src, "kind": "polarity"}]
                     found.append((al.coverage, al, differs, f"opposite polarity: the source says '{src}' where the claim says '{claim_side}'"))
                     continue
@@ -447,8 +466,8 @@ class Verifier:
                         continue
             if len(al.ents_missing) == 1 and not al.q_conflict and al.coverage >= self.t.swap_coverage and not al.polarity_flip:
                 a = al.ents_missing[0]
-                if not a["label"]:
-                    continue  # a run of capitalised words the NER did not call a name
+                if not a["label"] or a["label"] == "DAY":
+                    continue  # a run of capitalised words the NER did not call a name; a weekday
                 if any(k in index.entity_keys for k in (a["key"], *a["aliases"])):
                     continue  # the claim's name is in the sources: they may just be silent on this
                 other = [
@@ -478,41 +497,54 @@ class Verifier:
         return True
 
     def _fusion(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> dict | None:
+        """Ground a claim that fuses facts from several passages: greedily pick the passage that
+        adds the most of what is still missing (each name or value first, then weighted lemmas),
+        up to two passages — six lines of one record, whose lines each state one field. Every
+        name and value of the claim must be covered and ``fusion_coverage`` of its content; no
+        chosen passage may conflict with the claim or deny it."""
         own = [a for a in claim["entities"] if not a.get("inherited")]
-        if len(cq) + len(own) < 2:
+        anchors = [("e", i) for i in range(len(own))] + [("q", i) for i in range(len(cq))]
+        if len(anchors) < 2:
             return None
         usable = [
             al for al in aligns
             if not al.q_conflict and not al.q_partial and not al.polarity_flip and not al.antonym and not al.inherited_blocked
             and (al.q_match or al.ents_found)
-            and claim["negated"] == index.passages[al.pid].f["negated"]
+            and claim["negated"] == index.passages[al.pid].negated
+            and (not own or al.ents_found)
         ]
-        best = None
-        for i, a1 in enumerate(usable):
-            for a2 in usable[i + 1 :]:
-                p1, p2 = index.passages[a1.pid], index.passages[a2.pid]
-                if own and not (a1.ents_found and a2.ents_found):
-                    continue
-                ents_ok = all(self._entity_found(a, a1.pid, index) or self._entity_found(a, a2.pid, index) for a in own)
-                qs_ok = all(any(qd is m for m in a1.q_match) or any(qd is m for m in a2.q_match) for qd, _ in cq)
-                if not (ents_ok and qs_ok):
-                    continue
-                total = got = 0.0
-                for lemma in set(claim["lemmas"]):
-                    if (p1.structured or p2.structured) and lemma in index.relation_words:
-                        continue
-                    w = index.weight(lemma)
-                    total += w
-                    if self._lemma_in(lemma, p1) or self._lemma_in(lemma, p2):
-                        got += w
-                cov = got / total if total else 1.0
-                if cov >= self.t.fusion_coverage and (best is None or cov > best[0]):
-                    best = (cov, p1, p2)
-        if best is None:
+        if len(usable) < 2:
             return None
-        cov, p1, p2 = best
-        return _result("grounded", "stated across two source passages", 0.7 + 0.25 * min(1.0, cov),
-                       [self._evidence(p1), self._evidence(p2)])
+        structured = any(index.passages[al.pid].structured for al in usable)
+        lemmas = sorted({x for x in claim["lemmas"] if not (structured and x in index.relation_words)})
+        weights = {x: index.weight(x) for x in lemmas}
+        offers: dict[int, tuple[set, set]] = {}
+        for al in usable:
+            p = index.passages[al.pid]
+            got_anchors = {("e", i) for i, a in enumerate(own) if self._entity_found(a, al.pid, index)}
+            got_anchors |= {("q", i) for i, (qd, _) in enumerate(cq) if any(qd is m for m in al.q_match)}
+            offers[al.pid] = (got_anchors, {x for x in lemmas if self._lemma_in(x, p)})
+        max_parts = 6 if structured else 2
+        chosen: list[int] = []
+        have_a: set = set()
+        have_l: set = set()
+        for _ in range(max_parts):
+            def gain(pid: int) -> float:
+                a, l = offers[pid]
+                return len(a - have_a) * 100.0 + sum(weights[x] for x in l - have_l)
+            pid = max((p for p in offers if p not in chosen), key=lambda p: (gain(p), -p), default=None)
+            if pid is None or gain(pid) <= 0:
+                break
+            chosen.append(pid)
+            have_a |= offers[pid][0]
+            have_l |= offers[pid][1]
+        total = sum(weights.values())
+        cov = sum(weights[x] for x in have_l) / total if total else 1.0
+        if len(chosen) < 2 or have_a != set(anchors) or cov < self.t.fusion_coverage:
+            return None
+        chosen.sort()
+        return _result("grounded", f"stated across {len(chosen)} source passages", 0.7 + 0.25 * min(1.0, cov),
+                       [self._evidence(index.passages[pid]) for pid in chosen])
 
     def _reason(self, claim: Feature, best: Alignment, aligns: list[Alignment]) -> str:
         if best.coverage < 0.25 and not best.ents_found and not best.q_match:

@@ -116,6 +116,8 @@ class ClaimSegmenter:
                     pieces[-1][1] = b  # a fragment with no word joins the segment before
                 elif pieces and not _WORD.search(masked[pieces[-1][0]:pieces[-1][1]]):
                     pieces[-1][1] = b
+                elif pieces and _is_label(masked[pieces[-1][0]:pieces[-1][1]]):
+                    pieces[-1][1] = b  # "city: | Tucson." — a label and its value are one statement
                 else:
                     pieces.append([a, b])
             n_in_line = len(pieces)
@@ -165,6 +167,12 @@ class ClaimSegmenter:
             if all(w[:1].isupper() for w in words if w.isalpha()):
                 return "heading"
         return "claim"
+
+
+def _is_label(piece: str) -> bool:
+    """A short piece ending in a colon: the label of what follows on the same line."""
+    piece = piece.strip()
+    return piece.endswith(":") and len(piece.split()) <= 4
 
 
 def _mask(text: str, citations: list[dict]) -> str:

@@ -58,6 +58,7 @@ class EntityKeys:
         self.titles = set(lex["titles"])
         self.inherit_subjects = set(lex["inherit_subjects"])
         self.fuzzy_min_score = float(lex["fuzzy_min_score"])
+        self.weekdays = set(lex.get("weekdays", []))
         self.alias_of: dict[str, list[str]] = {}
         for group in lex["aliases"]:
             keys = sorted({self.key(a) for a in group})
@@ -107,7 +108,7 @@ class EntityAnchors:
             if previous and (not own or self._refers_back(span)):
                 have = {a["key"] for a in own}
                 anchors += [
-                    dict(a, inherited=True) for a in previous if a["key"] not in have
+                    dict(a, inherited=True) for a in previous if a["key"] not in have and a["label"] != "DAY"
                 ]
             span._.anchors = anchors
             if anchors:
@@ -129,6 +130,11 @@ class EntityAnchors:
             ent = doc[max(ent.start, span.start) : min(ent.end, span.end)]
             covered.update(range(ent.start, ent.end))
             self._add(out, ent, ent.root.ent_type_ or "")
+        for tok in span:
+            day = tok.lower_.rstrip("s") if tok.lower_.endswith("days") else tok.lower_
+            if day in self.keys.weekdays and tok.i not in covered:
+                covered.add(tok.i)
+                self._add(out, doc[tok.i : tok.i + 1], "DAY", key=day)
         run: list[int] = []
         for tok in [*span, None]:
             if tok is not None and tok.pos_ == "PROPN" and tok.i not in covered and tok.text[:1].isupper():
@@ -139,8 +145,8 @@ class EntityAnchors:
                 run = []
         return out
 
-    def _add(self, out: list[dict], ent: Span, label: str) -> None:
-        key = self.keys.key(ent.text)
+    def _add(self, out: list[dict], ent: Span, label: str, key: str | None = None) -> None:
+        key = key or self.keys.key(ent.text)
         if not key or key in self.keys.titles or any(a["key"] == key for a in out):
             return
         out.append(

@@ -257,16 +257,18 @@ class QuantityFinder:
 
     @staticmethod
     def _noun(span: Span, q: Quantity) -> str | None:
-        """Lemma of the noun a plain number/ordinal counts (``5 offices`` -> ``"office"``)."""
+        """Lemma of the common noun a plain number/ordinal counts (``5 offices`` -> ``"office"``),
+        on the same line; a proper noun is a name, not what is counted (``12 Main St``)."""
         if q.kind not in ("number", "ordinal") or span.text.endswith("."):
             return None  # "56B." closes its sentence: the next noun belongs to the next one
         doc = span.doc
         for tok in span:
             head = tok.head
             if tok.dep_ in ("nummod", "amod", "quantmod", "compound", "nmod") and not (span.start <= head.i < span.end):
-                if head.pos_ in ("NOUN", "PROPN") and head.i > tok.i:
+                between = doc[tok.i : head.i].text
+                if head.pos_ == "NOUN" and head.i > tok.i and "\n" not in between:
                     return head.lemma_.lower()
-        if span.end < len(doc) and not doc[span.end].is_sent_start:
+        if span.end < len(doc) and not doc[span.end].is_sent_start and "\n" not in doc[span.end - 1 : span.end + 1].text_with_ws[len(doc[span.end - 1].text):]:
             nxt = doc[span.end]
             if nxt.pos_ == "NOUN":
                 return nxt.lemma_.lower()

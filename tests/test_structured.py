@@ -1,0 +1,59 @@
+"""Claims against a structured source: a Yelp-style business record, linearised.
+
+The record and the answers are written for this test in the shape of RAGTruth's Data2txt
+sources (nested ``hours``, ``attributes`` with Python-literal strings, ``review_info``); each row
+is the verdict a careful reader gives.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import sourced_nlp
+
+RECORD = {
+    "name": "Casa Luna",
+    "address": "12 Main St",
+    "city": "Tucson",
+    "state": "AZ",
+    "categories": "Mexican, Restaurants, Bars",
+    "hours": {"Monday": "11:0-21:0", "Friday": "11:0-23:0"},
+    "attributes": {
+        "OutdoorSeating": "False",
+        "WiFi": "u'free'",
+        "RestaurantsTakeOut": "True",
+        "BusinessParking": "{'garage': False, 'street': True}",
+    },
+    "business_stars": 4.0,
+    "review_info": [
+        {"review_stars": 5.0, "review_date": "2021-06-01", "review_text": "Great tacos and friendly staff. The margaritas were strong!"}
+    ],
+}
+
+ROWS = [
+    ("Casa Luna is a Mexican restaurant located at 12 Main St in Tucson, AZ.", "grounded"),
+    ("Casa Luna offers outdoor seating.", "contradicted"),
+    ("Casa Luna does not offer outdoor seating.", "grounded"),
+    ("Casa Luna offers free WiFi.", "grounded"),
+    ("Casa Luna is open on Monday from 11 AM to 9 PM.", "grounded"),
+    ("Casa Luna is open on Friday from 11 AM to 9 PM.", "contradicted"),
+    ("Casa Luna is open on Sunday from 10 AM to 2 PM.", "unverified"),
+    ("Casa Luna has a rating of 4 stars.", "grounded"),
+    ("Casa Luna has a rating of 4.5 stars.", "contradicted"),
+    ("Casa Luna serves Italian food.", "unverified"),
+    ("Reviewers mention great tacos and friendly staff.", "grounded"),
+]
+
+
+@pytest.mark.parametrize("answer,expected", ROWS)
+def test_record_claims(nlp, answer, expected):
+    report = sourced_nlp.check(answer, [RECORD], nlp=nlp)
+    (claim,) = report.claims
+    assert claim.verdict == expected, claim.reason
+
+
+def test_false_attribute_names_the_value(nlp):
+    report = sourced_nlp.check("Casa Luna offers outdoor seating.", [RECORD], nlp=nlp)
+    (claim,) = report.claims
+    assert claim.evidence[0].text == "attributes outdoor seating: False."
+    assert claim.differs[0]["source"] == "false"
