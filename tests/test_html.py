@@ -1,0 +1,276 @@
+"""The notebook views: ``Report._repr_html_`` / ``to_html``, ``displacy_options``, ``to_frame``,
+and ``sourced check --format html -o``."""
+
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import sourced_nlp
+from sourced_nlp.html import COLORS, MARKS, TINTS, displacy_options, emphasise
+from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped, to_frame
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+def make_report() -> Report:
+    answer = "Here is a summary: Revenue rose 12%. Net income was $310 million. It has 5 offices."
+    return Report(
+        answer=answer,
+        claims=[
+            ClaimResult(
+                text="Revenue rose 12%.", start=19, end=36, verdict="contradicted",
+                reason="the source gives another value for revenue growth", support=0.1,
+                evidence=[Evidence("source.txt", 40, 62, "Revenue rose 8% to $2.4B")],
+                differs=[{"claim": "12%", "source": "8%", "kind": "quantity"}],
+            ),
+            ClaimResult(
+                text="Net income was $310 million.", start=37, end=65, verdict="grounded",
+                reason="all anchors found", support=0.93,
+                evidence=[Evidence("source.txt", 63, 90, "Net income was $310 million")],
+            ),
+            ClaimResult(
+                text="It has 5 offices.", start=66, end=83, verdict="unverified",
+                reason="no passage mentions offices", support=0.0,
+            ),
+        ],
+        skipped=[Skipped("Here is a summary:", 0, 18, "preamble")],
+        sources=[{"id": "source.txt", "chars": 120}],
+    )
+
+
+class _Collect(HTMLParser):
+    """Parses HTML strictly enough to catch unbalanced tags; collects tags and text."""
+
+    VOID = {"meta", "br", "img", "hr", "link", "input"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.tags: list[tuple[str, dict]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"unbalanced </{tag}>, open: {self.stack[-3:]}"
+        self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(markup: str) -> _Collect:
+    p = _Collect()
+    p.feed(markup)
+    p.close()
+    assert p.stack == [], f"unclosed tags: {p.stack}"
+    return p
+
+
+def test_repr_html_highlights_every_claim_with_mark_and_colour():
+    report = make_report()
+    markup = report._repr_html_()
+    p = parse(markup)
+    marks = [a for t, a in p.tags if t == "mark"]
+    assert [a["data-verdict"] for a in marks] == ["contradicted", "grounded", "unverified"]
+    for a in marks:
+        v = a["data-verdict"]
+        assert TINTS[v] in a["style"] and COLORS[v] in a["style"]
+        assert MARKS[v] in a["title"]  # hover text starts with the mark and verdict
+    text = "".join(p.text)
+    # The answer is shown whole (claims, skipped preamble and all), in order.
+    flat = re.sub(r"[✔✘?]\d", "", text)
+    assert "Here is a summary: Revenue rose 12%. Net income was $310 million. It has 5 offices." in flat
+    # Counts on top, marks beside the words: colour is never the only cue.
+    assert text.index("✔ 1 grounded") < text.index("Revenue rose 12%")
+    assert "✘ 1 contradicted" in text and "? 1 unverified" in text and "1 skipped" in text
+    for v in VERDICTS:
+        assert f"{MARKS[v]} {v}" in text
+
+
+def test_html_shows_reason_evidence_offsets_and_matched_words():
+    markup = make_report().to_html()
+    text = "".join(parse(markup).text)
+    assert "no passage mentions offices" in text
+    assert "source.txt 40–62" in text and "source.txt 63–90" in text
+    assert "claim 12% ≠ source 8%" in text
+    # Words shared with the claim are emphasised in the passage; stop words are not.
+    assert "<strong" in markup
+    assert re.search(r"<strong[^>]*>Net</strong> <strong[^>]*>income</strong> was", markup)
+    assert re.search(r"<strong[^>]*>310</strong>", markup)
+    # The differing source value is marked.
+    assert re.search(r'class="sourced-differs-value"[^>]*>8%</span>', markup)
+
+
+def test_emphasise_is_case_insensitive_and_escapes():
+    out = emphasise("REVENUE <b>rose</b> & fell", "revenue rose")
+    assert out.startswith('<strong style="font-weight:700;">REVENUE</strong> &lt;b&gt;')
+    assert "&amp; fell" in out and "<b>" not in out
+
+
+def test_html_escapes_user_text_and_is_self_contained():
+    evil = '<script>alert("x")</script> & <img src=x onerror=alert(1)>'
+    report = Report(
+        answer=evil + " Done.",
+        claims=[
+            ClaimResult(
+                text=evil, start=0, end=len(evil), verdict="unverified", reason=evil,
+                evidence=[Evidence('"><script>', 0, 5, evil)],
+            )
+        ],
+        sources=[{"id": "<b>src</b>", "chars": 5}],
+    )
+    for markup in (report.to_html(), report.to_html(standalone=True, title=evil)):
+        assert "<script" not in markup.lower()
+        assert "<img" not in markup.lower()
+        assert "<b>" not in markup
+        assert "&lt;script&gt;" in markup
+        tags = parse(markup).tags
+        assert {t for t, _ in tags} <= {"html", "head", "meta", "title", "body", "div", "span", "mark",
+                                        "sup", "strong", "em", "ol", "li"}
+        # Nothing is fetched: no attribute points anywhere, no event handlers.
+        for _, attrs in tags:
+            assert not {"src", "href", "onerror", "onload"} & set(attrs)
+        assert "http://" not in markup and "https://" not in markup and "@import" not in markup
+
+
+def test_standalone_page():
+    page = make_report().to_html(standalone=True, title="my report")
+    assert page.startswith("<!DOCTYPE html>")
+    assert '<meta charset="utf-8">' in page and "<title>my report</title>" in page
+    assert page.rstrip().endswith("</html>")
+    parse(page)
+
+
+def test_html_without_answer_text_or_claims():
+    d = make_report().to_dict()
+    del d["answer"]
+    markup = Report.from_dict(d).to_html()
+    assert len(re.findall(r"<mark ", markup)) == 3
+    empty = Report(answer="Hello!", skipped=[Skipped("Hello!", 0, 6, "greeting")])
+    text = "".join(parse(empty.to_html()).text)
+    assert "no claims found" in text and "Hello!" in text
+
+
+def test_html_survives_bad_offsets():
+    report = make_report()
+    report.claims.append(ClaimResult(text="ghost", start=500, end=505, verdict="grounded"))
+    report.claims.append(ClaimResult(text="overlap", start=20, end=30, verdict="grounded"))
+    markup = report.to_html()
+    parse(markup)
+    # Out-of-range and overlapping spans are not highlighted, but keep their card.
+    assert len(re.findall(r"<mark ", markup)) == 3
+    assert markup.count('class="sourced-card') == 5
+
+
+def test_html_is_deterministic():
+    assert make_report().to_html() == make_report().to_html()
+
+
+def test_displacy_options():
+    opts = sourced_nlp.displacy_options()
+    assert opts == {"spans_key": "sourced_claims", "colors": dict(COLORS)}
+    assert set(opts["colors"]) == set(VERDICTS)
+    assert len(set(opts["colors"].values())) == 3
+    opts["colors"]["grounded"] = "red"
+    assert displacy_options()["colors"]["grounded"] == COLORS["grounded"]
+
+
+def test_displacy_renders_verdict_spans(nlp):
+    from spacy import displacy
+
+    doc = nlp.make_doc((EXAMPLES / "answer.txt").read_text(encoding="utf8"))
+    doc._.sources = [{"id": "source.txt", "text": (EXAMPLES / "source.txt").read_text(encoding="utf8")}]
+    doc = nlp(doc)
+    labels = {s.label_ for s in doc.spans["sourced_claims"]}
+    assert labels == set(VERDICTS)
+    markup = displacy.render(doc, style="span", options=displacy_options(), jupyter=False)
+    for v in VERDICTS:
+        assert v in markup and COLORS[v] in markup
+
+
+def test_frame_one_row_per_claim():
+    pd = pytest.importorskip("pandas")
+    df = make_report().to_frame()
+    assert list(df.columns) == [
+        "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
+        "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence",
+    ]
+    assert len(df) == 3
+    assert list(df["verdict"]) == ["contradicted", "grounded", "unverified"]
+    assert list(df["verdict"].cat.categories) == list(VERDICTS)
+    assert df.loc[0, "differs"] == "12% ≠ 8%"
+    assert (df.loc[0, "evidence_source"], df.loc[0, "evidence_start"], df.loc[0, "evidence_end"]) == (
+        "source.txt", 40, 62,
+    )
+    assert pd.isna(df.loc[2, "evidence_start"]) and df.loc[2, "n_evidence"] == 0
+    assert list(df["start"]) == [19, 37, 66]
+    counts = df["verdict"].value_counts()
+    assert counts["grounded"] == 1 and counts["contradicted"] == 1 and counts["unverified"] == 1
+
+
+def test_frame_batch_and_empty():
+    pytest.importorskip("pandas")
+    r = make_report()
+    df = sourced_nlp.to_frame([r, Report(), r])
+    assert list(df["report"]) == [0, 0, 0, 2, 2, 2]
+    assert df.columns[0] == "report"
+    by_id = sourced_nlp.to_frame({"a": r, "b": r})
+    assert list(by_id["report"]) == ["a"] * 3 + ["b"] * 3
+    empty = sourced_nlp.to_frame([])
+    assert len(empty) == 0 and "verdict" in empty.columns
+    assert list(empty["verdict"].cat.categories) == list(VERDICTS)
+    mix = df.groupby("report")["verdict"].value_counts().unstack()
+    assert list(mix.columns) == list(VERDICTS)
+    with pytest.raises(TypeError):
+        sourced_nlp.to_frame([r.to_dict()])
+
+
+def _sourced(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-c", "from sourced_nlp.cli import main; main()", *args],
+        capture_output=True, text=True, cwd=cwd,
+    )
+
+
+def test_cli_html_output_file(tmp_path):
+    out = tmp_path / "report.html"
+    r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"),
+                 "--format", "html", "-o", str(out))
+    assert r.returncode == 1, r.stderr  # the example has a contradicted claim
+    assert r.stdout == "" and "Traceback" not in r.stderr
+    page = out.read_text(encoding="utf8")
+    assert page.startswith("<!DOCTYPE html>")
+    parse(page)
+    verdicts = re.findall(r'<mark [^>]*data-verdict="(\w+)"', page)
+    assert sorted(set(verdicts)) == sorted(VERDICTS)
+
+
+def test_cli_html_stdout_and_output_for_other_formats(tmp_path):
+    r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "-f", "html")
+    assert r.returncode == 1 and r.stdout.startswith("<!DOCTYPE html>")
+    out = tmp_path / "report.json"
+    r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "-f", "json",
+                 "--output", str(out))
+    assert r.returncode == 1 and r.stdout == ""
+    assert Report.from_dict(__import__("json").loads(out.read_text(encoding="utf8"))).counts["contradicted"] >= 1
+    txt = tmp_path / "report.txt"
+    r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "-o", str(txt))
+    assert r.returncode == 1
+    body = txt.read_text(encoding="utf8")
+    assert "✘ contradicted" in body and "\x1b[" not in body
+
+
+def test_cli_output_to_missing_directory_is_input_error(tmp_path):
+    r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "-f", "html",
+                 "-o", str(tmp_path / "nope" / "report.html"))
+    assert r.returncode == 2
+    assert r.stderr.startswith("error:") and "Traceback" not in r.stderr
