@@ -1,13 +1,15 @@
 """``examples/explore.ipynb`` executed headless with nbclient: any error in any cell fails.
 
-The kernel is the ``python3`` kernelspec of the running environment (ipykernel, from the
-``notebook`` extra); jupyter_client starts it with this interpreter, so it sees this install
-of ``sourced_nlp``.
+The kernel is ipykernel (from the ``notebook`` extra) run by this very interpreter, so it sees
+this install of ``sourced_nlp``: a ``python3`` kernelspec naming ``sys.executable`` is put first
+on ``JUPYTER_PATH``, ahead of any user-level ``python3`` kernel that may point elsewhere.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,22 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 NOTEBOOK = EXAMPLES / "explore.ipynb"
 RAGTRUTH = SHARED / "data" / "ragtruth"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def this_python_kernel(tmp_path_factory):
+    kernels = tmp_path_factory.mktemp("jupyter") / "kernels" / "python3"
+    kernels.mkdir(parents=True)
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    (kernels / "kernel.json").write_text(json.dumps(spec), encoding="utf8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("JUPYTER_PATH", str(kernels.parent.parent))
+        mp.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+        yield
 
 
 def run_notebook(workdir: Path):
@@ -77,3 +95,12 @@ def test_notebook_without_ragtruth_degrades_to_a_note(tmp_path):
     assert "RAGTruth data not found" in notes
     assert not outputs(nb, "image/png")
     assert 'class="sourced-report"' in "\n".join(outputs(nb, "text/html"))
+
+
+def test_kernel_is_this_interpreter():
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    nb = new_notebook(cells=[new_code_cell("import sys, sourced_nlp; print(sys.executable)")])
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    printed = "".join(o.get("text", "") for o in nb.cells[0].outputs).strip()
+    assert Path(printed).resolve() == Path(sys.executable).resolve()
