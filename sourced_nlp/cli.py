@@ -78,6 +78,26 @@ class BatchFormat(str, Enum):
 class FailOn(str, Enum):
     contradicted = "contradicted"
     unverified = "unverified"
+    high = "high"
+    medium = "medium"
+    low = "low"
+
+
+class Severity(str, Enum):
+    high = "high"
+    medium = "medium"
+    low = "low"
+
+
+FAIL_ON_HELP = (
+    "What fails the gate (exit 1): a verdict (contradicted; unverified = contradicted or "
+    "unverified) or a finding severity (high; medium = high or medium; low = any finding)."
+)
+FAIL_UNDER_HELP = "Fail the gate when the grounding score (0-100, the share of claims grounded) is below N."
+MIN_COVERAGE_HELP = (
+    "Fail the gate when the citation coverage (the share of claims whose citations resolve and "
+    "support them) is below this share (0-1; a value above 1 is a percentage)."
+)
 
 
 def _version() -> str:
@@ -128,7 +148,7 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
 
     from .sources import _read_utf8
 
-    text = _read_utf8(path, "JSON input")
+    text = read_answer(path) if path == "-" else _read_utf8(path, "JSON input")
     try:
         value = json.loads(text)
     except json.JSONDecodeError as err:
@@ -164,6 +184,7 @@ def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
             else:
                 console = _stdout_console()
             render_text(report, console)
+            _show_findings(report, console)
     finally:
         if out:
             fh.close()
@@ -180,16 +201,16 @@ def check(
         None, metavar="SOURCE...", help="Source files: plain UTF-8 text, or .json (linearised)."
     ),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
-    fail_on: FailOn = typer.Option(
-        FailOn.contradicted, "--fail-on", help="Which verdicts fail the gate (exit 1)."
-    ),
+    fail_on: FailOn = typer.Option(FailOn.contradicted, "--fail-on", help=FAIL_ON_HELP),
+    fail_under: Optional[float] = typer.Option(None, "--fail-under", metavar="N", help=FAIL_UNDER_HELP),
+    min_coverage: Optional[float] = typer.Option(None, "--min-coverage", metavar="SHARE", help=MIN_COVERAGE_HELP),
     json_input: Optional[str] = typer.Option(
         None,
         "--json-input",
         metavar="FILE",
-        help='Instead of ANSWER SOURCE...: a JSON file holding {"output": str, "sources": [...]} '
-        "(sources as strings, {id, text} mappings or JSON values), or a saved report "
-        '("schema": "sourced.report/1") to render and gate again.',
+        help='Instead of ANSWER SOURCE...: a JSON file (- for stdin) holding {"answer": str, "sources": [...]} '
+        '("output" for "answer" also works; sources as strings, {id, text} mappings or JSON values), '
+        'or a saved report ("schema": "sourced.report/1") to render and gate again.',
     ),
     out: Optional[str] = typer.Option(
         None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
@@ -218,7 +239,154 @@ def check(
 
         report = sourced_nlp.check(answer_text, source_list)
     _emit(report, fmt.value, out)
-    return 1 if report.failed(fail_on.value) else 0
+    return _gate(report, fail_on.value, fail_under, min_coverage)
+
+
+def _share(value: Optional[float]) -> Optional[float]:
+    if value is None:
+        return None
+    if value < 0 or value > 100:
+        raise UsageError(f"--min-coverage must be a share in 0-1 (or a percentage), got {value:g}")
+    return value / 100 if value > 1 else value
+
+
+def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optional[float]) -> int:
+    """Exit code of the gate; each reason it fails is one ``gate: ...`` line on stderr when a
+    severity, a score or a coverage is gated on."""
+    reasons = report.gate(fail_on, fail_under=fail_under, min_coverage=_share(min_coverage))
+    if fail_on in ("high", "medium", "low") or fail_under is not None or min_coverage is not None:
+        for r in reasons:
+            typer.echo(f"gate: {r}", err=True)
+    return 1 if reasons else 0
+
+
+def _show_findings(report, console) -> None:
+    """Findings, most severe first, and the score, after the text report."""
+    from rich.markup import escape
+
+    findings = report.findings if report.findings is not None else None
+    if findings is None:
+        return
+    colours = {"high": "red", "medium": "yellow", "low": "dim"}
+    order = {"high": 0, "medium": 1, "low": 2}
+    for f in sorted(findings, key=lambda f: order.get(f["severity"], 3)):
+        at = f" claim {f['claim'] + 1}" if isinstance(f.get("claim"), int) else ""
+        at = at or (f" {f['field']}" if f.get("field") else "")
+        c = colours.get(f["severity"], "white")
+        console.print(f"[{c}]{f['severity']:<6} {escape(f['kind'])}[/{c}]{escape(at)}: {escape(f['message'])}",
+                      highlight=False)
+    score = getattr(report, "score", None)
+    cov = getattr(report, "coverage", None)
+    parts = [f"score {score}/100" if score is not None else "score n/a"]
+    if cov is not None:
+        parts.append(f"citation coverage {cov:.0%}")
+    parts.append(f"{len(findings)} finding(s)")
+    console.print("  ".join(parts), highlight=False)
+
+
+@app.command()
+def cite(
+    answer: Optional[str] = typer.Argument(
+        None, metavar="ANSWER",
+        help='The cited answer: a UTF-8 file (text with [1], [S2: "quote"], (Passage 3) ... markers, '
+        'or JSON {"claims": [{"text", "citations": [{"source", "quote"}]}]}), or - for stdin.',
+    ),
+    sources: Optional[list[str]] = typer.Argument(
+        None, metavar="SOURCE...", help="Source files, in the order the answer numbers them."
+    ),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    fail_on: FailOn = typer.Option(FailOn.medium, "--fail-on", help=FAIL_ON_HELP),
+    fail_under: Optional[float] = typer.Option(None, "--fail-under", metavar="N", help=FAIL_UNDER_HELP),
+    min_coverage: Optional[float] = typer.Option(None, "--min-coverage", metavar="SHARE", help=MIN_COVERAGE_HELP),
+    json_input: Optional[str] = typer.Option(
+        None, "--json-input", metavar="FILE",
+        help='Instead of ANSWER SOURCE...: a JSON file (- for stdin) holding {"answer": str, "sources": [...]}.',
+    ),
+    out: Optional[str] = typer.Option(
+        None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
+    ),
+) -> int:
+    """Check a cited ANSWER: each claim against the sources it cites, each citation resolved
+    and its quote located; findings with severities, a grounding score, citation coverage.
+
+    Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
+    it fails, 2 on a usage or input error.
+    """
+    report: Optional[Report] = None
+    if json_input is not None:
+        if answer is not None or sources:
+            raise UsageError("give either --json-input or ANSWER SOURCE..., not both")
+        report, record = _read_json_input(json_input)
+        if report is None:
+            answer_text, source_list = record["output"], record["sources"]
+    else:
+        if answer is None:
+            raise UsageError("missing ANSWER (a file path, or - for stdin)")
+        if not sources:
+            raise UsageError("no SOURCE given: need at least one source file")
+        answer_text = read_answer(answer)
+        source_list = _load_sources(sources)
+    if report is None:
+        import sourced_nlp
+
+        report = sourced_nlp.cite(answer_text, source_list)
+    _emit(report, fmt.value, out)
+    return _gate(report, fail_on.value, fail_under, min_coverage)
+
+
+@app.command()
+def fields(
+    fields_file: str = typer.Argument(
+        ..., metavar="FIELDS.json",
+        help='Extracted fields: {"name": {"value": ..., "citations": [{"source", "quote"}]}, ...} '
+        "or a list of such objects with a \"field\" name; - for stdin.",
+    ),
+    sources: Optional[list[str]] = typer.Argument(None, metavar="SOURCE...", help="Source files."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format (text, json, markdown)."),
+    fail_on: Severity = typer.Option(Severity.medium, "--fail-on", help="The finding severity that fails the gate."),
+    fail_under: Optional[float] = typer.Option(
+        None, "--fail-under", metavar="N", help="Fail when the score (the share of values found in their cited passage, 0-100) is below N."
+    ),
+) -> int:
+    """Check extracted FIELDS against SOURCE files: every value must be in the passage it cites
+    (numbers by value and unit, arrays and objects leaf by leaf).
+
+    Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error.
+    """
+    import json
+
+    import sourced_nlp
+
+    from .sources import _read_utf8
+
+    if not sources:
+        raise UsageError("no SOURCE given: need at least one source file")
+    text = read_answer(fields_file) if fields_file == "-" else _read_utf8(fields_file, "fields")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SourceError(
+            f"malformed JSON in {fields_file}: {err.msg} (line {err.lineno}, column {err.colno})"
+        ) from err
+    rep = sourced_nlp.check_fields(value, _load_sources(sources))
+    if fmt == Format.json:
+        sys.stdout.write(rep.to_json() + "\n")
+    elif fmt in (Format.markdown, Format.html):
+        sys.stdout.write(rep.to_markdown())
+    else:
+        from rich.markup import escape
+
+        console = _stdout_console()
+        marks = {"found": "[green]✔[/green]", "elsewhere": "[yellow]✘[/yellow]", "not-found": "[red]✘[/red]",
+                 "uncited": "[yellow]?[/yellow]", "unchecked": "[dim]·[/dim]"}
+        for f in rep.fields:
+            cites = ", ".join(f"{c['status']}" for c in f["citations"]) or "no citation"
+            console.print(f"{marks.get(f['status'], '?')} {f['status']:<10} {escape(f['field'])} = "
+                          f"{escape(json.dumps(f['value'], ensure_ascii=False))} [dim]({escape(cites)})[/dim]",
+                          highlight=False)
+        _show_findings(rep, console)
+    sys.stdout.flush()
+    return _gate(rep, fail_on.value, fail_under, None)
 
 
 def _validate_record(value: Any) -> dict:
@@ -230,9 +398,9 @@ def _validate_record(value: Any) -> dict:
     """
     if not isinstance(value, dict):
         raise SourceError(f"expected a JSON object, got {_json_type(value)}")
-    output = value.get("output")
+    output = value.get("output", value.get("answer"))
     if output is None:
-        raise SourceError("missing 'output'")
+        raise SourceError("missing 'output' (or 'answer')")
     if not isinstance(output, str):
         raise SourceError(f"'output' must be a string, got {_json_type(output)}")
     if not output.strip():

@@ -12,7 +12,13 @@ Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
                  "differs": [{"claim": str, "source": str, "kind": str}],
                  "citations": [dict]}],
      "skipped": [{"text": str, "start": int, "end": int, "kind": str}],
-     "counts": {"grounded": int, "contradicted": int, "unverified": int}}
+     "counts": {"grounded": int, "contradicted": int, "unverified": int},
+     "findings": [{"kind", "severity", "claim": int | None, "message"}],  # from a check
+     "score": int | None, "coverage": float | None}                       # ... likewise
+
+``findings``, ``score`` (0-100, the share of claims grounded) and ``coverage`` (the share of
+claims whose citations resolve and support them) are present when the report comes from a
+check (:mod:`sourced_nlp.provenance`); claims then also carry ``citation_status``.
 
 Claim ``start``/``end`` are character offsets into the answer; evidence ``start``/``end`` are
 character offsets into the source named by ``source``.
@@ -27,6 +33,7 @@ from typing import Any
 SCHEMA = "sourced.report/1"
 VERDICTS = ("grounded", "contradicted", "unverified")
 FAIL_ON = ("contradicted", "unverified")
+SEVERITIES = ("high", "medium", "low")
 
 _MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
 
@@ -69,7 +76,10 @@ class ClaimResult:
         evidence: the supporting (grounded) or conflicting (contradicted) passages.
         differs: for a contradiction, ``{"claim": str, "source": str, "kind": str}`` per
             differing value (e.g. ``{"claim": "40%", "source": "8%", "kind": "quantity"}``).
-        citations: citation markers found in the claim (see ``Span._.citations``).
+        citations: citation markers found in the claim (see ``Span._.citations``), with their
+            ``status`` once checked (:mod:`sourced_nlp.provenance`).
+        citation_status: ``supported``, ``uncited``, ``broken``, ``contradicted``,
+            ``elsewhere``, ``unsupported``; None when not checked.
     """
 
     text: str
@@ -81,13 +91,14 @@ class ClaimResult:
     evidence: list[Evidence] = field(default_factory=list)
     differs: list[dict] = field(default_factory=list)
     citations: list[dict] = field(default_factory=list)
+    citation_status: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {self.verdict!r}; expected one of {VERDICTS}")
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "text": self.text,
             "start": self.start,
             "end": self.end,
@@ -98,6 +109,9 @@ class ClaimResult:
             "differs": [dict(x) for x in self.differs],
             "citations": [dict(x) for x in self.citations],
         }
+        if self.citation_status is not None:
+            d["citation_status"] = self.citation_status
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "ClaimResult":
@@ -111,6 +125,7 @@ class ClaimResult:
             evidence=[Evidence.from_dict(e) for e in d.get("evidence") or []],
             differs=[dict(x) for x in d.get("differs") or []],
             citations=[dict(x) for x in d.get("citations") or []],
+            citation_status=d.get("citation_status"),
         )
 
 
@@ -147,12 +162,66 @@ class Report:
         claims: one :class:`ClaimResult` per claim, in answer order.
         skipped: the non-claim segments, in answer order; excluded from :attr:`counts`.
         sources: ``{"id": str, "chars": int}`` per source, in the order given.
+        findings: ``{"kind", "severity", "claim", "message"}`` from a check
+            (:mod:`sourced_nlp.provenance`); None for a report built by hand.
     """
 
     answer: str = ""
     claims: list[ClaimResult] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     sources: list[dict] = field(default_factory=list)
+    findings: list[dict] | None = None
+
+    @property
+    def score(self) -> int | None:
+        """Grounding score 0-100: the share of claims that are grounded; 0 with no sources,
+        None without claims."""
+        if not self.claims:
+            return None
+        if any(f.get("kind") == "no-sources" for f in self.findings or []):
+            return 0
+        return round(100 * self.counts["grounded"] / len(self.claims))
+
+    @property
+    def coverage(self) -> float | None:
+        """Citation coverage in [0, 1]: the share of claims whose citations resolve and support
+        them; None without claims."""
+        if not self.claims:
+            return None
+        return round(sum(1 for c in self.claims if c.citation_status == "supported") / len(self.claims), 4)
+
+    def all_findings(self) -> list[dict]:
+        """:attr:`findings`, or for a report without them, those its verdicts imply."""
+        if self.findings is not None:
+            return self.findings
+        from .provenance import verdict_findings
+
+        return [f for i, c in enumerate(self.claims) for f in verdict_findings(c.to_dict(), i)]
+
+    def gate(self, fail_on: str = "contradicted", fail_under: float | None = None,
+             min_coverage: float | None = None) -> list[str]:
+        """Why the CI gate fails, in words (empty: it passes).
+
+        Args:
+            fail_on: a verdict (``contradicted``, ``unverified``; see :meth:`failing_claims`)
+                or a severity (``high``, ``medium``, ``low``: a finding that severe or worse).
+            fail_under: the :attr:`score` must be at least this.
+            min_coverage: the :attr:`coverage` must be at least this share.
+
+        Raises:
+            ValueError: an unknown ``fail_on``.
+        """
+        from .provenance import gate
+
+        reasons = []
+        if fail_on in SEVERITIES:
+            reasons += gate(self.all_findings(), fail_on=fail_on)
+        else:
+            bad = self.failing_claims(fail_on)
+            if bad:
+                reasons.append(f"{len(bad)} claim(s) {' or '.join(sorted({c.verdict for c in bad}))}")
+        return reasons + gate([], fail_under=fail_under, score_value=self.score,
+                              min_coverage=min_coverage, coverage_value=self.coverage)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -171,6 +240,10 @@ class Report:
         d["claims"] = [c.to_dict() for c in self.claims]
         d["skipped"] = [s.to_dict() for s in self.skipped]
         d["counts"] = self.counts
+        if self.findings is not None:
+            d["findings"] = [dict(f) for f in self.findings]
+            d["score"] = self.score
+            d["coverage"] = self.coverage
         return d
 
     @classmethod
@@ -191,6 +264,7 @@ class Report:
                 claims=[ClaimResult.from_dict(c) for c in d.get("claims") or []],
                 skipped=[Skipped.from_dict(s) for s in d.get("skipped") or []],
                 sources=[dict(s) for s in d.get("sources") or []],
+                findings=[dict(f) for f in d["findings"]] if d.get("findings") is not None else None,
             )
         except (KeyError, TypeError) as err:
             raise ValueError(f"malformed report: {err!r}") from err
@@ -215,7 +289,9 @@ class Report:
         return [c for c in self.claims if c.verdict in bad]
 
     def failed(self, fail_on: str = "contradicted") -> bool:
-        """Whether the gate fails; see :meth:`failing_claims`."""
+        """Whether the gate fails; see :meth:`failing_claims`, or for a severity :meth:`gate`."""
+        if fail_on in SEVERITIES:
+            return bool(self.gate(fail_on))
         return bool(self.failing_claims(fail_on))
 
     def to_html(self, standalone: bool = False, title: str = "sourced report") -> str:
@@ -251,7 +327,9 @@ class Report:
     def to_markdown(self) -> str:
         """A Markdown summary: a counts table, then one row per claim.
 
-        Claim rows: mark, verdict, claim, evidence (``source:start-end``), reason.
+        Claim rows: mark, verdict, claim, evidence (``source:start-end``), reason. A report
+        from a check also shows its score, citation coverage and findings per severity in the
+        summary table, each claim's citation status, and a findings table (for PR comments).
         """
         counts = self.counts
         lines = [
@@ -269,9 +347,21 @@ class Report:
             if c.differs:
                 diff = "; ".join(f"claim {x.get('claim')} ≠ source {x.get('source')}" for x in c.differs)
                 reason = f"{reason} ({diff})" if reason else diff
+            if self.findings is not None and c.citation_status not in (None, "uncited"):
+                reason = f"{reason} · citation {c.citation_status}" if reason else f"citation {c.citation_status}"
             lines.append(
                 f"| {_MARKS[c.verdict]} | {c.verdict} | {_md(c.text)} | {ev} | {_md(reason)} |"
             )
+        if self.findings is not None:
+            from .provenance import findings_markdown
+
+            sev = {s: sum(1 for f in self.findings if f.get("severity") == s) for s in SEVERITIES}
+            score = "n/a" if self.score is None else f"{self.score}/100"
+            cov = "n/a" if self.coverage is None else f"{self.coverage:.0%}"
+            lines[0] += " score | citation coverage | high | medium | low |"
+            lines[1] += "---:|---:|---:|---:|---:|"
+            lines[2] += f" {score} | {cov} | {sev['high']} | {sev['medium']} | {sev['low']} |"
+            lines.append(findings_markdown(self.findings).rstrip("\n"))
         return "\n".join(lines) + "\n"
 
 

@@ -28,6 +28,7 @@ from spacy.tokens import Doc, Span
 
 from .. import extensions
 from ..align import PassageIndex, Thresholds, Verifier
+from .. import provenance
 from ..citations import locate
 from ..report import SCHEMA
 from ..sources import normalize_sources
@@ -48,10 +49,12 @@ _DEFAULTS = Thresholds()
         "contradicted_coverage": _DEFAULTS.contradicted_coverage,
         "polarity_coverage": _DEFAULTS.polarity_coverage,
         "fusion_coverage": _DEFAULTS.fusion_coverage,
+        "fusion_coverage_record": _DEFAULTS.fusion_coverage_record,
         "conflict_margin": _DEFAULTS.conflict_margin,
         "swap_coverage": _DEFAULTS.swap_coverage,
         "max_candidates": _DEFAULTS.max_candidates,
         "cache_size": 256,
+        "require_citations": False,
     },
 )
 def make_verify(
@@ -63,10 +66,12 @@ def make_verify(
     contradicted_coverage: float,
     polarity_coverage: float,
     fusion_coverage: float,
+    fusion_coverage_record: float,
     conflict_margin: float,
     swap_coverage: float,
     max_candidates: int,
     cache_size: int,
+    require_citations: bool = False,
 ):
     """Create the verifier; adds the missing upstream sourced components first."""
     for upstream in UPSTREAM:
@@ -78,11 +83,13 @@ def make_verify(
         contradicted_coverage=contradicted_coverage,
         polarity_coverage=polarity_coverage,
         fusion_coverage=fusion_coverage,
+        fusion_coverage_record=fusion_coverage_record,
         conflict_margin=conflict_margin,
         swap_coverage=swap_coverage,
         max_candidates=max_candidates,
     )
-    return Verify(nlp, name, lexicon=lexicon, thresholds=thresholds, cache_size=cache_size)
+    return Verify(nlp, name, lexicon=lexicon, thresholds=thresholds, cache_size=cache_size,
+                  require_citations=require_citations)
 
 
 class Verify:
@@ -94,9 +101,12 @@ class Verify:
         lexicon: bundled name or path of the lexical lexicon (antonym groups).
         thresholds: the tunables of :mod:`sourced_nlp.align`.
         cache_size: how many parsed sources to keep (least recently used dropped first).
+        require_citations: a claim without a citation gets an ``uncited`` finding.
     """
 
-    def __init__(self, nlp: Language, name: str, *, lexicon: str, thresholds: Thresholds, cache_size: int) -> None:
+    def __init__(self, nlp: Language, name: str, *, lexicon: str, thresholds: Thresholds, cache_size: int,
+                 require_citations: bool = False) -> None:
+        self.require_citations = require_citations
         self.nlp = nlp
         self.name = name
         self.lexical = Lexical(lexicon)
@@ -130,6 +140,9 @@ class Verify:
         )
         texts = {s["id"]: s["text"] for s in sources}
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
+        verify_cited = self._cited_verifier(rec_sources=sources)
+        source_quantities = [q for p in index.passages for _, q in p.quantities]
+        findings: list[dict] = []
         claims_out: list[dict] = []
         relabelled: list[Span] = []
         for span in doc.spans.get(extensions.CLAIMS_KEY, []):
@@ -139,7 +152,14 @@ class Verify:
             elif rec is None:
                 result = {"verdict": "unverified", "reason": "no features for this span", "support": 0.0, "evidence": [], "differs": []}
             else:
+                rec = provenance.claim_record(rec, span._.citations)
                 result = self.verifier.verify(rec, index, texts)
+            extra: dict = {}
+            if sources and rec is not None:  # citations: the cited sources first (provenance.py)
+                result, extra, found = provenance.check_claim(
+                    rec, list(span._.citations or []), result, sources,
+                    lambda ids, rec=rec: verify_cited(rec, ids), source_quantities, len(claims_out))
+                findings.extend(found)
             new = Span(doc, span.start, span.end, label=result["verdict"])
             for attr in ("verdict", "reason", "support", "evidence", "differs"):
                 setattr(new._, attr, result[attr])
@@ -151,6 +171,7 @@ class Verify:
                     "end": span.end_char,
                     "citations": list(span._.citations or []),
                     **result,
+                    **extra,
                 }
             )
         doc.spans[extensions.CLAIMS_KEY] = relabelled
@@ -166,5 +187,27 @@ class Verify:
             "claims": claims_out,
             "skipped": skipped,
             "counts": counts,
+            **provenance.summarize(claims_out, findings, sources),
         }
+        if self.require_citations:
+            provenance.require_citations(doc._.report)
         return doc
+
+    def _cited_verifier(self, rec_sources: list[dict]):
+        """``verify(rec, source_ids)``: a claim's verdict against those sources only (indexes
+        cached per set of ids for the doc)."""
+        indexes: dict[tuple, tuple] = {}
+
+        def verify(rec: dict, ids: list[str]) -> dict:
+            key = tuple(sorted(ids))
+            if key not in indexes:
+                subset = [s for s in rec_sources if s["id"] in ids]
+                idx = PassageIndex(
+                    [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in subset],
+                    frozenset(self.lexical.relation_words),
+                )
+                indexes[key] = (idx, {s["id"]: s["text"] for s in subset})
+            idx, texts = indexes[key]
+            return self.verifier.verify(rec, idx, texts)
+
+        return verify
