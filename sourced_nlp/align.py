@@ -67,6 +67,7 @@ class Thresholds:
     contradicted_coverage: float = 0.5
     polarity_coverage: float = 0.7
     fusion_coverage: float = 0.75
+    fusion_coverage_record: float = 1.0
     conflict_margin: float = 0.2
     swap_coverage: float = 0.7
     max_candidates: int = 24
@@ -79,6 +80,11 @@ def to_quantity(d: dict) -> Quantity | None:
         return Quantity.from_dict({k: v for k, v in d.items() if k != "noun"})
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _is_article_one(qd: dict) -> bool:
+    """"One reviewer", "one of the best": a spelled-out one is an article, not a count to check."""
+    return qd.get("kind") == "number" and qd.get("low") == 1.0 and qd.get("high") == 1.0 and qd.get("text", "").strip().lower() in ("one", "a single")
 
 
 def _compare(claim: Quantity, source: Quantity) -> str:
@@ -99,7 +105,12 @@ def _conflict_credible(claim_q: dict, source_q: dict) -> bool:
     offices"), or neither counts a noun and both are written in digits and at least 10
     ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
     "the two pieces") are too often not the attribute the source counts."""
-    if claim_q.get("kind") != "number" or source_q.get("kind") != "number":
+    kinds = {claim_q.get("kind"), source_q.get("kind")}
+    if kinds == {"number", "money"}:
+        # "56B" for "$56 billion" is comparable; "four" crew members against "$65 million" is not
+        plain = claim_q if claim_q.get("kind") == "number" else source_q
+        return not plain.get("noun") and abs(float(plain["low"])) >= 1000
+    if kinds != {"number"}:
         return True
     if claim_q.get("noun") and source_q.get("noun"):
         return claim_q["noun"] == source_q["noun"]
@@ -245,6 +256,7 @@ class Alignment:
     antonym: tuple[str, str] | None
     swap: tuple[dict, dict] | None = None
     q_partial: list[dict] = field(default_factory=list)
+    ents_direct: list[dict] = field(default_factory=list)
 
     @property
     def anchors_ok(self) -> bool:
@@ -338,7 +350,7 @@ class Verifier:
         found = [a for a in own if self._entity_found(a, pid, index)]
         missing = [a for a in own if a not in found]
         p_labels = {a["label"] for a in p.f["entities"] if a["label"]}
-        blocked = any(
+        blocked = not p.structured and any(
             not self._entity_found(a, pid, index) and a["label"] in p_labels for a in inherited
         )
         q_match: list[dict] = []
@@ -372,16 +384,22 @@ class Verifier:
             flip = claim["negated"] != p.negated
         elif claim["negated"] != p.f["negated"]:
             negated, other = (claim, p.f) if claim["negated"] else (p.f, claim)
-            flip = bool(negated.get("negated_predicate")) and negated["negated_predicate"] in other["predicates"]
+            flip = (
+                bool(negated.get("negated_predicate"))
+                and negated["negated_predicate"] in other["predicates"]
+                and not claim.get("contrast") and not p.f.get("contrast")  # "not A, but B": mixed polarity
+            )
         antonym = None
         for x in claim["predicates"]:
             for y in p.f["predicates"]:
-                if x != y and self.opposed(x, y) and x not in p.f["predicates"]:
+                if x != y and self.opposed(x, y) and x not in p.f["predicates"] and y not in claim["predicates"]:
                     antonym = (x, y)
                     break
             if antonym:
                 break
-        return Alignment(pid, cov, found, missing, blocked, q_match, q_conflict, q_absent, flip, antonym, q_partial=q_partial)
+        direct = [a for a in found if self._entity_in(a, p)]
+        return Alignment(pid, cov, found, missing, blocked, q_match, q_conflict, q_absent, flip, antonym,
+                         q_partial=q_partial, ents_direct=direct)
 
     # the verdict
     def verify(self, claim: Feature, index: PassageIndex, source_texts: dict[str, str]) -> dict:
@@ -398,7 +416,7 @@ class Verifier:
         """
         if not claim["lemmas"] and not claim["entities"] and not claim["quantities"]:
             return _result("unverified", "nothing to check: no content word, name or number", 0.15)
-        cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None]
+        cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None and not _is_article_one(qd)]
         for quote in claim["quotes"]:
             if not any(self.locate(quote, text) for text in source_texts.values()):
                 return _result("unverified", f'quote not found in any source: "{quote}"', 0.15)
@@ -416,7 +434,7 @@ class Verifier:
                 continue
             if claim["negated"] != p.negated:
                 continue
-            anchored = bool(al.q_match) or bool(al.ents_found)
+            anchored = bool(al.q_match) or bool(al.ents_direct)  # named on this passage, not carried over
             need = self.t.grounded_coverage_anchored if anchored else self.t.grounded_coverage
             if al.coverage >= need:
                 grounded.append(al)
@@ -498,8 +516,9 @@ class Verifier:
 
     def _fusion(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> dict | None:
         """Ground a claim that fuses facts from several passages: greedily pick the passage that
-        adds the most of what is still missing (each name or value first, then weighted lemmas),
-        up to two passages — six lines of one record, whose lines each state one field. Every
+        adds the most of what is still missing — each passage must add a name or value the others
+        lack (a fact of its own), then weighted lemmas count —
+        up to two passages — eight lines of one record, whose lines each state one field. Every
         name and value of the claim must be covered and ``fusion_coverage`` of its content; no
         chosen passage may conflict with the claim or deny it."""
         own = [a for a in claim["entities"] if not a.get("inherited")]
@@ -524,13 +543,15 @@ class Verifier:
             got_anchors = {("e", i) for i, a in enumerate(own) if self._entity_found(a, al.pid, index)}
             got_anchors |= {("q", i) for i, (qd, _) in enumerate(cq) if any(qd is m for m in al.q_match)}
             offers[al.pid] = (got_anchors, {x for x in lemmas if self._lemma_in(x, p)})
-        max_parts = 6 if structured else 2
+        max_parts = 8 if structured else 2
         chosen: list[int] = []
         have_a: set = set()
         have_l: set = set()
         for _ in range(max_parts):
             def gain(pid: int) -> float:
                 a, l = offers[pid]
+                if not a - have_a:
+                    return 0.0  # each passage must add a name or a value of its own
                 return len(a - have_a) * 100.0 + sum(weights[x] for x in l - have_l)
             pid = max((p for p in offers if p not in chosen), key=lambda p: (gain(p), -p), default=None)
             if pid is None or gain(pid) <= 0:
@@ -540,7 +561,8 @@ class Verifier:
             have_l |= offers[pid][1]
         total = sum(weights.values())
         cov = sum(weights[x] for x in have_l) / total if total else 1.0
-        if len(chosen) < 2 or have_a != set(anchors) or cov < self.t.fusion_coverage:
+        need = self.t.fusion_coverage_record if structured else self.t.fusion_coverage
+        if len(chosen) < 2 or have_a != set(anchors) or cov < need:
             return None
         chosen.sort()
         return _result("grounded", f"stated across {len(chosen)} source passages", 0.7 + 0.25 * min(1.0, cov),

@@ -57,3 +57,14 @@ def test_false_attribute_names_the_value(nlp):
     (claim,) = report.claims
     assert claim.evidence[0].text == "attributes outdoor seating: False."
     assert claim.differs[0]["source"] == "false"
+
+
+def test_weekday_range_names_every_day(nlp):
+    """"Monday through Friday" states the days between too: the record has no Wednesday line."""
+    record = dict(RECORD, hours={"Monday": "11:0-21:0", "Tuesday": "11:0-21:0", "Friday": "11:0-21:0"})
+    report = sourced_nlp.check("Casa Luna is open Monday through Friday from 11 AM to 9 PM.", [record], nlp=nlp)
+    (claim,) = report.claims
+    assert claim.verdict != "grounded", claim.reason
+    full = dict(record, hours={d: "11:0-21:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")})
+    report = sourced_nlp.check("Casa Luna is open Monday through Friday from 11 AM to 9 PM.", [full], nlp=nlp)
+    assert report.claims[0].verdict == "grounded", report.claims[0].reason

@@ -58,7 +58,7 @@ class EntityKeys:
         self.titles = set(lex["titles"])
         self.inherit_subjects = set(lex["inherit_subjects"])
         self.fuzzy_min_score = float(lex["fuzzy_min_score"])
-        self.weekdays = set(lex.get("weekdays", []))
+        self.weekdays: list[str] = list(lex.get("weekdays", []))  # in week order
         self.alias_of: dict[str, list[str]] = {}
         for group in lex["aliases"]:
             keys = sorted({self.key(a) for a in group})
@@ -70,7 +70,7 @@ class EntityKeys:
         s = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
         s = re.sub(r"'s\b|'$", "", s.strip())
         s = s.replace(".", "")
-        s = _PUNCT.sub(" ", s)
+        s = _PUNCT.sub(" ", s).replace("-", " ")
         words = _SPACES.sub(" ", s).strip().split(" ")
         while len(words) > 1 and words[0] in ("the", "a", "an"):
             words = words[1:]
@@ -130,11 +130,21 @@ class EntityAnchors:
             ent = doc[max(ent.start, span.start) : min(ent.end, span.end)]
             covered.update(range(ent.start, ent.end))
             self._add(out, ent, ent.root.ent_type_ or "")
+        week = self.keys.weekdays
+        days: list[tuple[int, str]] = []
         for tok in span:
             day = tok.lower_.rstrip("s") if tok.lower_.endswith("days") else tok.lower_
-            if day in self.keys.weekdays and tok.i not in covered:
+            if day in week and tok.i not in covered:
                 covered.add(tok.i)
+                days.append((tok.i, day))
                 self._add(out, doc[tok.i : tok.i + 1], "DAY", key=day)
+        # "Monday through Friday" names every day between: each is an anchor of its own
+        for (i, a), (j, b) in zip(days, days[1:]):
+            between = [t.lower_ for t in doc[i + 1 : j]]
+            if between and len(between) <= 2 and between[-1] in ("through", "thru", "to", "-", "\u2013", "until", "till"):
+                ia, ib = week.index(a), week.index(b)
+                for k in range(ia + 1, ib if ib > ia else ib + len(week)):
+                    self._add(out, doc[i : j + 1], "DAY", key=week[k % len(week)])
         run: list[int] = []
         for tok in [*span, None]:
             if tok is not None and tok.pos_ == "PROPN" and tok.i not in covered and tok.text[:1].isupper():

@@ -101,7 +101,10 @@ class Negation:
                 sub = list(scope_head.subtree)
                 start = max(sub[0].idx, span.start_char)
                 end = min(sub[-1].idx + len(sub[-1].text), span.end_char)
-                return cue, [start, end], scope_head.lemma_.lower()
+                # only a cue on the verb itself says the predicate is denied; "without X" and
+                # "no X" deny an argument, so they name no negated predicate
+                predicate_cue = tok.dep_ == "neg" or tok.lemma_.lower() in self.verb_cues or cue.lower().startswith("no longer")
+                return cue, [start, end], scope_head.lemma_.lower() if predicate_cue else ""
         return None
 
     def _is_pseudo(self, tok: Token) -> bool:
@@ -123,8 +126,9 @@ class Negation:
 
 
 def _main_predicates(span: Span) -> list[Token]:
-    """The root of the span and the predicates it heads directly (xcomp, ccomp, acomp, conj
-    of the root, and the verb an auxiliary stands for)."""
+    """The root of the span and the predicates it heads directly (xcomp, ccomp, acomp, and the
+    verb an auxiliary stands for); a coordinated clause ("and not running") is not the main
+    predicate."""
     roots = [t for t in span if t.head.i == t.i or t.head.i < span.start or t.head.i >= span.end]
     out: list[Token] = []
     for root in roots:
@@ -132,6 +136,6 @@ def _main_predicates(span: Span) -> list[Token]:
             continue
         out.append(root)
         for c in root.children:
-            if c.dep_ in ("xcomp", "ccomp", "acomp", "conj", "aux", "auxpass") and span.start <= c.i < span.end:
+            if c.dep_ in ("xcomp", "ccomp", "acomp", "aux", "auxpass") and span.start <= c.i < span.end:
                 out.append(c)
     return out

@@ -137,6 +137,7 @@ class Passages:
             "cue": span._.negation_cue,
             "negated_predicate": self.lexical.canonical(span._.negated_predicate) if span._.negated_predicate else None,
             "hedged": any(self.is_hedge(t) for t in span),
+            "contrast": any(t.dep_ == "cc" and t.lower_ in ("but", "yet") or t.lower_ in ("while", "whereas", "although", "though") for t in span),
             "quotes": [m.group(1).strip() for m in _QUOTE.finditer(span.text) if len(m.group(1).split()) >= 2],
             "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
         }
