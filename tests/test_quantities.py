@@ -182,6 +182,8 @@ def _pairs():
     want = {"grounded": "match", "contradicted": "conflict"}
     ids = {"c01", "c02", "c03", "c04", "c08", "c09", "c15", "c18", "c19", "c20", "c21", "c22", "c24"}
     out = []
+    if not CASES.exists():
+        return out
     for line in CASES.read_text("utf-8").splitlines():
         case = json.loads(line)
         if case["id"] in ids:
