@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench bench-quick clean
+.PHONY: install run test bench bench-quick bench-install clean
 
 install: $(STAMP)
 
@@ -22,14 +22,20 @@ run: install
 test: install
 	$(BIN)/python -m pytest -q
 
-bench: install
+# The peer (sourced-evidence) ships a console script also named `sourced`: after installing it,
+# reinstall this package's script and check that `sourced` is still ours.
+bench-install: install
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall -e .
+	grep -q "sourced_nlp.cli" $(BIN)/sourced || { echo "error: the sourced command is not sourced-nlp's"; exit 1; }
+	$(BIN)/sourced --version
+
+bench: bench-install
 	$(BIN)/python bench/ragtruth.py --split test --json bench/out/ragtruth-test.json
 	$(BIN)/python bench/claims.py --json bench/out/claims.json
 	$(BIN)/python bench/speed.py --json bench/out/speed.json
 
-bench-quick: install
-	$(BIN)/python -m pip install --quiet -e ".[bench]"
+bench-quick: bench-install
 	$(BIN)/python bench/ragtruth.py --split test --quick --json bench/out/ragtruth-test-quick.json
 	$(BIN)/python bench/claims.py --quick --json bench/out/claims-quick.json
 	$(BIN)/python bench/speed.py --quick --json bench/out/speed-quick.json
