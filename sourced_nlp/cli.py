@@ -278,7 +278,7 @@ def _show_findings(report, console) -> None:
     score = getattr(report, "score", None)
     cov = getattr(report, "coverage", None)
     parts = [f"score {score}/100" if score is not None else "score n/a"]
-    if cov is not None:
+    if cov is not None and any(c.citations for c in getattr(report, "claims", [])):
         parts.append(f"citation coverage {cov:.0%}")
     parts.append(f"{len(findings)} finding(s)")
     console.print("  ".join(parts), highlight=False)

@@ -357,7 +357,8 @@ class Report:
 
             sev = {s: sum(1 for f in self.findings if f.get("severity") == s) for s in SEVERITIES}
             score = "n/a" if self.score is None else f"{self.score}/100"
-            cov = "n/a" if self.coverage is None else f"{self.coverage:.0%}"
+            cited = any(c.citations for c in self.claims)
+            cov = "n/a" if self.coverage is None or not cited else f"{self.coverage:.0%}"
             lines[0] += " score | citation coverage | high | medium | low |"
             lines[1] += "---:|---:|---:|---:|---:|"
             lines[2] += f" {score} | {cov} | {sev['high']} | {sev['medium']} | {sev['low']} |"
