@@ -297,6 +297,15 @@ def main(argv: list[str] | None = None) -> int:
                 t = time.perf_counter()
                 peer_check(answer, [text])
                 row[f"{PEER} recheck_s"] = time.perf_counter() - t
+            # locating a quote: a 12-word quote from the end of the text (one word changed, so the
+            # exact and normalised passes fail and the fuzzy pass runs over the whole text)
+            words = text.split()
+            quote = words[-14:-2]
+            quote[5] = "zzzz"
+            t = time.perf_counter()
+            match = sourced_nlp.locate(" ".join(quote), text)
+            row["locate_fuzzy_s"] = time.perf_counter() - t
+            row["locate_found"] = match is not None
             scale["sizes"][label] = row
             result["memory"][f"after scaling {label}"] = rss_mb()
             log(f"  scaling {label} ({len(text):,} chars): {row[f'{OURS} first_s']:.2f}s / {row[f'{OURS} recheck_s']:.2f}s")
@@ -344,9 +353,10 @@ def print_tables(r: dict) -> None:
             pf, pr = row.get(f"{PEER} first_s"), row.get(f"{PEER} recheck_s")
             rows.append([label, f"{row['source_chars']:,}", row[f"{OURS} claims"], fmt(row[f"{OURS} first_s"], digits=2), fmt(row[f"{OURS} recheck_s"], digits=2),
                          fmt(pf, digits=3), fmt(pr, digits=3),
-                         _x(row[f"{OURS} first_s"], pf), _x(row[f"{OURS} recheck_s"], pr)])
+                         _x(row[f"{OURS} first_s"], pf), _x(row[f"{OURS} recheck_s"], pr),
+                         f"{fmt(row.get('locate_fuzzy_s'), digits=3)} ({'found' if row.get('locate_found') else 'not found'})"])
         print(md_table(["source", "chars", "our claims", f"{OURS} first (s)", f"{OURS} re-check (s)", f"{PEER} first (s)", f"{PEER} re-check (s)",
-                        "first ratio", "re-check ratio"], rows))
+                        "first ratio", "re-check ratio", "locate, fuzzy 12-word quote (s)"], rows))
     print("\n### Peak resident memory (ru_maxrss, MB; children = the largest finished child: start-up runs, n_process workers)\n")
     print(md_table(["after", "this process", "children"], [[k, v["self_mb"], v["children_mb"]] for k, v in r["memory"].items()]))
     su = r["startup"]

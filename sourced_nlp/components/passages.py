@@ -138,9 +138,19 @@ class Passages:
             "negated_predicate": self.lexical.canonical(span._.negated_predicate) if span._.negated_predicate else None,
             "hedged": any(self.is_hedge(t) for t in span),
             "contrast": any(t.dep_ == "cc" and t.lower_ in ("but", "yet") or t.lower_ in ("while", "whereas", "although", "though") for t in span),
-            "quotes": [m.group(1).strip() for m in _QUOTE.finditer(span.text) if len(m.group(1).split()) >= 2],
+            "quotes": self.quotes(span),
             "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
         }
+
+    @staticmethod
+    def quotes(span: Span) -> list[str]:
+        """The quoted words of the span (two words or more), leaving out the quotes inside
+        citation markers (``[S2: "..."]``: the marker's quote is checked as a citation)."""
+        text = span.text
+        for c in span._.citations or []:
+            a, b = c["start"] - span.start_char, c["end"] - span.start_char
+            text = text[:a] + " " * (b - a) + text[b:]
+        return [m.group(1).strip() for m in _QUOTE.finditer(text) if len(m.group(1).split()) >= 2]
 
     def is_hedge(self, tok: Token) -> bool:
         """A hedge cue: a modal (tag ``MD``) or a hedging adverb/verb from the lexicon — never a
