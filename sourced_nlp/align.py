@@ -68,6 +68,8 @@ class Thresholds:
     polarity_coverage: float = 0.7
     fusion_coverage: float = 0.75
     fusion_coverage_record: float = 1.0
+    fusion_coverage_content: float = 0.9
+    fusion_min_share: float = 0.3
     conflict_margin: float = 0.2
     swap_coverage: float = 0.7
     max_candidates: int = 24
@@ -80,6 +82,14 @@ def to_quantity(d: dict) -> Quantity | None:
         return Quantity.from_dict({k: v for k, v in d.items() if k != "noun"})
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _wordwise_close(a: str, b: str) -> bool:
+    """Two near-identical names differ by spelling, not by a word: every word of each has a
+    close word (rapidfuzz ratio >= 80) in the other ("Nadela"/"Nadella", never "University of
+    California ..."/"University of Colorado ...")."""
+    wa, wb = a.split(), b.split()
+    return all(any(fuzz.ratio(x, y) >= 80 for y in wb) for x in wa) and all(any(fuzz.ratio(y, x) >= 80 for x in wa) for y in wb)
 
 
 def _is_article_one(qd: dict) -> bool:
@@ -279,12 +289,21 @@ class Verifier:
             antonyms (:meth:`sourced_nlp.components.passages.Lexical.opposed`).
         locate: ``locate(quote, text) -> match | None`` for quotes
             (:func:`sourced_nlp.citations.locate`).
+        meta_words: lemmas a claim uses to point at its sources or link sentences ("as
+            mentioned in passage 1"), left out of its content.
     """
 
-    def __init__(self, thresholds: Thresholds, opposed: Callable[[str, str], bool], locate: Callable[[str, str], Any]) -> None:
+    def __init__(
+        self,
+        thresholds: Thresholds,
+        opposed: Callable[[str, str], bool],
+        locate: Callable[[str, str], Any],
+        meta_words: frozenset[str] = frozenset(),
+    ) -> None:
         self.t = thresholds
         self.opposed = opposed
         self.locate = locate
+        self.meta_words = meta_words
 
     # lemma and entity matching
     @staticmethod
@@ -312,7 +331,7 @@ class Verifier:
             if len(words) == 1 and len(pwords) > 1 and (pwords[-1] == words[0] or pwords[0] == words[0]):
                 if not a["label"] or not pa["label"] or a["label"] == pa["label"] or a["label"] in ("PERSON", "ORG") and pa["label"] in ("PERSON", "ORG"):
                     return True
-            if len(a["key"]) >= 6 and fuzz.ratio(a["key"], pk) >= 90:
+            if len(a["key"]) >= 6 and fuzz.ratio(a["key"], pk) >= 90 and _wordwise_close(a["key"], pk):
                 return True
         return False
 
@@ -414,6 +433,8 @@ class Verifier:
             ``{"verdict", "reason", "support", "evidence": [{"source","start","end","text"}],
             "differs": [{"claim","source","kind"}]}``.
         """
+        if self.meta_words:
+            claim = dict(claim, lemmas=[x for x in claim["lemmas"] if x not in self.meta_words])
         if not claim["lemmas"] and not claim["entities"] and not claim["quantities"]:
             return _result("unverified", "nothing to check: no content word, name or number", 0.15)
         cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None and not _is_article_one(qd)]
@@ -516,19 +537,18 @@ class Verifier:
 
     def _fusion(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> dict | None:
         """Ground a claim that fuses facts from several passages: greedily pick the passage that
-        adds the most of what is still missing — each passage must add a name or value the others
-        lack (a fact of its own), then weighted lemmas count —
-        up to two passages — eight lines of one record, whose lines each state one field. Every
-        name and value of the claim must be covered and ``fusion_coverage`` of its content; no
-        chosen passage may conflict with the claim or deny it."""
+        adds the most of what is still missing. A passage must add a name or value the others lack
+        (a fact of its own), or — for prose — at least ``fusion_min_share`` of the claim's
+        weighted content (a summary sentence compressing two source sentences). At most two
+        passages of prose, eight lines of one record (each line states one field). Every name and
+        value of the claim must be covered, and ``fusion_coverage`` of its content
+        (``fusion_coverage_record`` for records; ``fusion_coverage_content`` when a passage was
+        taken for its words alone); no chosen passage may conflict with the claim or deny it."""
         own = [a for a in claim["entities"] if not a.get("inherited")]
         anchors = [("e", i) for i in range(len(own))] + [("q", i) for i in range(len(cq))]
-        if len(anchors) < 2:
-            return None
         usable = [
             al for al in aligns
             if not al.q_conflict and not al.q_partial and not al.polarity_flip and not al.antonym and not al.inherited_blocked
-            and (al.q_match or al.ents_found)
             and claim["negated"] == index.passages[al.pid].negated
             and (not own or al.ents_found)
         ]
@@ -537,6 +557,7 @@ class Verifier:
         structured = any(index.passages[al.pid].structured for al in usable)
         lemmas = sorted({x for x in claim["lemmas"] if not (structured and x in index.relation_words)})
         weights = {x: index.weight(x) for x in lemmas}
+        total = sum(weights.values())
         offers: dict[int, tuple[set, set]] = {}
         for al in usable:
             p = index.passages[al.pid]
@@ -547,21 +568,30 @@ class Verifier:
         chosen: list[int] = []
         have_a: set = set()
         have_l: set = set()
+        by_words = False
         for _ in range(max_parts):
-            def gain(pid: int) -> float:
+            def gain(pid: int) -> tuple[float, bool]:
                 a, l = offers[pid]
-                if not a - have_a:
-                    return 0.0  # each passage must add a name or a value of its own
-                return len(a - have_a) * 100.0 + sum(weights[x] for x in l - have_l)
-            pid = max((p for p in offers if p not in chosen), key=lambda p: (gain(p), -p), default=None)
-            if pid is None or gain(pid) <= 0:
+                words = sum(weights[x] for x in l - have_l)
+                if a - have_a:
+                    return len(a - have_a) * 100.0 + words, False
+                if not structured and total and words / total >= self.t.fusion_min_share:
+                    return words, True  # a fact of its own, told in words
+                return 0.0, False
+            pid = max((p for p in offers if p not in chosen), key=lambda p: (gain(p)[0], -p), default=None)
+            if pid is None or gain(pid)[0] <= 0:
                 break
+            by_words = by_words or gain(pid)[1]
             chosen.append(pid)
             have_a |= offers[pid][0]
             have_l |= offers[pid][1]
-        total = sum(weights.values())
         cov = sum(weights[x] for x in have_l) / total if total else 1.0
-        need = self.t.fusion_coverage_record if structured else self.t.fusion_coverage
+        if structured:
+            need = self.t.fusion_coverage_record
+        elif by_words:
+            need = self.t.fusion_coverage_content
+        else:
+            need = self.t.fusion_coverage
         if len(chosen) < 2 or have_a != set(anchors) or cov < need:
             return None
         chosen.sort()

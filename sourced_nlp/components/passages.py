@@ -64,6 +64,7 @@ class Lexical:
         self.degree = set(lex["degree_words"])
         self.hedges = set(lex["hedges"])
         self.relation_words = {self.canonical(w) for w in lex.get("structured_relation_words", [])}
+        self.meta_words = frozenset(self.canonical(w) for w in lex.get("meta_words", []))
         self.antonyms: dict[str, list[tuple[int, int]]] = {}
         for gi, sides in enumerate(lex["antonym_groups"]):
             for side, words in enumerate(sides):

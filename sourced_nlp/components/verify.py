@@ -50,6 +50,8 @@ _DEFAULTS = Thresholds()
         "polarity_coverage": _DEFAULTS.polarity_coverage,
         "fusion_coverage": _DEFAULTS.fusion_coverage,
         "fusion_coverage_record": _DEFAULTS.fusion_coverage_record,
+        "fusion_coverage_content": _DEFAULTS.fusion_coverage_content,
+        "fusion_min_share": _DEFAULTS.fusion_min_share,
         "conflict_margin": _DEFAULTS.conflict_margin,
         "swap_coverage": _DEFAULTS.swap_coverage,
         "max_candidates": _DEFAULTS.max_candidates,
@@ -67,6 +69,8 @@ def make_verify(
     polarity_coverage: float,
     fusion_coverage: float,
     fusion_coverage_record: float,
+    fusion_coverage_content: float,
+    fusion_min_share: float,
     conflict_margin: float,
     swap_coverage: float,
     max_candidates: int,
@@ -84,6 +88,8 @@ def make_verify(
         polarity_coverage=polarity_coverage,
         fusion_coverage=fusion_coverage,
         fusion_coverage_record=fusion_coverage_record,
+        fusion_coverage_content=fusion_coverage_content,
+        fusion_min_share=fusion_min_share,
         conflict_margin=conflict_margin,
         swap_coverage=swap_coverage,
         max_candidates=max_candidates,
@@ -110,7 +116,9 @@ class Verify:
         self.nlp = nlp
         self.name = name
         self.lexical = Lexical(lexicon)
-        self.verifier = Verifier(thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9))
+        self.verifier = Verifier(
+            thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9), self.lexical.meta_words
+        )
         self.cache_size = cache_size
         self._cache: OrderedDict[str, list[dict]] = OrderedDict()
 
