@@ -148,6 +148,7 @@ class Passage:
     lemmas: set[str] = field(default_factory=set)
     prefixes: dict[str, list[str]] = field(default_factory=dict)
     keys: dict[str, dict] = field(default_factory=dict)
+    own_keys: dict[str, dict] = field(default_factory=dict)
     prev: int | None = None
     names_own: bool = False
     structured: bool = False
@@ -205,6 +206,7 @@ class PassageIndex:
                     if len(lemma) >= 5:
                         p.prefixes.setdefault(lemma[:5], []).append(lemma)
                 for a in rec["entities"]:
+                    p.own_keys.setdefault(a["key"], a)
                     for k in (a["key"], *a["aliases"]):
                         p.keys.setdefault(k, a)
                         self.by_key.setdefault(k, []).append(pid)
@@ -320,7 +322,9 @@ class Verifier:
     @staticmethod
     def _entity_in(a: dict, p: Passage) -> bool:
         keys = (a["key"], *a["aliases"])
-        if any(k in p.keys for k in keys):
+        # a key against every form the passage's name goes by; an alias (an acronym) only against
+        # the passage's own key — two long names with the same initials are not one name
+        if a["key"] in p.keys or any(k in p.own_keys for k in a["aliases"]):
             return True
         for k in keys:
             if len(k) >= 2 and f" {k} " in p.f["norm"]:
@@ -368,9 +372,14 @@ class Verifier:
         inherited = [a for a in claim["entities"] if a.get("inherited")]
         found = [a for a in own if self._entity_found(a, pid, index)]
         missing = [a for a in own if a not in found]
-        p_labels = {a["label"] for a in p.f["entities"] if a["label"]}
-        blocked = not p.structured and any(
-            not self._entity_found(a, pid, index) and a["label"] in p_labels for a in inherited
+        # a claim that took its subject from the sentence before ("It grew 40%") is not about a
+        # passage whose own subject is another name of the same type
+        other_subject = any(
+            not b.get("inherited") and b["role"] == "subj" and not any(self._entity_in(b, _single(c)) for c in claim["entities"])
+            for b in p.f["entities"]
+        )
+        blocked = not p.structured and other_subject and any(
+            a.get("refers_back") and a["role"] == "subj" and not self._entity_found(a, pid, index) for a in inherited
         )
         q_match: list[dict] = []
         q_conflict: list[tuple[dict, dict]] = []
@@ -619,7 +628,8 @@ class Verifier:
 
 def _single(anchor: dict) -> Passage:
     keys = {k: anchor for k in (anchor["key"], *anchor["aliases"])}
-    return Passage(source="", f={"norm": " " + anchor["key"] + " ", "entities": [anchor]}, keys=keys)
+    return Passage(source="", f={"norm": " " + anchor["key"] + " ", "entities": [anchor]}, keys=keys,
+                   own_keys={anchor["key"]: anchor})
 
 
 def _result(verdict: str, reason: str, support: float, evidence: list[dict] | None = None, differs: list[dict] | None = None) -> dict:

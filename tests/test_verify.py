@@ -257,3 +257,20 @@ def test_determinism(nlp, answer, sources):
     assert first == second
     many = sourced_nlp.check_many([(answer, sources), (answer, sources)], nlp=nlp)
     assert [r.to_json() for r in many] == [first, first]
+
+
+@pytest.mark.parametrize(
+    "claim,source,expected",
+    [
+        # two long names with the same initials are not one name
+        ("He attended the University of California Anschutz Medical Campus in Aurora.",
+         "He attended the University of Colorado Anschutz Medical Campus in Aurora.", "unverified"),
+        # an acronym stands for its long name
+        ("The WHO declared a pandemic in March.", "The World Health Organization declared a pandemic in March.", "grounded"),
+        # a claim that took its subject from the sentence before is not about another subject
+        ("Acme opened a plant. It hired 300 workers.", "Acme opened a plant. Globex hired 300 workers.", "unverified"),
+    ],
+)
+def test_name_matching(nlp, claim, source, expected):
+    report = sourced_nlp.check(claim, [source], nlp=nlp)
+    assert report.claims[-1].verdict == expected, report.claims[-1].reason

@@ -15,7 +15,9 @@ marked ``"inherited": True`` (plain coreference by position; the rule that resol
 Assigns ``Span._.anchors`` on the spans of ``doc.spans["sourced_claims"]`` and
 ``doc.spans["sourced_skipped"]``: a list of dicts ``{"text", "key", "label", "start", "end",
 "aliases": [str], "role": str, "inherited": bool}`` (``start``/``end`` char offsets in the doc;
-for an inherited anchor, those of its first mention).
+for an inherited anchor, those of its first mention; an inherited anchor also carries
+``"refers_back"``: True when a pronoun or definite subject points at it, False when the segment
+merely names nothing itself).
 """
 
 from __future__ import annotations
@@ -105,10 +107,12 @@ class EntityAnchors:
         for span in segments:
             own = self.span_anchors(span)
             anchors = list(own)
-            if previous and (not own or self._refers_back(span)):
+            refers_back = bool(previous) and self._refers_back(span)
+            if previous and (not own or refers_back):
                 have = {a["key"] for a in own}
                 anchors += [
-                    dict(a, inherited=True) for a in previous if a["key"] not in have and a["label"] != "DAY"
+                    dict(a, inherited=True, refers_back=refers_back)
+                    for a in previous if a["key"] not in have and a["label"] != "DAY"
                 ]
             span._.anchors = anchors
             if anchors:
