@@ -20,6 +20,7 @@ Assigns ``doc.spans["sourced_claims"]`` (label ``"claim"``) and ``doc.spans["sou
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from spacy.language import Language
@@ -103,7 +104,7 @@ class ClaimSegmenter:
             content_start = line_start + (marker.end() if marker else 0)
             is_heading_mark = bool(marker and marker.group(0).strip().startswith("#"))
             cuts = []
-            for s in sent_starts:
+            for s in sent_starts[bisect.bisect_right(sent_starts, content_start) : bisect.bisect_left(sent_starts, line_end)]:
                 # a marker right after a sentence's period belongs to that sentence: "2023. [1] Profit"
                 while s < line_end and (text[s] != masked[s] or (s > 0 and text[s - 1] != masked[s - 1] and text[s].isspace())):
                     s += 1

@@ -22,6 +22,7 @@ merely names nothing itself).
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 
@@ -103,9 +104,11 @@ class EntityAnchors:
         segments = extensions.segments(doc)
         if not segments:
             segments = list(doc.sents)
+        ents = list(doc.ents)
+        ends = [e.end for e in ents]
         previous: list[dict] = []
         for span in segments:
-            own = self.span_anchors(span)
+            own = self.span_anchors(span, ents, ends)
             anchors = list(own)
             refers_back = bool(previous) and self._refers_back(span)
             if previous and (not own or refers_back):
@@ -119,15 +122,17 @@ class EntityAnchors:
                 previous = anchors
         return doc
 
-    def span_anchors(self, span: Span) -> list[dict]:
+    def span_anchors(self, span: Span, ents: list[Span] | None = None, ends: list[int] | None = None) -> list[dict]:
         """The span's own anchors: NER entities with a naming label, then proper-noun runs."""
         doc = span.doc
         out: list[dict] = []
         covered: set[int] = {
             tok.i for c in span._.citations or [] for tok in span if c["start"] <= tok.idx < c["end"]
         }
-        for ent in doc.ents:
-            if ent.end <= span.start or ent.start >= span.end or ent.label_ not in self.keys.labels:
+        if ents is None:
+            ents = list(doc.ents)
+        for ent in _ents_in(ents, [e.end for e in ents] if ends is None else ends, span):
+            if ent.label_ not in self.keys.labels:
                 continue
             if any(i in covered for i in range(ent.start, ent.end)):
                 continue
@@ -188,6 +193,18 @@ class EntityAnchors:
                 if dets and dets[0] in ("the", "this", "that", "these") and not has_name and not tok.ent_type_:
                     return True
         return False
+
+
+def _ents_in(ents: list[Span], ends: list[int], span: Span) -> list[Span]:
+    """The entities of ``ents`` (sorted, with their ``end`` token indices in ``ends``) that
+    overlap ``span``, found by bisection: a long source has thousands of segments and entities,
+    and scanning ``doc.ents`` for each segment would be quadratic."""
+    i = bisect.bisect_right(ends, span.start)
+    out = []
+    while i < len(ents) and ents[i].start < span.end:
+        out.append(ents[i])
+        i += 1
+    return out
 
 
 def _role(ent: Span) -> str:

@@ -67,7 +67,10 @@ class Negation:
         if not preds:
             return None
         pred_ids = {t.i for t in preds}
+        cue_words = self.dep_cues | self.det_cues | self.prep_cues | {"no"}
         for tok in span:
+            if tok.lower_ not in cue_words and tok.lemma_.lower() not in self.verb_cues:
+                continue  # only a cue word can negate; the pseudo-negation check is costly
             if self._is_pseudo(tok):
                 continue
             head = tok.head

@@ -23,6 +23,7 @@ same features. Assigns ``doc._.passages``. The inverted index across several sou
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from spacy.language import Language
@@ -94,12 +95,17 @@ class Passages:
 
     def __call__(self, doc: Doc) -> Doc:
         segments = extensions.segments(doc)
-        quantities = list(doc.spans.get(extensions.QUANTITIES_KEY, []))
-        doc._.passages = [self.features(span, i, quantities) for i, span in enumerate(segments)]
+        quantities = sorted(doc.spans.get(extensions.QUANTITIES_KEY, []), key=lambda q: q.start)
+        starts = [q.start for q in quantities]
+        doc._.passages = [
+            self.features(span, i, quantities[bisect.bisect_left(starts, span.start) : bisect.bisect_left(starts, span.end)])
+            for i, span in enumerate(segments)
+        ]
         return doc
 
     def features(self, span: Span, i: int, quantities: list[Span]) -> dict:
-        """The feature record of one segment (keys in the module docstring)."""
+        """The feature record of one segment (keys in the module docstring); ``quantities``:
+        the quantity spans of the doc (those inside the segment are used)."""
         skip: set[int] = set()
         qs: list[dict] = []
         for q in quantities:
