@@ -220,13 +220,26 @@ def check(
 
     Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error.
     """
-    report: Optional[Report] = None
+    report = _report_for(answer, sources, json_input, "check")
+    _emit(report, fmt.value, out)
+    return _gate(report, fail_on.value, fail_under, min_coverage)
+
+
+def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str], how: str) -> Report:
+    """The report for ``check``/``cite`` (``how``): a saved report or a record from
+    ``--json-input``, else ANSWER checked against the SOURCE files.
+
+    Raises:
+        UsageError: both or neither of ``--json-input`` and ANSWER SOURCE... given.
+        SourceError: an unreadable answer or source file.
+    """
     if json_input is not None:
         if answer is not None or sources:
             raise UsageError("give either --json-input or ANSWER SOURCE..., not both")
         report, record = _read_json_input(json_input)
-        if report is None:
-            answer_text, source_list = record["output"], record["sources"]
+        if report is not None:
+            return report
+        answer_text, source_list = record["output"], record["sources"]
     else:
         if answer is None:
             raise UsageError("missing ANSWER (a file path, or - for stdin)")
@@ -234,12 +247,9 @@ def check(
             raise UsageError("no SOURCE given: need at least one source file")
         answer_text = read_answer(answer)
         source_list = _load_sources(sources)
-    if report is None:
-        import sourced_nlp
+    import sourced_nlp
 
-        report = sourced_nlp.check(answer_text, source_list)
-    _emit(report, fmt.value, out)
-    return _gate(report, fail_on.value, fail_under, min_coverage)
+    return getattr(sourced_nlp, how)(answer_text, source_list)
 
 
 def _share(value: Optional[float]) -> Optional[float]:
@@ -312,24 +322,7 @@ def cite(
     Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
     it fails, 2 on a usage or input error.
     """
-    report: Optional[Report] = None
-    if json_input is not None:
-        if answer is not None or sources:
-            raise UsageError("give either --json-input or ANSWER SOURCE..., not both")
-        report, record = _read_json_input(json_input)
-        if report is None:
-            answer_text, source_list = record["output"], record["sources"]
-    else:
-        if answer is None:
-            raise UsageError("missing ANSWER (a file path, or - for stdin)")
-        if not sources:
-            raise UsageError("no SOURCE given: need at least one source file")
-        answer_text = read_answer(answer)
-        source_list = _load_sources(sources)
-    if report is None:
-        import sourced_nlp
-
-        report = sourced_nlp.cite(answer_text, source_list)
+    report = _report_for(answer, sources, json_input, "cite")
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
