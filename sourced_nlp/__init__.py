@@ -85,6 +85,8 @@ def _load_pipeline(model: str | None, config: tuple):
 def _make_doc(nlp, answer: str, sources: Any):
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")
+    if not answer.strip():
+        raise SourceError("the answer is empty: nothing to check")
     doc = nlp.make_doc(answer)
     doc._.sources = normalize_sources(sources)
     return doc
@@ -180,6 +182,8 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
     nlp = nlp or load_pipeline()
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")
+    if not answer.strip():
+        raise SourceError("the answer is empty: nothing to check")
     claims = json_reply(answer)
     if claims is None:
         doc = nlp(_make_doc(nlp, answer, sources))

@@ -84,6 +84,17 @@ def to_quantity(d: dict) -> Quantity | None:
         return None
 
 
+def _same_word(a: str, b: str) -> bool:
+    """The same lemma, or two forms of one stem ("quarterly"/"quarter", "closed"/"close",
+    "attend"/"attendance"): both share a prefix of at least five letters that leaves at most
+    two letters of the shorter one."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    n = max(5, len(short) - 2)
+    return len(short) >= 5 and long_.startswith(short[:n])
+
+
 def _wordwise_close(a: str, b: str) -> bool:
     """Two near-identical names differ by spelling, not by a word: every word of each has a
     close word (rapidfuzz ratio >= 80) in the other ("Nadela"/"Nadella", never "University of
@@ -313,10 +324,7 @@ class Verifier:
         if lemma in p.lemmas:
             return True
         if len(lemma) >= 5:
-            for other in p.prefixes.get(lemma[:5], ()):
-                short, long_ = sorted((lemma, other), key=len)
-                if long_.startswith(short[: max(5, len(short) - 2)]):
-                    return True
+            return any(_same_word(lemma, other) for other in p.prefixes.get(lemma[:5], ()))
         return False
 
     @staticmethod
@@ -414,7 +422,7 @@ class Verifier:
             negated, other = (claim, p.f) if claim["negated"] else (p.f, claim)
             flip = (
                 bool(negated.get("negated_predicate"))
-                and negated["negated_predicate"] in other["predicates"]
+                and any(_same_word(negated["negated_predicate"], x) for x in (*other["predicates"], *other["lemmas"]))
                 and not claim.get("contrast") and not p.f.get("contrast")  # "not A, but B": mixed polarity
             )
         antonym = None
@@ -464,6 +472,8 @@ class Verifier:
                 continue
             if claim["negated"] != p.negated:
                 continue
+            if claim.get("subject") and not al.ents_direct and not any(self._lemma_in(x, p) for x in claim["subject"]):
+                continue  # "Costs rose 8%" is not stated by "Revenue rose 8%": a value of another subject
             anchored = bool(al.q_match) or bool(al.ents_direct)  # named on this passage, not carried over
             need = self.t.grounded_coverage_anchored if anchored else self.t.grounded_coverage
             if al.coverage >= need:
@@ -488,7 +498,7 @@ class Verifier:
 
         # 4. unverified, with the reason
         best = max(aligns, key=lambda a: (a.partial, -a.pid))
-        return _result("unverified", self._reason(claim, best, aligns), 0.15 + 0.5 * best.partial)
+        return _result("unverified", self._reason(claim, best, aligns, index), 0.15 + 0.5 * best.partial)
 
     def _contradiction(self, claim: Feature, aligns: list[Alignment], index: PassageIndex, has_anchor: bool) -> dict | None:
         found: list[tuple[float, Alignment, list[dict], str]] = []
@@ -603,11 +613,13 @@ class Verifier:
             need = self.t.fusion_coverage
         if len(chosen) < 2 or have_a != set(anchors) or cov < need:
             return None
+        if claim.get("subject") and not own and not any(self._lemma_in(x, index.passages[pid]) for pid in chosen for x in claim["subject"]):
+            return None
         chosen.sort()
         return _result("grounded", f"stated across {len(chosen)} source passages", 0.7 + 0.25 * min(1.0, cov),
                        [self._evidence(index.passages[pid]) for pid in chosen])
 
-    def _reason(self, claim: Feature, best: Alignment, aligns: list[Alignment]) -> str:
+    def _reason(self, claim: Feature, best: Alignment, aligns: list[Alignment], index: PassageIndex) -> str:
         if best.coverage < 0.25 and not best.ents_found and not best.q_match:
             return "no source passage is about this claim"
         parts = []
@@ -617,6 +629,10 @@ class Verifier:
             parts.append("no source value for " + ", ".join(q.get("text", "") for q in best.q_absent))
         if best.inherited_blocked:
             parts.append("the passage is about another " + "/".join(sorted({a["label"] for a in claim["entities"] if a.get("inherited")})))
+        if not parts and claim["negated"] != index.passages[best.pid].negated:
+            parts.append("the passage about it has the opposite polarity, but not on the same predicate")
+        if not parts and claim.get("subject") and not any(self._lemma_in(x, index.passages[best.pid]) for x in claim["subject"]):
+            parts.append("the passage is about another subject: " + " ".join(claim["subject"]) + " is not there")
         if not parts:
             parts.append(f"too little of the claim is stated (coverage {best.coverage:.2f})")
         return "; ".join(parts)

@@ -220,6 +220,7 @@ def check(
 
     Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error.
     """
+    _validate_gates(fail_under, min_coverage)
     report = _report_for(answer, sources, json_input, "check")
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
@@ -260,13 +261,23 @@ def _share(value: Optional[float]) -> Optional[float]:
     return value / 100 if value > 1 else value
 
 
+def _validate_gates(fail_under: Optional[float], min_coverage: Optional[float]) -> None:
+    """Reject a gate that can never fail or never pass, before anything is written.
+
+    Raises:
+        UsageError: ``--fail-under`` outside 0-100 or not a number; a bad ``--min-coverage``.
+    """
+    if fail_under is not None and not (0 <= fail_under <= 100):  # also rejects nan
+        raise UsageError(f"--fail-under must be a score in 0-100, got {fail_under:g}")
+    if min_coverage is not None and not (0 <= min_coverage <= 100):
+        raise UsageError(f"--min-coverage must be a share in 0-1 (or a percentage), got {min_coverage:g}")
+
+
 def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optional[float]) -> int:
-    """Exit code of the gate; each reason it fails is one ``gate: ...`` line on stderr when a
-    severity, a score or a coverage is gated on."""
+    """Exit code of the gate; each reason it fails is one ``gate: ...`` line on stderr."""
     reasons = report.gate(fail_on, fail_under=fail_under, min_coverage=_share(min_coverage))
-    if fail_on in ("high", "medium", "low") or fail_under is not None or min_coverage is not None:
-        for r in reasons:
-            typer.echo(f"gate: {r}", err=True)
+    for r in reasons:
+        typer.echo(f"gate: {r}", err=True)
     return 1 if reasons else 0
 
 
@@ -322,6 +333,7 @@ def cite(
     Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
     it fails, 2 on a usage or input error.
     """
+    _validate_gates(fail_under, min_coverage)
     report = _report_for(answer, sources, json_input, "cite")
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
@@ -615,6 +627,9 @@ def main(argv: Optional[list[str]] = None) -> None:
         except OSError:
             pass
         sys.exit(1)
+    except RecursionError:
+        sys.stderr.write("error: the input is nested too deeply to read\n")
+        sys.exit(2)
     except INPUT_ERRORS as err:
         if isinstance(err, OSError) and not isinstance(err, SourceError):
             name = f" {err.filename}" if getattr(err, "filename", None) else ""

@@ -208,7 +208,10 @@ def normalize_sources(sources: Any) -> list[dict]:
         elif item is None:
             raise SourceError(f"source {i} is null")
         else:
-            sid, text, structured = str(i), linearize(item), True
+            try:
+                sid, text, structured = str(i), linearize(item), True
+            except RecursionError as err:
+                raise SourceError(f"source {i} is nested too deeply to linearise") from err
         if not text.strip():
             raise SourceError(f"source {sid!r} is empty")
         if sid in seen:
@@ -236,6 +239,8 @@ def _read_utf8(path: str, what: str) -> str:
         ) from err
     if not text.strip():
         raise SourceError(f"{what} file is empty: {path}")
+    if "\x00" in text:
+        raise SourceError(f"{what} file {path} is binary, not text (it holds NUL bytes)")
     return text
 
 
@@ -268,6 +273,8 @@ def load_source_file(path: str) -> dict:
         raise SourceError(
             f"malformed JSON in source file {path}: {err.msg} (line {err.lineno}, column {err.colno})"
         ) from err
+    except RecursionError as err:
+        raise SourceError(f"JSON in source file {path} is nested too deeply to read") from err
     if isinstance(value, str):
         out = {"id": sid, "text": value, "structured": False}
     elif isinstance(value, Mapping) and _is_mapping_source(value):

@@ -509,3 +509,28 @@ def test_example_batch(tmp_path):
     assert "error" in rows[1]
     _, single, _ = run("check", ANSWER, SOURCE, "--format", "json")
     assert rows[0]["report"] == json.loads(single)
+
+
+def test_deeply_nested_json_source_is_an_input_error(tmp_path):
+    answer = tmp_path / "a.txt"
+    answer.write_text("Revenue rose 8%.", encoding="utf8")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000, encoding="utf8")
+    proc = subprocess.run([sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(deep)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "nested too deeply" in proc.stderr
+
+
+def test_binary_source_and_bad_gate_are_input_errors(tmp_path):
+    answer = tmp_path / "a.txt"
+    answer.write_text("Revenue rose 8%.", encoding="utf8")
+    nuls = tmp_path / "nuls.txt"
+    nuls.write_bytes(b"\x00" * 100)
+    proc = subprocess.run([sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(nuls)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "binary" in proc.stderr
+    out = tmp_path / "out.txt"
+    proc = subprocess.run([sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(answer),
+                           "--fail-under", "nan", "-o", str(out)], capture_output=True, text=True)
+    assert proc.returncode == 2 and not out.exists()

@@ -274,3 +274,25 @@ def test_determinism(nlp, answer, sources):
 def test_name_matching(nlp, claim, source, expected):
     report = sourced_nlp.check(claim, [source], nlp=nlp)
     assert report.claims[-1].verdict == expected, report.claims[-1].reason
+
+
+@pytest.mark.parametrize(
+    "claim,source,expected",
+    [
+        # a value grounds only the subject it is stated of
+        ("Costs rose 8%.", "Revenue rose 8%.", "unverified"),
+        ("Revenue rose 8%.", "Revenue rose 8%.", "grounded"),
+        # short sentences: the denied predicate is found even when the parse misses it
+        ("The drug reduced symptoms.", "The drug did not reduce symptoms.", "contradicted"),
+        ("The company is profitable.", "The company is not profitable.", "contradicted"),
+        ("The bridge was not closed.", "The bridge was closed.", "contradicted"),
+    ],
+)
+def test_subject_and_short_polarity(nlp, claim, source, expected):
+    report = sourced_nlp.check(claim, [source], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+def test_empty_answer_is_an_error(nlp):
+    with pytest.raises(SourceError):
+        sourced_nlp.check("  \n", ["Revenue rose 8%."], nlp=nlp)

@@ -95,7 +95,7 @@ class ClaimSegmenter:
         )
         out: list[tuple[int, int, str]] = []
         pos = 0
-        for line in text.split("\n"):
+        for line in masked.split("\n"):  # a line break inside a citation marker ends no line
             line_start, line_end = pos, pos + len(line)
             pos = line_end + 1
             if not line.strip():

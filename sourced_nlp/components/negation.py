@@ -107,7 +107,11 @@ class Negation:
                 # only a cue on the verb itself says the predicate is denied; "without X" and
                 # "no X" deny an argument, so they name no negated predicate
                 predicate_cue = tok.dep_ == "neg" or tok.lemma_.lower() in self.verb_cues or cue.lower().startswith("no longer")
-                return cue, [start, end], scope_head.lemma_.lower() if predicate_cue else ""
+                negated = scope_head
+                if negated.lemma_ == "be":  # "is not profitable": the complement is what is denied
+                    comps = [c for c in negated.children if c.dep_ in ("acomp", "attr", "oprd")]
+                    negated = comps[0] if comps else negated
+                return cue, [start, end], negated.lemma_.lower() if predicate_cue else ""
         return None
 
     def _is_pseudo(self, tok: Token) -> bool:

@@ -138,6 +138,7 @@ class Passages:
             "kind": span._.claim_kind or "claim",
             "lemmas": lemmas,
             "predicates": predicates,
+            "subject": self.subject(span),
             "entities": anchors,
             "quantities": qs,
             "negated": bool(span._.negated),
@@ -148,6 +149,17 @@ class Passages:
             "quotes": self.quotes(span),
             "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
         }
+
+    def subject(self, span: Span) -> list[str]:
+        """Canonical content lemmas of the main clause's subject phrase when it is a common noun
+        ("operating costs" -> ``["operate", "cost"]``); empty for a name, a pronoun or no subject."""
+        for tok in span:
+            if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.i == tok.i or tok.head.dep_ == "ROOT"):
+                if tok.pos_ != "NOUN" or tok.ent_type_:
+                    return []
+                phrase = [t for t in tok.subtree if t.i <= tok.i and span.start <= t.i < span.end]
+                return [x for t in phrase if (x := self.token_lemma(t))]
+        return []
 
     @staticmethod
     def quotes(span: Span) -> list[str]:
