@@ -422,7 +422,7 @@ class Verifier:
             negated, other = (claim, p.f) if claim["negated"] else (p.f, claim)
             flip = (
                 bool(negated.get("negated_predicate"))
-                and any(_same_word(negated["negated_predicate"], x) for x in (*other["predicates"], *other["lemmas"]))
+                and any(_same_word(negated["negated_predicate"], x) for x in other["predicates"])
                 and not claim.get("contrast") and not p.f.get("contrast")  # "not A, but B": mixed polarity
             )
         antonym = None
