@@ -144,17 +144,10 @@ def _load_sources(paths: list[str]) -> list[dict]:
 
 def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
     """A ``--json-input`` file: a saved report, or a record ``{"output", "sources"}``."""
-    import json
-
-    from .sources import _read_utf8
+    from .sources import _read_utf8, parse_json
 
     text = read_answer(path) if path == "-" else _read_utf8(path, "JSON input")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SourceError(
-            f"malformed JSON in {path}: {err.msg} (line {err.lineno}, column {err.colno})"
-        ) from err
+    value = parse_json(text, path)
     if isinstance(value, dict) and "schema" in value:
         return Report.from_dict(value), None
     try:
@@ -362,17 +355,12 @@ def fields(
 
     import sourced_nlp
 
-    from .sources import _read_utf8
+    from .sources import _read_utf8, parse_json
 
     if not sources:
         raise UsageError("no SOURCE given: need at least one source file")
     text = read_answer(fields_file) if fields_file == "-" else _read_utf8(fields_file, "fields")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SourceError(
-            f"malformed JSON in {fields_file}: {err.msg} (line {err.lineno}, column {err.colno})"
-        ) from err
+    value = parse_json(text, fields_file)
     rep = sourced_nlp.check_fields(value, _load_sources(sources))
     if fmt == Format.json:
         sys.stdout.write(rep.to_json() + "\n")

@@ -244,6 +244,20 @@ def _read_utf8(path: str, what: str) -> str:
     return text
 
 
+def parse_json(text: str, where: str) -> Any:
+    """Parse JSON text read from ``where`` (named in the error).
+
+    Raises:
+        SourceError: malformed JSON (with line and column), or nesting too deep to read.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SourceError(f"malformed JSON in {where}: {err.msg} (line {err.lineno}, column {err.colno})") from err
+    except RecursionError as err:
+        raise SourceError(f"JSON in {where} is nested too deeply to read") from err
+
+
 def load_source_file(path: str) -> dict:
     """Read one source file.
 
@@ -267,14 +281,7 @@ def load_source_file(path: str) -> dict:
     sid = os.path.basename(path)
     if not path.lower().endswith(".json"):
         return {"id": sid, "text": text, "structured": False}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SourceError(
-            f"malformed JSON in source file {path}: {err.msg} (line {err.lineno}, column {err.colno})"
-        ) from err
-    except RecursionError as err:
-        raise SourceError(f"JSON in source file {path} is nested too deeply to read") from err
+    value = parse_json(text, f"source file {path}")
     if isinstance(value, str):
         out = {"id": sid, "text": value, "structured": False}
     elif isinstance(value, Mapping) and _is_mapping_source(value):
