@@ -34,6 +34,7 @@ bench: bench-install
 	$(BIN)/python bench/ragtruth.py --split test --json bench/out/ragtruth-test.json
 	$(BIN)/python bench/claims.py --json bench/out/claims.json
 	$(BIN)/python bench/speed.py --json bench/out/speed.json
+	$(BIN)/python bench/records.py
 
 bench-quick: bench-install
 	$(BIN)/python bench/ragtruth.py --split test --quick --json bench/out/ragtruth-test-quick.json

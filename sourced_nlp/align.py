@@ -53,6 +53,8 @@ Feature = dict[str, Any]
 _FALSE_VALUES = {"false", "no", "none"}
 _TRUE_VALUES = {"true", "yes"}
 _RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")
+_RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
+_RECORD_KIND = re.compile(r"^(?:name|categories|category|type|kind)\s*:", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,7 @@ class Passage:
     structured: bool = False
     head: int | None = None
     value: str | None = None
+    joined: set[str] = field(default_factory=set)
 
     @property
     def negated(self) -> bool:
@@ -186,6 +189,8 @@ class PassageIndex:
     Attributes:
         passages: every passage, in source order.
         entity_keys: every entity key and alias named anywhere in the sources.
+        record_words: per structured source, the lemmas of its ``name``/``categories``/``type``
+            lines: the words an answer uses for the record's subject ("The Mexican restaurant").
     """
 
     def __init__(self, sources: list[tuple[str, list[Feature], bool]], relation_words: frozenset[str] = frozenset()) -> None:
@@ -195,6 +200,7 @@ class PassageIndex:
         self.by_key: dict[str, list[int]] = {}
         self.by_kind: dict[str, list[int]] = {}
         self.entity_keys: set[str] = set()
+        self.record_words: dict[str, set[str]] = {}
         df: dict[str, int] = {}
         for source_id, records, structured in sources:
             prev: int | None = None
@@ -211,6 +217,18 @@ class PassageIndex:
                 self.passages.append(p)
                 p.names_own = any(not a.get("inherited") for a in rec["entities"])
                 p.lemmas = set(rec["lemmas"])
+                words = rec["norm"].split()
+                # the words of names too ("Nail Salons" holds "salon"), and compounds written as one
+                # word ("take out" holds "takeout", "health care" "healthcare")
+                p.joined = {w for w in words if w.isalpha()}
+                p.joined |= {w[:-1] for w in p.joined if len(w) > 3 and w.endswith("s") and not w.endswith("ss")}
+                p.joined |= {a + b for a, b in zip(words, words[1:]) if a.isalpha() and b.isalpha()}
+                for word in p.joined - p.lemmas:
+                    self.by_lemma.setdefault(word, []).append(pid)
+                    if len(word) >= 5:
+                        p.prefixes.setdefault(word[:5], []).append(word)
+                if structured and _RECORD_KIND.match(rec["text"]):
+                    self.record_words.setdefault(source_id, set()).update(rec["lemmas"])
                 for lemma in p.lemmas:
                     df[lemma] = df.get(lemma, 0) + 1
                     self.by_lemma.setdefault(lemma, []).append(pid)
@@ -223,7 +241,10 @@ class PassageIndex:
                         self.by_key.setdefault(k, []).append(pid)
                         if not a.get("inherited"):
                             self.entity_keys.add(k)
+                key_noun = rec["lemmas"][-1] if structured and rec["lemmas"] and _RECORD_NUMBER.search(rec["text"]) else None
                 for qd in rec["quantities"]:
+                    if key_noun and not qd.get("noun") and qd.get("kind") == "number":
+                        qd = dict(qd, noun=key_noun)  # "business stars: 4.0" counts stars
                     q = to_quantity(qd)
                     if q is not None:
                         p.quantities.append((qd, q))
@@ -321,7 +342,7 @@ class Verifier:
     # lemma and entity matching
     @staticmethod
     def _lemma_in(lemma: str, p: Passage) -> bool:
-        if lemma in p.lemmas:
+        if lemma in p.lemmas or lemma in p.joined:
             return True
         if len(lemma) >= 5:
             return any(_same_word(lemma, other) for other in p.prefixes.get(lemma[:5], ()))
@@ -346,6 +367,16 @@ class Verifier:
             if len(a["key"]) >= 6 and fuzz.ratio(a["key"], pk) >= 90 and _wordwise_close(a["key"], pk):
                 return True
         return False
+
+    def _about_subject(self, subject: list[str], p: Passage, index: PassageIndex) -> bool:
+        """The passage speaks of the claim's subject (lemmas of its subject noun phrase): it holds
+        one of them, or it is a line of a record and the subject names the record itself ("The
+        restaurant", "This Mexican spot": a relation word or a word of its name/categories)."""
+        if any(self._lemma_in(x, p) for x in subject):
+            return True
+        return p.structured and any(
+            x in index.relation_words or x in index.record_words.get(p.source, ()) for x in subject
+        )
 
     def _entity_found(self, a: dict, pid: int, index: PassageIndex, depth: int = 2) -> bool:
         """The anchor is named in the passage, or — for a passage that names nothing itself
@@ -472,7 +503,7 @@ class Verifier:
                 continue
             if claim["negated"] != p.negated:
                 continue
-            if claim.get("subject") and not al.ents_direct and not any(self._lemma_in(x, p) for x in claim["subject"]):
+            if claim.get("subject") and not al.ents_direct and not self._about_subject(claim["subject"], p, index):
                 continue  # "Costs rose 8%" is not stated by "Revenue rose 8%": a value of another subject
             anchored = bool(al.q_match) or bool(al.ents_direct)  # named on this passage, not carried over
             need = self.t.grounded_coverage_anchored if anchored else self.t.grounded_coverage
@@ -557,7 +588,8 @@ class Verifier:
     def _fusion(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> dict | None:
         """Ground a claim that fuses facts from several passages: greedily pick the passage that
         adds the most of what is still missing. A passage must add a name or value the others lack
-        (a fact of its own), or — for prose — at least ``fusion_min_share`` of the claim's
+        (a fact of its own), a word of the claim (a line of a record: each line states one field),
+        or — for prose — at least ``fusion_min_share`` of the claim's
         weighted content (a summary sentence compressing two source sentences). At most two
         passages of prose, eight lines of one record (each line states one field). Every name and
         value of the claim must be covered, and ``fusion_coverage`` of its content
@@ -569,7 +601,7 @@ class Verifier:
             al for al in aligns
             if not al.q_conflict and not al.q_partial and not al.polarity_flip and not al.antonym and not al.inherited_blocked
             and claim["negated"] == index.passages[al.pid].negated
-            and (not own or al.ents_found)
+            and (not own or al.ents_found or index.passages[al.pid].structured)  # a record line is about the record
         ]
         if len(usable) < 2:
             return None
@@ -594,6 +626,8 @@ class Verifier:
                 words = sum(weights[x] for x in l - have_l)
                 if a - have_a:
                     return len(a - have_a) * 100.0 + words, False
+                if structured and words > 0:
+                    return words, False  # a line of a record states one field: "accepts credit cards"
                 if not structured and total and words / total >= self.t.fusion_min_share:
                     return words, True  # a fact of its own, told in words
                 return 0.0, False
@@ -613,7 +647,7 @@ class Verifier:
             need = self.t.fusion_coverage
         if len(chosen) < 2 or have_a != set(anchors) or cov < need:
             return None
-        if claim.get("subject") and not own and not any(self._lemma_in(x, index.passages[pid]) for pid in chosen for x in claim["subject"]):
+        if claim.get("subject") and not own and not any(self._about_subject(claim["subject"], index.passages[pid], index) for pid in chosen):
             return None
         chosen.sort()
         return _result("grounded", f"stated across {len(chosen)} source passages", 0.7 + 0.25 * min(1.0, cov),
@@ -631,7 +665,7 @@ class Verifier:
             parts.append("the passage is about another " + "/".join(sorted({a["label"] for a in claim["entities"] if a.get("inherited")})))
         if not parts and claim["negated"] != index.passages[best.pid].negated:
             parts.append("the passage about it has the opposite polarity, but not on the same predicate")
-        if not parts and claim.get("subject") and not any(self._lemma_in(x, index.passages[best.pid]) for x in claim["subject"]):
+        if not parts and claim.get("subject") and not self._about_subject(claim["subject"], index.passages[best.pid], index):
             parts.append("the passage is about another subject: " + " ".join(claim["subject"]) + " is not there")
         if not parts:
             parts.append(f"too little of the claim is stated (coverage {best.coverage:.2f})")

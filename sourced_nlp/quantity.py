@@ -140,7 +140,10 @@ def compare(claim: Quantity, source: Quantity) -> str:
     The claim interval is widened by ``claim.precision`` (a claim rounds what the source states).
 
     Returns:
-        ``"match"`` when the source interval lies inside the widened claim interval,
+        ``"match"`` when the source interval lies inside the widened claim interval; a claimed
+        time of day against a source time range ("10:0-23:0", opening hours) is one of its ends —
+        either end for "at 10 AM", the closing time for "until 11 PM", the opening time for
+        "since 10 AM", both ends for "11 AM to 11 PM" — and a ``"conflict"`` otherwise,
         ``"conflict"`` when the two are disjoint, ``"partial"`` when they overlap otherwise,
         ``"incomparable"`` when :func:`comparable` is false.
     """
@@ -150,6 +153,17 @@ def compare(claim: Quantity, source: Quantity) -> str:
     s_lo, s_hi = source.low, source.high
     finite = [abs(x) for x in (lo, hi, s_lo, s_hi) if not math.isinf(x)]
     eps = 1e-9 * max([1.0, *finite])
+    if claim.kind == "time" and source.low != source.high and not math.isinf(s_lo) and not math.isinf(s_hi):
+        # a time of day against opening hours ("10:0-23:0"): the claim names one end of them —
+        # "opens at 10 AM" either end, "open until 11 PM" the closing time, "since 10 AM" the opening
+        if claim.low == claim.high and not claim.approx:
+            return "match" if claim.low in (s_lo, s_hi) else "conflict"
+        if not math.isinf(claim.low) and not math.isinf(claim.high):  # "from 11 AM to 11 PM": both ends
+            return "match" if (claim.low, claim.high) == (s_lo, s_hi) else "conflict"
+        if claim.approx in ("by", "until") and math.isinf(claim.low):
+            return "match" if claim.high == s_hi else "conflict"
+        if claim.approx == "since" and math.isinf(claim.high):
+            return "match" if claim.low == s_lo else "conflict"
     if s_lo >= lo - eps and s_hi <= hi + eps:
         return "match"
     if s_hi < lo - eps or s_lo > hi + eps:

@@ -78,6 +78,7 @@ def _parse_literal(text: str) -> Any:
         return None
 
 
+_IDENT_RE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 _QUOTED_RE = re.compile(r"""^u?(['"])(.*)\1$""", re.DOTALL)
 
 
@@ -91,6 +92,8 @@ def _scalar(value: Any) -> str:
         m = _QUOTED_RE.match(value.strip())
         if m:  # Yelp stores some values as Python reprs: "u'free'", "'casual'"
             value = m.group(2)
+        if _IDENT_RE.fullmatch(value.strip()):  # an enum identifier: "full_bar" -> "full bar"
+            value = value.replace("_", " ")
         return " ".join(value.split())
     return str(value)
 
@@ -122,8 +125,8 @@ def _lines(value: Any, prefix: str) -> list[str]:
         if all(not isinstance(v, (Mapping, list, tuple)) for v in value):
             return [_statement(prefix, ", ".join(_scalar(v) for v in value))]
         out = []
-        for n, item in enumerate(value, start=1):
-            out.extend(_lines(item, _join(prefix, str(n))))
+        for item in value:  # no position number: "review info 2 review stars: 4.0" reads as a value 2
+            out.extend(_lines(item, prefix))
         return out
     return [_statement(prefix, _scalar(value))]
 
@@ -139,15 +142,18 @@ def linearize(value: Any, prefix: str = "") -> str:
         {"attributes": {"OutdoorSeating": false}}  -> attributes outdoor seating: false.
         {"categories": "Pizza, Italian"}           -> categories: Pizza, Italian.
         {"tags": ["a", "b"]}                       -> tags: a, b.
-        {"review_info": [{"review_text": "..."}]}  -> review info 1 review text: ...
+        {"review_info": [{"review_text": "..."}]}  -> review info review text: ...
+        {"Alcohol": "u'full_bar'"}                 -> alcohol: full bar.
         {"BusinessParking": "{'garage': False}"}   -> business parking garage: false.
 
     - Nested mapping keys are joined into a prefix of words; camelCase, PascalCase and
       snake_case keys are split into lowercase words (day and month names keep their capital,
       short mixed tokens such as ``WiFi`` are kept as written).
     - A list of scalars is one statement, its items joined with ``", "``; a list holding objects
-      or lists gives one block per item, prefixed with its 1-based position.
-    - Scalars: ``true``/``false`` for booleans, ``none`` for null (and for an empty object or
+      or lists gives one block of lines per item, in order, under the list's own prefix (no
+      position number: a number in a line would be read as one of its values).
+    - Scalars: ``true``/``false`` for booleans, ``none`` for null, a lower-case identifier's
+      underscores as spaces (``full_bar`` -> ``full bar``) (and for an empty object or
       list under a key), numbers as Python ``str``; whitespace runs inside strings (including
       newlines) become one space, so a statement never spans lines.
     - A string that holds a Python-literal or JSON object/list (Yelp stores

@@ -42,7 +42,25 @@ ROWS = [
     ("Casa Luna has a rating of 4.5 stars.", "contradicted"),
     ("Casa Luna serves Italian food.", "unverified"),
     ("Reviewers mention great tacos and friendly staff.", "grounded"),
+    # the record is the subject: "The restaurant" is Casa Luna, each line one field of it
+    ("The restaurant does not offer outdoor seating.", "grounded"),
+    ("It offers takeout and free WiFi.", "grounded"),
+    ("It has an average rating of 4 stars.", "grounded"),
+    # opening hours: a time is one end of the day's range
+    ("On Friday, it opens at 11 AM.", "grounded"),
+    ("It closes at 9 PM on Fridays.", "contradicted"),
+    ("Casa Luna is open until 10 PM on Mondays.", "contradicted"),
+    ("Casa Luna is open until 9 PM on Mondays.", "grounded"),
 ]
+
+
+def test_list_position_is_not_a_value(nlp):
+    """A review's position in the list is not one of its values: "1 star" is not stated by the
+    first review of a record whose review gave 5 stars."""
+    report = sourced_nlp.check("One review gave Casa Luna 1 star.", [RECORD], nlp=nlp)
+    (claim,) = report.claims
+    assert claim.verdict != "grounded", claim.reason
+    assert all("1" not in e.text.split(":")[0] for e in claim.evidence)
 
 
 @pytest.mark.parametrize("answer,expected", ROWS)

@@ -99,6 +99,8 @@ class EntityAnchors:
     def __init__(self, name: str, lexicon: str) -> None:
         self.name = name
         self.keys = EntityKeys(lexicon)
+        self._values_of: Doc | None = None
+        self._values: set[int] = set()
 
     def __call__(self, doc: Doc) -> Doc:
         segments = extensions.segments(doc)
@@ -136,7 +138,10 @@ class EntityAnchors:
                 continue
             if any(i in covered for i in range(ent.start, ent.end)):
                 continue
-            ent = doc[max(ent.start, span.start) : min(ent.end, span.end)]
+            start = max(ent.start, span.start)
+            while start < min(ent.end, span.end) - 1 and doc[start].is_lower:
+                start += 1  # "free Wi-Fi": a lower-case word the NER took in is not part of the name
+            ent = doc[start : min(ent.end, span.end)]
             covered.update(range(ent.start, ent.end))
             self._add(out, ent, ent.root.ent_type_ or "")
         week = self.keys.weekdays
@@ -154,15 +159,28 @@ class EntityAnchors:
                 ia, ib = week.index(a), week.index(b)
                 for k in range(ia + 1, ib if ib > ia else ib + len(week)):
                     self._add(out, doc[i : j + 1], "DAY", key=week[k % len(week)])
+        # a proper-noun run never takes a token of a value ("11 AM", "5 PM EST")
+        covered |= self._value_tokens(doc)
         run: list[int] = []
         for tok in [*span, None]:
             if tok is not None and tok.pos_ == "PROPN" and tok.i not in covered and tok.text[:1].isupper():
                 run.append(tok.i)
                 continue
+            if (tok is not None and run and tok.text == "-" and not doc[tok.i - 1].whitespace_ and not tok.whitespace_
+                    and tok.i + 1 < span.end and doc[tok.i + 1].text[:1].isupper() and tok.i + 1 not in covered):
+                run.append(tok.i)  # "Wi-Fi", "Rolls-Royce": one name across the hyphen
+                continue
             if run:
                 self._add(out, doc[run[0] : run[-1] + 1], "")
                 run = []
         return out
+
+    def _value_tokens(self, doc: Doc) -> set[int]:
+        """Token indices inside the doc's quantity spans (computed once per doc)."""
+        if self._values_of is not doc:
+            self._values_of = doc
+            self._values = {i for q in doc.spans.get(extensions.QUANTITIES_KEY, []) for i in range(q.start, q.end)}
+        return self._values
 
     def _add(self, out: list[dict], ent: Span, label: str, key: str | None = None) -> None:
         key = key or self.keys.key(ent.text)
