@@ -33,8 +33,11 @@ For each claim:
      together, no passage about it, too little of its content stated.
 
 ``support`` in [0, 1] orders claims from best to least supported: 0.7-1.0 for grounded
-(by coverage), 0.15-0.65 for unverified (by the best partial alignment: the mean of coverage and
-the share of anchors found), 0.0-0.1 for contradicted.
+(by coverage), 0.15-0.65 for unverified, 0.0-0.1 for contradicted. An unverified claim's support is
+0.15 + 0.25 x its best partial alignment (the mean of one passage's coverage and the share of
+anchors it holds) + 0.25 x its spread (the same two shares over all candidate passages together,
+a value counted only where no passage conflicts with it); the weights were set on the RAGTruth
+train split (support ROC-AUC 0.792 -> 0.804 there).
 """
 
 from __future__ import annotations
@@ -53,6 +56,10 @@ Feature = dict[str, Any]
 _FALSE_VALUES = {"false", "no", "none"}
 _TRUE_VALUES = {"true", "yes"}
 _RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")
+# support of an unverified claim: 0.15 + _SUPPORT_BEST x the best passage's partial match +
+# _SUPPORT_SPREAD x what the candidate passages hold between them (set on the RAGTruth train split)
+_SUPPORT_BEST = 0.25
+_SUPPORT_SPREAD = 0.25
 _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
 _RECORD_KIND = re.compile(r"^(?:name|categories|category|type|kind)\s*:", re.IGNORECASE)
 
@@ -529,7 +536,23 @@ class Verifier:
 
         # 4. unverified, with the reason
         best = max(aligns, key=lambda a: (a.partial, -a.pid))
-        return _result("unverified", self._reason(claim, best, aligns, index), 0.15 + 0.5 * best.partial)
+        support = 0.15 + _SUPPORT_BEST * best.partial + _SUPPORT_SPREAD * self._spread(claim, cq, aligns, index)
+        return _result("unverified", self._reason(claim, best, aligns, index), support)
+
+    def _spread(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> float:
+        """How much of the claim the candidate passages hold between them, in [0, 1]: the mean of
+        the IDF-weighted share of its content lemmas found in any of them and the share of its
+        names and values found in any of them (a value only where no passage conflicts with it)."""
+        lemmas = set(claim["lemmas"])
+        total = sum(index.weight(x) for x in lemmas)
+        found = sum(index.weight(x) for x in lemmas if any(self._lemma_in(x, index.passages[al.pid]) for al in aligns))
+        words = found / total if total else 1.0
+        own = [a for a in claim["entities"] if not a.get("inherited")]
+        got = sum(1 for a in own if any(a in al.ents_found for al in aligns))
+        got += sum(1 for qd, _ in cq if any(any(qd is m for m in al.q_match) for al in aligns)
+                   and not any(any(qd is c for c, _ in al.q_conflict) for al in aligns))
+        n = len(own) + len(cq)
+        return (words + (got / n if n else words)) / 2
 
     def _contradiction(self, claim: Feature, aligns: list[Alignment], index: PassageIndex, has_anchor: bool) -> dict | None:
         found: list[tuple[float, Alignment, list[dict], str]] = []

@@ -13,6 +13,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 __all__ = ["SourceError", "normalize_sources", "linearize", "load_source_file", "read_answer"]
@@ -98,6 +99,14 @@ def _scalar(value: Any) -> str:
     return str(value)
 
 
+@lru_cache(maxsize=1)
+def _value_words() -> dict[str, dict[str, str]]:
+    """``models/records.json`` value words: ``{key words: {value: words}}``."""
+    from .lexicons import load_lexicon
+
+    return load_lexicon("records")["value_words"]
+
+
 def _statement(prefix: str, value_text: str) -> str:
     line = f"{prefix}: {value_text}" if prefix else value_text
     return line if line.endswith(_TERMINAL) else line + "."
@@ -128,7 +137,12 @@ def _lines(value: Any, prefix: str) -> list[str]:
         for item in value:  # no position number: "review info 2 review stars: 4.0" reads as a value 2
             out.extend(_lines(item, prefix))
         return out
-    return [_statement(prefix, _scalar(value))]
+    text = _scalar(value)
+    for key, words in _value_words().items():
+        if (prefix == key or prefix.endswith(" " + key)) and text in words:
+            text = f"{text} ({words[text]})"  # "price range 2: 2 (moderate, moderately priced)."
+            break
+    return [_statement(prefix, text)]
 
 
 def linearize(value: Any, prefix: str = "") -> str:
@@ -156,6 +170,9 @@ def linearize(value: Any, prefix: str = "") -> str:
       underscores as spaces (``full_bar`` -> ``full bar``) (and for an empty object or
       list under a key), numbers as Python ``str``; whitespace runs inside strings (including
       newlines) become one space, so a statement never spans lines.
+    - A coded value whose meaning ``models/records.json`` gives in words is followed by them:
+      ``{"RestaurantsPriceRange2": "2"}`` -> ``restaurants price range 2: 2 (moderate, moderately
+      priced, mid-range).``
     - A string that holds a Python-literal or JSON object/list (Yelp stores
       ``"{'garage': False, ...}"``) is parsed with :func:`ast.literal_eval` (then ``json``) and
       linearised; a quoted repr such as ``"u'free'"`` becomes ``free``.

@@ -62,6 +62,7 @@ class EntityKeys:
         self.inherit_subjects = set(lex["inherit_subjects"])
         self.fuzzy_min_score = float(lex["fuzzy_min_score"])
         self.weekdays: list[str] = list(lex.get("weekdays", []))  # in week order
+        self.day_groups: dict[str, list[str]] = dict(lex.get("day_groups", {}))  # "weekends" -> its days
         self.alias_of: dict[str, list[str]] = {}
         for group in lex["aliases"]:
             keys = sorted({self.key(a) for a in group})
@@ -152,6 +153,10 @@ class EntityAnchors:
                 covered.add(tok.i)
                 days.append((tok.i, day))
                 self._add(out, doc[tok.i : tok.i + 1], "DAY", key=day)
+            elif tok.lower_ in self.keys.day_groups and tok.i not in covered:
+                covered.add(tok.i)  # "on weekdays": each day of the group is an anchor of its own
+                for key in self.keys.day_groups[tok.lower_]:
+                    self._add(out, doc[tok.i : tok.i + 1], "DAY", key=key)
         # "Monday through Friday" names every day between: each is an anchor of its own
         for (i, a), (j, b) in zip(days, days[1:]):
             between = [t.lower_ for t in doc[i + 1 : j]]
