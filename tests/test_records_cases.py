@@ -18,9 +18,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from records import CASES, sentence_spans, sentence_verdict  # noqa: E402
 
 ROWS = list(srsly.read_jsonl(CASES))
+# Known false groundings, each a fault kind the rules do not yet read: the case fails while it
+# stays, and the marker must go (strict) once it passes.
+KNOWN = {
+    "rec-17": "a review's 'the wait was over an hour' told as 'short waits': the opposite is not a word the source uses",
+}
 
 
-@pytest.mark.parametrize("case", ROWS, ids=[c["id"] for c in ROWS])
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c["id"]], strict=True)) if c["id"] in KNOWN else c for c in ROWS],
+    ids=[c["id"] for c in ROWS],
+)
 def test_no_false_grounding(nlp, case):
     report = sourced_nlp.check(case["answer"], [case["record"]], nlp=nlp)
     spans = sentence_spans(case["answer"], case["sentences"], case["id"])

@@ -5,7 +5,8 @@ record), claims and skipped segments alike. Its record holds what alignment comp
 types (so a source parsed once can be cached, pickled and shipped to other processes):
 
 ``{"i": int, "start": int, "end": int, "text": str, "kind": str,
-"lemmas": [str], "predicates": [str], "entities": [anchor dict], "quantities": [quantity dict],
+"lemmas": [str], "predicates": [str], "subject": [str], "one_subject": bool,
+"entities": [anchor dict], "quantities": [quantity dict],
 "negated": bool, "cue": str | None, "hedged": bool, "quotes": [str], "norm": str}``
 
 * ``lemmas``: content lemmas, lower case, mapped to the canonical member of their synonym group
@@ -139,6 +140,7 @@ class Passages:
             "lemmas": lemmas,
             "predicates": predicates,
             "subject": self.subject(span),
+            "one_subject": self.one_subject(span),
             "entities": anchors,
             "quantities": qs,
             "negated": bool(span._.negated),
@@ -160,6 +162,15 @@ class Passages:
                 phrase = [t for t in tok.subtree if t.i <= tok.i and span.start <= t.i < span.end]
                 return [x for t in phrase if (x := self.token_lemma(t))]
         return []
+
+    @staticmethod
+    def one_subject(span: Span) -> bool:
+        """The main clause's subject is one common-noun thing or person ("One reviewer",
+        "Another customer", "A dog owner": tag ``NN``), not several ("Reviewers": ``NNS``)."""
+        for tok in span:
+            if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.i == tok.i or tok.head.dep_ == "ROOT"):
+                return tok.tag_ == "NN" and not tok.ent_type_
+        return False
 
     @staticmethod
     def quotes(span: Span) -> list[str]:
