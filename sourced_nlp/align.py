@@ -386,6 +386,24 @@ class Verifier:
                 return True
         return False
 
+    @staticmethod
+    def _polarity_agrees(claim: Feature, p: Passage) -> bool:
+        """The passage can state the claim as far as negation goes: both affirm; both deny the same
+        predicate ("did not arrest" is not stated by "did not name the driver who was arrested"); or
+        the claim affirms and the passage's denial is on a predicate the claim does not use
+        ("Prosecutors are seeking the death penalty" from "..., and they did not rule out an
+        appeal"). A denying claim always needs a denying passage; a record's false/no line
+        always denies."""
+        if claim["negated"] and p.negated and not p.structured:
+            a, b = claim.get("negated_predicate"), p.f.get("negated_predicate")
+            return not a or not b or _same_word(a, b)
+        if claim["negated"] == p.negated:
+            return True
+        if claim["negated"] or p.structured:
+            return False
+        denied = p.f.get("negated_predicate")
+        return bool(denied) and not any(_same_word(denied, x) for x in (*claim["predicates"], *claim["lemmas"]))
+
     def _predicate_missing(self, claim: Feature, p: Passage, index: PassageIndex) -> bool:
         """A main predicate of the claim (root and the verbs it coordinates, "waited",
         "complained") is not in the passage — relation words of a record and meta words aside.
@@ -510,7 +528,8 @@ class Verifier:
             "differs": [{"claim","source","kind"}]}``.
         """
         if self.meta_words:
-            claim = dict(claim, lemmas=[x for x in claim["lemmas"] if x not in self.meta_words])
+            claim = dict(claim, lemmas=[x for x in claim["lemmas"] if x not in self.meta_words],
+                         subject=[x for x in claim.get("subject") or () if x not in self.meta_words])
         if not claim["lemmas"] and not claim["entities"] and not claim["quantities"]:
             return _result("unverified", "nothing to check: no content word, name or number", 0.15)
         cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None and not _is_article_one(qd)]
@@ -529,7 +548,7 @@ class Verifier:
             p = index.passages[al.pid]
             if not al.anchors_ok or al.q_conflict or al.q_absent or al.polarity_flip or al.antonym:
                 continue
-            if claim["negated"] != p.negated:
+            if not self._polarity_agrees(claim, p):
                 continue
             if claim.get("subject") and not al.ents_direct and not self._about_subject(claim["subject"], p, index):
                 continue  # "Costs rose 8%" is not stated by "Revenue rose 8%": a value of another subject
@@ -651,7 +670,7 @@ class Verifier:
         usable = [
             al for al in aligns
             if not al.q_conflict and not al.q_partial and not al.polarity_flip and not al.antonym and not al.inherited_blocked
-            and claim["negated"] == index.passages[al.pid].negated
+            and self._polarity_agrees(claim, index.passages[al.pid])
             and (not own or al.ents_found or index.passages[al.pid].structured)  # a record line is about the record
         ]
         if len(usable) < 2:
@@ -721,7 +740,7 @@ class Verifier:
             parts.append("no source value for " + ", ".join(q.get("text", "") for q in best.q_absent))
         if best.inherited_blocked:
             parts.append("the passage is about another " + "/".join(sorted({a["label"] for a in claim["entities"] if a.get("inherited")})))
-        if not parts and claim["negated"] != index.passages[best.pid].negated:
+        if not parts and not self._polarity_agrees(claim, index.passages[best.pid]):
             parts.append("the passage about it has the opposite polarity, but not on the same predicate")
         if not parts and claim.get("subject") and not self._about_subject(claim["subject"], index.passages[best.pid], index):
             parts.append("the passage is about another subject: " + " ".join(claim["subject"]) + " is not there")

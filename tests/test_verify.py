@@ -13,6 +13,24 @@ VERDICTS = ("grounded", "contradicted", "unverified")
 # (name, answer, sources, expected verdict of the only claim)
 VERDICT_TABLE = [
     (
+        "affirmed claim, source denies another predicate",
+        "The driver was arrested on Friday.",
+        ["Police did not name the driver who was arrested on Friday."],
+        "grounded",
+    ),
+    (
+        "denied claim needs a denying source on its predicate",
+        "Police did not arrest the driver on Friday.",
+        ["Police did not name the driver who was arrested on Friday."],
+        "unverified",
+    ),
+    (
+        "the article as subject is a pointer, not the subject",
+        "The article says the bridge was closed for repairs in March.",
+        ["The bridge was closed for repairs in March."],
+        "grounded",
+    ),
+    (
         "grounded verbatim",
         "Acme reported revenue of $4.2 billion in 2023.",
         ["Acme reported revenue of $4.2 billion in 2023."],
