@@ -120,13 +120,15 @@ def _is_article_one(qd: dict) -> bool:
 
 
 def _compare(claim: Quantity, source: Quantity) -> str:
-    """:func:`compare`, with two rules more: two stated ranges that overlap without either holding
-    the other ("8-10%" against "9-12%") differ — a conflict; and two time-of-day ranges with
+    """:func:`compare`, with two rules more: two stated ranges (both ends written, no "about",
+    "over") that overlap without either holding the other ("8-10%" against "9-12%") differ — a
+    conflict ("around 600 hours" against "over 600 hours" does not); and two time-of-day ranges with
     other ends ("open 11 AM to 9 PM" against "11:0-23:0") differ even when one holds the other."""
     r = compare(claim, source)
     if r == "partial" and claim.kind == source.kind == "time" and claim.low < claim.high and source.low < source.high:
         return "conflict"  # opening hours: both ends are stated, another end is another fact
-    if r == "partial" and claim.low < claim.high and source.low < source.high:
+    stated = all(not q.approx and not math.isinf(q.low) and not math.isinf(q.high) for q in (claim, source))
+    if r == "partial" and stated and claim.low < claim.high and source.low < source.high:
         if not (claim.low <= source.low and source.high <= claim.high) and not (source.low <= claim.low and claim.high <= source.high):
             return "conflict"
     return r

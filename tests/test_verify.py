@@ -13,6 +13,18 @@ VERDICTS = ("grounded", "contradicted", "unverified")
 # (name, answer, sources, expected verdict of the only claim)
 VERDICT_TABLE = [
     (
+        "an instruction's 'make sure' is not a fact to find",
+        "Make sure the toe points up.",
+        ["Hold the club with the toe pointing up."],
+        "grounded",
+    ),
+    (
+        "an approximate value overlapping an open bound is no conflict",
+        "Lubitz had logged around 600 flight hours.",
+        ["Lubitz had logged over 600 flight hours before the crash."],
+        "unverified",
+    ),
+    (
         "affirmed claim, source denies another predicate",
         "The driver was arrested on Friday.",
         ["Police did not name the driver who was arrested on Friday."],

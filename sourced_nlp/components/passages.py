@@ -66,7 +66,9 @@ class Lexical:
         self.degree = set(lex["degree_words"])
         self.hedges = set(lex["hedges"])
         self.relation_words = {self.canonical(w) for w in lex.get("structured_relation_words", [])}
-        self.meta_words = frozenset(self.canonical(w) for w in lex.get("meta_words", []))
+        # meta words point at the sources ("as passage 1 says"), light words wrap an instruction
+        # ("make sure ...", "you need to ..."): a claim need find neither in a source
+        self.meta_words = frozenset(self.canonical(w) for w in (*lex.get("meta_words", []), *lex.get("light_words", [])))
         self.antonyms: dict[str, list[tuple[int, int]]] = {}
         for gi, sides in enumerate(lex["antonym_groups"]):
             for side, words in enumerate(sides):
