@@ -184,6 +184,7 @@ class Passage:
     value: str | None = None
     joined: set[str] = field(default_factory=set)
     text_of: int | None = None
+    stars: float | None = None
 
     @property
     def negated(self) -> bool:
@@ -209,8 +210,10 @@ class PassageIndex:
             lines: the words an answer uses for the record's subject ("The Mexican restaurant").
     """
 
-    def __init__(self, sources: list[tuple[str, list[Feature], bool]], relation_words: frozenset[str] = frozenset()) -> None:
+    def __init__(self, sources: list[tuple[str, list[Feature], bool]], relation_words: frozenset[str] = frozenset(),
+                 sentiment: dict[str, int] | None = None) -> None:
         self.relation_words = relation_words
+        self.sentiment = sentiment or {}
         self.passages: list[Passage] = []
         self.by_lemma: dict[str, list[int]] = {}
         self.by_key: dict[str, list[int]] = {}
@@ -221,6 +224,7 @@ class PassageIndex:
         for source_id, records, structured in sources:
             prev: int | None = None
             head: int | None = None
+            star_lines: list[tuple[int, float | None]] = []
             for rec in records:
                 if not rec["text"].strip():
                     continue
@@ -266,6 +270,8 @@ class PassageIndex:
                         if not a.get("inherited"):
                             self.entity_keys.add(k)
                 key_noun = rec["lemmas"][-1] if structured and rec["lemmas"] and _RECORD_NUMBER.search(rec["text"]) else None
+                if structured and key_noun == "star" and not _RECORD_KIND.match(rec["text"]) and "business" not in rec["text"].split(":")[0]:
+                    star_lines.append((pid, float(rec["quantities"][-1]["low"]) if rec["quantities"] else None))
                 for qd in rec["quantities"]:
                     if key_noun and not qd.get("noun") and qd.get("kind") == "number":
                         qd = dict(qd, noun=key_noun)  # "business stars: 4.0" counts stars
@@ -273,6 +279,12 @@ class PassageIndex:
                     if q is not None:
                         p.quantities.append((qd, q))
                         self.by_kind.setdefault(q.kind, []).append(pid)
+            # a review's text takes the stars of the review it belongs to: the nearest stars line
+            # within three lines of the line that opened the text
+            for p in self.passages[head if head is not None else len(self.passages):]:
+                if p.text_of is not None and star_lines:
+                    dist, stars = min((abs(sp - p.text_of), v) for sp, v in star_lines)
+                    p.stars = stars if dist <= 3 else None
         n = max(len(self.passages), 1)
         self.idf = {lemma: math.log(1 + n / c) for lemma, c in df.items()}
         self.max_idf = math.log(1 + n)
@@ -416,7 +428,7 @@ class Verifier:
         Used for records only: on the RAGTruth train split (prose) the rule cost 120 correct
         groundings for 3 hallucinated ones, since prose sources paraphrase their predicates."""
         return any(
-            not self._lemma_in(x, p) and x not in self.meta_words and not (p.structured and x in index.relation_words)
+            not self._word_in(x, p, index) and x not in self.meta_words and not (p.structured and x in index.relation_words)
             for x in claim["predicates"]
         )
 
@@ -444,6 +456,20 @@ class Verifier:
             return self._entity_found(a, p.prev, index, depth - 1)
         return False
 
+    @staticmethod
+    def _review_agrees(lemma: str, p: Passage, index: PassageIndex) -> bool:
+        """A review verb of the claim ("praised", "complained") agrees with the review the
+        passage is from: a positive verb with a review of 3 stars or more, a negative one with 3
+        stars or fewer (``models/lexical.json`` review verbs); never for a review without stars."""
+        side = index.sentiment.get(lemma)
+        if side is None or p.stars is None:
+            return False
+        return p.stars >= 3 if side > 0 else p.stars <= 3
+
+    def _word_in(self, lemma: str, p: Passage, index: PassageIndex) -> bool:
+        """:meth:`_lemma_in`, or a review verb that agrees with the passage's review."""
+        return self._lemma_in(lemma, p) or self._review_agrees(lemma, p, index)
+
     def coverage(self, lemmas: list[str], p: Passage, index: PassageIndex) -> float:
         """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas)."""
         total = found = 0.0
@@ -452,7 +478,7 @@ class Verifier:
                 continue
             w = index.weight(lemma)
             total += w
-            if self._lemma_in(lemma, p):
+            if self._word_in(lemma, p, index):
                 found += w
         return found / total if total else 1.0
 
@@ -695,7 +721,7 @@ class Verifier:
                            # the day of a claimed time comes from a line with times, not from a review
                            and not (times and a.get("label") == "DAY" and not any(q.kind == "time" for _, q in p.quantities))}
             got_anchors |= {("q", i) for i, (qd, _) in enumerate(cq) if any(qd is m for m in al.q_match)}
-            offers[al.pid] = (got_anchors, {x for x in lemmas if self._lemma_in(x, p)})
+            offers[al.pid] = (got_anchors, {x for x in lemmas if self._word_in(x, p, index)})
         max_parts = 8 if structured else 2
         chosen: list[int] = []
         have_a: set = set()

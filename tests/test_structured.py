@@ -46,6 +46,9 @@ ROWS = [
     ("The restaurant does not offer outdoor seating.", "grounded"),
     ("It offers takeout and free WiFi.", "grounded"),
     ("It has an average rating of 4 stars.", "grounded"),
+    # a review verb must agree with the review's stars (5 here)
+    ("Diners praised the great tacos and the friendly staff.", "grounded"),
+    ("Diners complained about the tacos and the staff.", "unverified"),
     # opening hours: a time is one end of the day's range
     ("On Friday, it opens at 11 AM.", "grounded"),
     ("It closes at 9 PM on Fridays.", "contradicted"),

@@ -66,6 +66,11 @@ class Lexical:
         self.degree = set(lex["degree_words"])
         self.hedges = set(lex["hedges"])
         self.relation_words = {self.canonical(w) for w in lex.get("structured_relation_words", [])}
+        # review verbs of a record's reviews: +1 praise, -1 complaint (checked against the stars)
+        self.review_sentiment: dict[str, int] = {}
+        for side, words in ((1, lex.get("review_verbs", {}).get("positive", [])), (-1, lex.get("review_verbs", {}).get("negative", []))):
+            for w in words:
+                self.review_sentiment[self.canonical(w)] = side
         # meta words point at the sources ("as passage 1 says"), light words wrap an instruction
         # ("make sure ...", "you need to ..."): a claim need find neither in a source
         self.meta_words = frozenset(self.canonical(w) for w in (*lex.get("meta_words", []), *lex.get("light_words", [])))

@@ -144,7 +144,7 @@ class Verify:
         sources = normalize_sources(raw) if raw else []
         index = PassageIndex(
             [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in sources],
-            frozenset(self.lexical.relation_words),
+            frozenset(self.lexical.relation_words), self.lexical.review_sentiment,
         )
         texts = {s["id"]: s["text"] for s in sources}
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
@@ -212,7 +212,7 @@ class Verify:
                 subset = [s for s in rec_sources if s["id"] in ids]
                 idx = PassageIndex(
                     [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in subset],
-                    frozenset(self.lexical.relation_words),
+                    frozenset(self.lexical.relation_words), self.lexical.review_sentiment,
                 )
                 indexes[key] = (idx, {s["id"]: s["text"] for s in subset})
             idx, texts = indexes[key]
