@@ -139,10 +139,14 @@ def _compare(claim: Quantity, source: Quantity) -> str:
 
 
 def _conflict_credible(claim_q: dict, source_q: dict) -> bool:
-    """Whether two plain counts can conflict: both count the same noun ("5 offices" / "56
-    offices"), or neither counts a noun and both are written in digits and at least 10
+    """Whether two values can conflict: not when each is said of another verb ("rest for 10
+    minutes" / "roast for about 20 minutes"); two plain counts only when both count the same
+    noun ("5 offices" / "56 offices"), or neither counts a noun and both are written in digits and at least 10
     ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
     "the two pieces") are too often not the attribute the source counts."""
+    ha, hb = claim_q.get("head"), source_q.get("head")
+    if ha and hb and not _same_word(ha, hb):
+        return False  # "rest for 10 minutes" and "roast for about 20 minutes": two steps, two values
     kinds = {claim_q.get("kind"), source_q.get("kind")}
     if kinds == {"number", "money"}:
         # "56B" for "$56 billion" is comparable; "four" crew members against "$65 million" is not

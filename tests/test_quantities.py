@@ -143,7 +143,7 @@ def test_spans_sorted_non_overlapping_plain(qnlp):
     assert spans and all(a.end <= b.start for a, b in zip(spans, spans[1:]))
     for s in spans:
         json.dumps(s._.quantity, allow_nan=False)
-        assert set(s._.quantity) == {"kind", "low", "high", "unit", "dimension", "precision", "approx", "text", "noun"}
+        assert set(s._.quantity) == {"kind", "low", "high", "unit", "dimension", "precision", "approx", "text", "noun", "head"}
 
 
 def test_round_trip_to_disk(qnlp, tmp_path):
@@ -223,3 +223,15 @@ def test_acceptance_pairs_compare(qnlp, case, claim, source, expected):
         assert all(r == "match" for r in results), (claim, results)
     else:
         assert "conflict" in results, (claim, results)
+
+
+@pytest.mark.parametrize(
+    "text,head",
+    [("Let the steak rest for 10 minutes.", "rest"), ("Revenue rose 8% to $2.4 billion.", "rise"),
+     ("Roast the steaks for about 20 minutes.", "roast"), ("Revenue was $56 billion.", None),
+     ("The firm has 56 offices worldwide.", None)],
+)
+def test_head_verb(qnlp, text, head):
+    """The verb a value is said of, through one preposition; None off a noun or a copula."""
+    doc = qnlp(text)
+    assert doc.spans[QUANTITIES_KEY][0]._.quantity["head"] == head

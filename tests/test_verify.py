@@ -13,6 +13,18 @@ VERDICTS = ("grounded", "contradicted", "unverified")
 # (name, answer, sources, expected verdict of the only claim)
 VERDICT_TABLE = [
     (
+        "a value of another step is no conflict",
+        "Remove the steak and let it rest for 10 minutes.",
+        ["Remove the steak from the oven and roast the other steak for about 20 minutes."],
+        "unverified",
+    ),
+    (
+        "a value of the same verb (through a synonym) conflicts",
+        "Acme's revenue grew 12% in 2023.",
+        ["Acme's revenue rose 8% in 2023."],
+        "contradicted",
+    ),
+    (
         "an instruction's 'make sure' is not a fact to find",
         "Make sure the toe points up.",
         ["Hold the club with the toe pointing up."],

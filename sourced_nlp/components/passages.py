@@ -118,7 +118,10 @@ class Passages:
         qs: list[dict] = []
         for q in quantities:
             if q.start >= span.start and q.end <= span.end and q._.quantity:
-                qs.append(dict(q._.quantity))
+                qd = dict(q._.quantity)
+                if qd.get("head"):
+                    qd["head"] = self.lexical.canonical(qd["head"])  # "grew 8%" and "rose 8%": one verb
+                qs.append(qd)
                 skip.update(range(q.start, q.end))
         anchors = list(span._.anchors or [])
         for a in anchors:

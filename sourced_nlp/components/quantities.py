@@ -1,7 +1,8 @@
 """``sourced_quantities``: find every quantity in a doc and parse it.
 
 Writes ``doc.spans[spans_key]`` (default ``"sourced_quantities"``): sorted, non-overlapping spans,
-each with ``span._.quantity`` = :meth:`sourced_nlp.quantity.Quantity.to_dict` plus ``"noun"``,
+each with ``span._.quantity`` = :meth:`sourced_nlp.quantity.Quantity.to_dict` plus ``"head"``
+(the lemma of the verb the value is said of: "rest" in "let it rest for 10 minutes", or None) and ``"noun"``,
 the lowercase lemma of the noun a plain number or ordinal counts (``5 offices`` -> ``"office"``),
 or ``None``.
 
@@ -93,6 +94,7 @@ class QuantityFinder:
             span = doc[start:end]
             value = q.to_dict()
             value["noun"] = self._noun(span, q)
+            value["head"] = self._head_verb(span)
             span._.quantity = value
             spans.append(span)
             last_end = end
@@ -256,6 +258,11 @@ class QuantityFinder:
     # -- noun -----------------------------------------------------------------------------
 
     @staticmethod
+    def _head_verb(span: Span) -> str | None:
+        """See :func:`_head_verb_of`."""
+        return _head_verb_of(span)
+
+    @staticmethod
     def _noun(span: Span, q: Quantity) -> str | None:
         """Lemma of the common noun a plain number/ordinal counts (``5 offices`` -> ``"office"``),
         on the same line; a proper noun is a name, not what is counted (``12 Main St``)."""
@@ -275,6 +282,22 @@ class QuantityFinder:
             if nxt.pos_ == "ADJ" and span.end + 1 < len(doc) and doc[span.end + 1].pos_ == "NOUN":
                 return doc[span.end + 1].lemma_.lower()
         return None
+
+
+def _head_verb_of(span: Span) -> str | None:
+    """Lemma of the verb the value is said of, through one preposition ("let it rest for 10
+    minutes" -> ``"rest"``, "rose 8% to $2 billion" -> ``"rise"``); None when it hangs off a
+    noun or nothing."""
+    head = span.root.head
+    if head.i == span.root.i:
+        return None
+    if head.pos_ == "ADP" and head.head.i != head.i:
+        head = head.head
+        if head.dep_ == "dobj" and head.head.pos_ == "VERB":
+            head = head.head  # "Roast the steaks for 20 minutes": the parser hangs "for" on the object
+    # the small model tags some verbs as nouns in a verb's place ("let it rest for 10 minutes")
+    verb_like = head.pos_ == "VERB" or head.pos_ == "NOUN" and head.dep_ in ("ccomp", "xcomp", "ROOT")
+    return head.lemma_.lower() if verb_like else None
 
 
 def _same_value(a: Quantity, b: Quantity) -> bool:
