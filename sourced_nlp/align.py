@@ -139,13 +139,14 @@ def _compare(claim: Quantity, source: Quantity) -> str:
 
 
 def _conflict_credible(claim_q: dict, source_q: dict) -> bool:
-    """Whether two values can conflict: not when each is said of another verb ("rest for 10
-    minutes" / "roast for about 20 minutes"); two plain counts only when both count the same
+    """Whether two values can conflict: not two measures said of two verbs ("rest for 10
+    minutes" / "roast for about 20 minutes": two steps of a procedure — a percent or an amount
+    is reported with many verbs, "affected 21%" / "reported by 12%"); two plain counts only when both count the same
     noun ("5 offices" / "56 offices"), or neither counts a noun and both are written in digits and at least 10
     ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
     "the two pieces") are too often not the attribute the source counts."""
     ha, hb = claim_q.get("head"), source_q.get("head")
-    if ha and hb and not _same_word(ha, hb):
+    if claim_q.get("kind") == source_q.get("kind") == "measure" and ha and hb and not _same_word(ha, hb):
         return False  # "rest for 10 minutes" and "roast for about 20 minutes": two steps, two values
     kinds = {claim_q.get("kind"), source_q.get("kind")}
     if kinds == {"number", "money"}:
@@ -463,12 +464,12 @@ class Verifier:
     @staticmethod
     def _review_agrees(lemma: str, p: Passage, index: PassageIndex) -> bool:
         """A review verb of the claim ("praised", "complained") agrees with the review the
-        passage is from: a positive verb with a review of 3 stars or more, a negative one with 3
-        stars or fewer (``models/lexical.json`` review verbs); never for a review without stars."""
+        passage is from: a positive verb with a review of 4 stars or more, a negative one with 3
+        stars or fewer (a 3-star review is mixed: its praise is faint, its complaints real) (``models/lexical.json`` review verbs); never for a review without stars."""
         side = index.sentiment.get(lemma)
         if side is None or p.stars is None:
             return False
-        return p.stars >= 3 if side > 0 else p.stars <= 3
+        return p.stars >= 4 if side > 0 else p.stars <= 3
 
     def _word_in(self, lemma: str, p: Passage, index: PassageIndex) -> bool:
         """:meth:`_lemma_in`, or a review verb that agrees with the passage's review."""

@@ -22,6 +22,8 @@ ROWS = list(srsly.read_jsonl(CASES))
 # stays, and the marker must go (strict) once it passes.
 KNOWN = {
     "rec-17": "a review's 'the wait was over an hour' told as 'short waits': the opposite is not a word the source uses",
+    "rec-28": "'highly recommended' for a dish a 4-star review calls 'fine but nothing special': sentiment is read per review, not per dish",
+    "rec-33": "'$50 per night' for '$50 for the stay': the value matches, the rate's unit of time is not compared",
 }
 
 
