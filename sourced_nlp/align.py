@@ -704,9 +704,10 @@ class Verifier:
         a record (two reviews)."""
         own = [a for a in claim["entities"] if not a.get("inherited")]
         anchors = [("e", i) for i in range(len(own))] + [("q", i) for i in range(len(cq))]
+        times = [q for _, q in cq if q.kind == "time"]
         usable = [
             al for al in aligns
-            if not al.q_conflict and not al.q_partial and not al.polarity_flip and not al.antonym and not al.inherited_blocked
+            if (not al.q_conflict or _other_days_times(times, al, index.passages[al.pid])) and not al.q_partial and not al.polarity_flip and not al.antonym and not al.inherited_blocked
             and self._polarity_agrees(claim, index.passages[al.pid])
             and (not own or al.ents_found or index.passages[al.pid].structured)  # a record line is about the record
         ]
@@ -717,7 +718,6 @@ class Verifier:
         weights = {x: index.weight(x) for x in lemmas}
         total = sum(weights.values())
         offers: dict[int, tuple[set, set]] = {}
-        times = [q for _, q in cq if q.kind == "time"]
         for al in usable:
             p = index.passages[al.pid]
             if structured and times and not _day_hours_stated(times, al, p):
@@ -797,6 +797,18 @@ def _hours_range(q: Quantity) -> bool:
 
 def _hours_line(p: Passage) -> bool:
     return any(_hours_range(q) for _, q in p.quantities)
+
+
+def _other_days_times(times: list[Quantity], al: Alignment, p: Passage) -> bool:
+    """The only values a line of opening hours conflicts with are times the claim gives for other
+    days ("11 AM to 10 PM Monday through Thursday, until 11 PM on Friday" against "hours
+    Friday: 11:0-23:0"): both ends of its range are among the claim's times."""
+    if not (p.structured and times and _hours_line(p)):
+        return False
+    if any(qd.get("kind") != "time" for qd, _ in al.q_conflict):
+        return False
+    ends = {x for q in times for x in (q.low, q.high) if not math.isinf(x)}
+    return all(r.low in ends and r.high in ends for _, r in p.quantities if _hours_range(r))
 
 
 def _day_hours_stated(times: list[Quantity], al: Alignment, p: Passage) -> bool:

@@ -95,6 +95,16 @@ SKIPPED = [
         [("Here is a summary of the passages:", "preamble")],
     ),
     (
+        "Here is an overview of the plant based on the data: The plant in Ohio closed in April.",
+        ["The plant in Ohio closed in April."],
+        [("Here is an overview of the plant based on the data:", "preamble")],
+    ),
+    (
+        "Here are the steps: preheat the oven.",
+        [],
+        [("Here are the steps: preheat the oven.", "preamble")],
+    ),
+    (
         "The plant in Ohio closed in April. I hope this helps!",
         ["The plant in Ohio closed in April."],
         [("I hope this helps!", "greeting")],

@@ -8,7 +8,8 @@ spaCy's sentences, plus the rules spaCy lacks for LLM answers:
   the list is ``abbreviations`` in ``models/segments.json``), before a lower-case word or a
   digit (``£2.4m``), or one that leaves a fragment with no word of its own (``"``, ``2.``, ``*``,
   ``[1]``), is undone;
-* preambles ("Here's the summary within 66 words:"), greetings, questions, headings and empty
+* preambles ("Here's the summary within 66 words:", also when the answer goes on after the colon
+  on the same line), greetings, questions, headings and empty
   segments are kept as skipped segments with their kind (patterns in ``models/segments.json``);
 * citation markers (``[1]``, ``[S2]``, ``(Passage 2)``, ...) stay inside the claim's span, so
   offsets stay those of the answer, and are listed in ``Span._.citations``; later components
@@ -126,9 +127,26 @@ class ClaimSegmenter:
                 a, b = _strip(text, a, b)
                 if a >= b:
                     continue
+                cut = self._preamble_cut(masked, a, b) if not is_heading_mark else None
+                if cut is not None:  # "Here is an overview of X: X is a Thai restaurant ..."
+                    out.append((a, cut, "preamble"))
+                    a, b = _strip(text, cut, b)
                 kind = self.classify(masked[a:b], is_heading_mark, n_in_line)
                 out.append((a, b, kind))
         return out
+
+    def _preamble_cut(self, masked: str, a: int, b: int) -> int | None:
+        """End offset (after the colon) of a preamble that runs into the answer on the same line
+        ("Sure! Here is an objective overview of Bangkok Garden based on the data: Bangkok Garden
+        is a Thai restaurant ..."): the part up to the first colon is a preamble and the rest holds
+        at least four words; None otherwise."""
+        k = masked.find(": ", a, b)
+        if k < 0:
+            return None
+        head, rest = masked[a : k + 1].strip(), masked[k + 1 : b]
+        if len(rest.split()) < 4 or not any(p.search(head) for p in self.preamble):
+            return None
+        return k + 1
 
     def _keep_boundary(self, doc: Doc, token) -> bool:
         prev = doc[token.i - 1]

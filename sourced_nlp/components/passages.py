@@ -119,6 +119,8 @@ class Passages:
         for q in quantities:
             if q.start >= span.start and q.end <= span.end and q._.quantity:
                 qd = dict(q._.quantity)
+                if qd.get("noun"):
+                    qd["noun"] = self.lexical.canonical(qd["noun"])  # "a 4-star rating", "stars: 4.0"
                 if qd.get("head"):
                     qd["head"] = self.lexical.canonical(qd["head"])  # "grew 8%" and "rose 8%": one verb
                 qs.append(qd)
