@@ -61,6 +61,7 @@ _RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")
 _SUPPORT_BEST = 0.25
 _SUPPORT_SPREAD = 0.25
 _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
+_NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the denied part of a mixed claim starts
 _RECORD_KEY = re.compile(r"^[^:\n]{1,80}:\s")  # "review info review text: "
 _TEXT_VALUE_WORDS = 6  # a record value of this many words is free text (a review), not a field
 _RECORD_KIND = re.compile(r"^(?:name|categories|category|type|kind)\s*:", re.IGNORECASE)
@@ -427,6 +428,17 @@ class Verifier:
         denied = p.f.get("negated_predicate")
         return bool(denied) and not any(_same_word(denied, x) for x in (*claim["predicates"], *claim["lemmas"]))
 
+    def _polarity_fits(self, claim: Feature, al: Alignment, p: Passage, sides: tuple[str, str] | None, index: PassageIndex) -> bool:
+        """A passage may join a fusion as far as negation goes: it agrees with the claim's
+        polarity; or — a line of a record against a claim of both polarities ("offers takeout, but
+        does not offer delivery or Wi-Fi") — the claim words the line holds stand on the line's
+        side of the claim's negation cue (before it for a true line, after it for a false one)."""
+        if sides is not None and p.structured and p.value in _FALSE_VALUES | _TRUE_VALUES:
+            side = sides[1] if p.negated else sides[0]
+            words = [x for x in claim["lemmas"] if x not in index.relation_words and self._lemma_in(x, p)]
+            return bool(words) and all(_in_words(x, side) for x in words)
+        return not al.polarity_flip and self._polarity_agrees(claim, p)
+
     def _predicate_missing(self, claim: Feature, p: Passage, index: PassageIndex) -> bool:
         """A main predicate of the claim (root and the verbs it coordinates, "waited",
         "complained") is not in the passage — relation words of a record and meta words aside.
@@ -705,10 +717,11 @@ class Verifier:
         own = [a for a in claim["entities"] if not a.get("inherited")]
         anchors = [("e", i) for i in range(len(own))] + [("q", i) for i in range(len(cq))]
         times = [q for _, q in cq if q.kind == "time"]
+        sides = _polarity_sides(claim)
         usable = [
             al for al in aligns
-            if (not al.q_conflict or _other_days_times(times, al, index.passages[al.pid])) and not al.q_partial and not al.polarity_flip and not al.antonym and not al.inherited_blocked
-            and self._polarity_agrees(claim, index.passages[al.pid])
+            if (not al.q_conflict or _other_days_times(times, al, index.passages[al.pid])) and not al.q_partial and not al.antonym and not al.inherited_blocked
+            and self._polarity_fits(claim, al, index.passages[al.pid], sides, index)
             and (not own or al.ents_found or index.passages[al.pid].structured)  # a record line is about the record
         ]
         if len(usable) < 2:
@@ -797,6 +810,23 @@ def _hours_range(q: Quantity) -> bool:
 
 def _hours_line(p: Passage) -> bool:
     return any(_hours_range(q) for _, q in p.quantities)
+
+
+def _polarity_sides(claim: Feature) -> tuple[str, str] | None:
+    """``(before, after)`` the negation cue, as lower-case text, for a claim of both polarities
+    ("It offers takeout, but it does not offer delivery"); None for any other claim."""
+    if not claim.get("contrast"):
+        return None
+    text = claim["text"].lower()
+    m = _NEGATION_WORD.search(text)
+    if m is None:
+        return None
+    return text[: m.start()], text[m.start():]
+
+
+def _in_words(lemma: str, text: str) -> bool:
+    """The lemma is one of the words of ``text`` (or a form of one: "seat"/"seating")."""
+    return any(_same_word(lemma, w) or w.rstrip("s") == lemma for w in re.findall(r"[^\W\d_]+", text))
 
 
 def _other_days_times(times: list[Quantity], al: Alignment, p: Passage) -> bool:

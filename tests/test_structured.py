@@ -54,6 +54,10 @@ ROWS = [
     ("It closes at 9 PM on Fridays.", "contradicted"),
     ("Casa Luna is open until 10 PM on Mondays.", "contradicted"),
     ("Casa Luna is open until 9 PM on Mondays.", "grounded"),
+    # both polarities in one sentence: each line on its side of the negation
+    ("It offers takeout, but it does not offer outdoor seating.", "grounded"),
+    ("It offers takeout but no outdoor seating.", "grounded"),
+    ("It offers outdoor seating, but it does not offer takeout.", "unverified"),
     # several days, each with its own hours, in one sentence
     ("It is open 11 AM to 9 PM on Monday and until 11 PM on Friday.", "grounded"),
     ("It is open 11 AM to 9 PM on Monday and 11 AM to 9 PM on Friday.", "contradicted"),
