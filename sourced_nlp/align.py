@@ -61,6 +61,7 @@ _RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")
 _SUPPORT_BEST = 0.25
 _SUPPORT_SPREAD = 0.25
 _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
+_SETTING_LABELS = {"GPE", "NORP", "LOC"}  # places and peoples a source may name once and then assume
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the denied part of a mixed claim starts
 _RECORD_KEY = re.compile(r"^[^:\n]{1,80}:\s")  # "review info review text: "
 _TEXT_VALUE_WORDS = 6  # a record value of this many words is free text (a review), not a field
@@ -226,6 +227,7 @@ class PassageIndex:
         self.by_kind: dict[str, list[int]] = {}
         self.entity_keys: set[str] = set()
         self.record_words: dict[str, set[str]] = {}
+        self.source_keys: dict[str, set[str]] = {}
         df: dict[str, int] = {}
         for source_id, records, structured in sources:
             prev: int | None = None
@@ -269,6 +271,8 @@ class PassageIndex:
                     if len(lemma) >= 5:
                         p.prefixes.setdefault(lemma[:5], []).append(lemma)
                 for a in rec["entities"]:
+                    if not a.get("inherited"):
+                        self.source_keys.setdefault(source_id, set()).add(a["key"])
                     p.own_keys.setdefault(a["key"], a)
                     for k in (a["key"], *a["aliases"]):
                         p.keys.setdefault(k, a)
@@ -403,6 +407,8 @@ class Verifier:
         words = a["key"].split()
         for pk, pa in p.keys.items():
             pwords = pk.split()
+            if len(words) > 1 and len(pwords) == 1 and words[-1] == pk and a["label"] == pa["label"] == "PERSON":
+                return True  # "James Holmes" in a passage that calls him "Holmes"
             if len(words) == 1 and len(pwords) > 1 and (pwords[-1] == words[0] or pwords[0] == words[0]):
                 if not a["label"] or not pa["label"] or a["label"] == pa["label"] or a["label"] in ("PERSON", "ORG") and pa["label"] in ("PERSON", "ORG"):
                     return True
@@ -469,6 +475,9 @@ class Verifier:
             # a record is about one subject, named on its first line ("name: Finch & Fork.");
             # any other name (a weekday, a city) must be on the line itself
             return p.head is not None and p.head != pid and self._entity_in(a, index.passages[p.head])
+        if a.get("label") in _SETTING_LABELS and any(k in index.source_keys.get(p.source, ()) for k in (a["key"], *a["aliases"])) and not any(
+                b.get("label") == a["label"] and not b.get("inherited") for b in p.f["entities"]):
+            return True  # the place the source is set in ("Yemen"), where the passage names no other place
         if depth and not p.names_own and p.prev is not None:
             return self._entity_found(a, p.prev, index, depth - 1)
         return False

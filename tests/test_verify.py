@@ -13,6 +13,24 @@ VERDICTS = ("grounded", "contradicted", "unverified")
 # (name, answer, sources, expected verdict of the only claim)
 VERDICT_TABLE = [
     (
+        "a full name against the surname the passage uses",
+        "James Holmes faces 24 counts of murder.",
+        ["Holmes faces 24 counts of murder."],
+        "grounded",
+    ),
+    (
+        "the place a source is set in, named once",
+        "Airstrikes in Yemen have killed 200 civilians.",
+        ["In Yemen, airstrikes killed 150 civilians in March. Airstrikes have killed 200 civilians since, officials said."],
+        "grounded",
+    ),
+    (
+        "a place the passage names otherwise stays missing",
+        "Airstrikes in Yemen have killed 200 civilians.",
+        ["The war in Yemen enters its third week. Airstrikes in Syria have killed 200 civilians."],
+        "unverified",
+    ),
+    (
         "a value of another step is no conflict",
         "Remove the steak and let it rest for 10 minutes.",
         ["Remove the steak from the oven and roast the other steak for about 20 minutes."],
