@@ -125,12 +125,13 @@ def _is_article_one(qd: dict) -> bool:
     return qd.get("kind") == "number" and qd.get("low") == 1.0 and qd.get("high") == 1.0 and qd.get("text", "").strip().lower() in ("one", "a single")
 
 
-def _compare(claim: Quantity, source: Quantity) -> str:
-    """:func:`compare`, with two rules more: two stated ranges (both ends written, no "about",
+def _compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
+    """:func:`compare` (``hours``: the source is a line of a record, whose time ranges are
+    opening hours), with two rules more: two stated ranges (both ends written, no "about",
     "over") that overlap without either holding the other ("8-10%" against "9-12%") differ — a
     conflict ("around 600 hours" against "over 600 hours" does not); and two time-of-day ranges with
     other ends ("open 11 AM to 9 PM" against "11:0-23:0") differ even when one holds the other."""
-    r = compare(claim, source)
+    r = compare(claim, source, hours=hours)
     if r == "partial" and claim.kind == source.kind == "time" and claim.low < claim.high and source.low < source.high:
         return "conflict"  # opening hours: both ends are stated, another end is another fact
     stated = all(not q.approx and not math.isinf(q.low) and not math.isinf(q.high) for q in (claim, source))
@@ -528,7 +529,8 @@ class Verifier:
         q_conflict: list[tuple[dict, dict]] = []
         q_absent: list[dict] = []
         q_partial: list[dict] = []
-        outcomes = [[_compare(q, s) if _nouns_compatible(qd, sd) else "incomparable" for sd, s in p.quantities] for qd, q in cq]
+        outcomes = [[_compare(q, s, hours=p.structured) if _nouns_compatible(qd, sd) else "incomparable" for sd, s in p.quantities]
+                    for qd, q in cq]
         used = {j for row in outcomes for j, r in enumerate(row) if r == "match"}
         for (qd, q), row in zip(cq, outcomes):
             best, against = "absent", None

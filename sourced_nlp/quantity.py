@@ -134,14 +134,15 @@ def comparable(a: Quantity, b: Quantity) -> bool:
     return {a.kind, b.kind} == {"number", "money"}
 
 
-def compare(claim: Quantity, source: Quantity) -> str:
+def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     """Compare a claimed value with a source value.
 
     The claim interval is widened by ``claim.precision`` (a claim rounds what the source states).
 
     Returns:
-        ``"match"`` when the source interval lies inside the widened claim interval; a claimed
-        time of day against a source time range ("10:0-23:0", opening hours) is one of its ends —
+        ``"match"`` when the source interval lies inside the widened claim interval; with
+        ``hours`` (the source range is a record's opening hours, "10:0-23:0") a claimed time of
+        day is one of its ends —
         either end for "at 10 AM", the closing time for "until 11 PM", the opening time for
         "since 10 AM", both ends for "11 AM to 11 PM" — and a ``"conflict"`` otherwise,
         ``"conflict"`` when the two are disjoint, ``"partial"`` when they overlap otherwise,
@@ -153,7 +154,7 @@ def compare(claim: Quantity, source: Quantity) -> str:
     s_lo, s_hi = source.low, source.high
     finite = [abs(x) for x in (lo, hi, s_lo, s_hi) if not math.isinf(x)]
     eps = 1e-9 * max([1.0, *finite])
-    if claim.kind == "time" and source.low != source.high and not math.isinf(s_lo) and not math.isinf(s_hi):
+    if hours and claim.kind == "time" and source.low != source.high and not math.isinf(s_lo) and not math.isinf(s_hi):
         # a time of day against opening hours ("10:0-23:0"): the claim names one end of them —
         # "opens at 10 AM" either end, "open until 11 PM" the closing time, "since 10 AM" the opening
         if claim.low == claim.high and not claim.approx:

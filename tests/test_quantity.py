@@ -240,3 +240,16 @@ def test_dict_round_trip_is_json_safe(text):
     assert json.loads(json.dumps(d, allow_nan=False)) == d
     assert Quantity.from_dict(d) == q
     assert Quantity.from_dict({**d, "noun": "office"}) == q
+
+
+@pytest.mark.parametrize(
+    "claim,source,hours,expected",
+    [("10 AM", "10:0-23:0", True, "match"), ("3 PM", "10:0-23:0", True, "conflict"),
+     ("until 11 PM", "10:0-23:0", True, "match"), ("until 10 PM", "10:0-23:0", True, "conflict"),
+     ("11 AM to 11 PM", "11:0-22:0", True, "conflict"),
+     # in prose a time inside a range is no conflict: "the fair runs from 10 AM to 11 PM", "at 3 PM"
+     ("3 PM", "10:0-23:0", False, "partial")],
+)
+def test_compare_opening_hours(claim, source, hours, expected):
+    """Against a record's opening hours a time of day names one end of the range."""
+    assert compare(parse_quantity(claim), parse_quantity(source), hours=hours) == expected
