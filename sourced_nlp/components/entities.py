@@ -100,8 +100,6 @@ class EntityAnchors:
     def __init__(self, name: str, lexicon: str) -> None:
         self.name = name
         self.keys = EntityKeys(lexicon)
-        self._values_of: Doc | None = None
-        self._values: set[int] = set()
 
     def __call__(self, doc: Doc) -> Doc:
         segments = extensions.segments(doc)
@@ -109,9 +107,10 @@ class EntityAnchors:
             segments = list(doc.sents)
         ents = list(doc.ents)
         ends = [e.end for e in ents]
+        values = _value_tokens(doc)
         previous: list[dict] = []
         for span in segments:
-            own = self.span_anchors(span, ents, ends)
+            own = self.span_anchors(span, ents, ends, values)
             anchors = list(own)
             refers_back = bool(previous) and self._refers_back(span)
             if previous and (not own or refers_back):
@@ -125,8 +124,11 @@ class EntityAnchors:
                 previous = anchors
         return doc
 
-    def span_anchors(self, span: Span, ents: list[Span] | None = None, ends: list[int] | None = None) -> list[dict]:
-        """The span's own anchors: NER entities with a naming label, then proper-noun runs."""
+    def span_anchors(self, span: Span, ents: list[Span] | None = None, ends: list[int] | None = None,
+                     values: set[int] | None = None) -> list[dict]:
+        """The span's own anchors: NER entities with a naming label, then proper-noun runs.
+        ``values``: token indices of the doc's quantities, which no proper-noun run takes ("11 AM");
+        computed from the doc when not given."""
         doc = span.doc
         out: list[dict] = []
         covered: set[int] = {
@@ -165,7 +167,7 @@ class EntityAnchors:
                 for k in range(ia + 1, ib if ib > ia else ib + len(week)):
                     self._add(out, doc[i : j + 1], "DAY", key=week[k % len(week)])
         # a proper-noun run never takes a token of a value ("11 AM", "5 PM EST")
-        covered |= self._value_tokens(doc)
+        covered |= _value_tokens(doc) if values is None else values
         run: list[int] = []
         for tok in [*span, None]:
             if tok is not None and tok.pos_ == "PROPN" and tok.i not in covered and tok.text[:1].isupper():
@@ -179,13 +181,6 @@ class EntityAnchors:
                 self._add(out, doc[run[0] : run[-1] + 1], "")
                 run = []
         return out
-
-    def _value_tokens(self, doc: Doc) -> set[int]:
-        """Token indices inside the doc's quantity spans (computed once per doc)."""
-        if self._values_of is not doc:
-            self._values_of = doc
-            self._values = {i for q in doc.spans.get(extensions.QUANTITIES_KEY, []) for i in range(q.start, q.end)}
-        return self._values
 
     def _add(self, out: list[dict], ent: Span, label: str, key: str | None = None) -> None:
         key = key or self.keys.key(ent.text)
@@ -216,6 +211,11 @@ class EntityAnchors:
                 if dets and dets[0] in ("the", "this", "that", "these") and not has_name and not tok.ent_type_:
                     return True
         return False
+
+
+def _value_tokens(doc: Doc) -> set[int]:
+    """Token indices inside the doc's quantity spans."""
+    return {i for q in doc.spans.get(extensions.QUANTITIES_KEY, []) for i in range(q.start, q.end)}
 
 
 def _ents_in(ents: list[Span], ends: list[int], span: Span) -> list[Span]:
