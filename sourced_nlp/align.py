@@ -299,7 +299,6 @@ class PassageIndex:
         n = max(len(self.passages), 1)
         self.idf = {lemma: math.log(1 + n / c) for lemma, c in df.items()}
         self.max_idf = math.log(1 + n)
-        self.texts: dict[str, str] = {}
 
     def weight(self, lemma: str) -> float:
         """IDF weight of a lemma; one absent from the sources weighs as the rarest."""

@@ -355,3 +355,18 @@ def test_subject_and_short_polarity(nlp, claim, source, expected):
 def test_empty_answer_is_an_error(nlp):
     with pytest.raises(SourceError):
         sourced_nlp.check("  \n", ["Revenue rose 8%."], nlp=nlp)
+
+
+def test_passage_index_is_built_once_per_list_of_sources(nlp):
+    """Checking several answers against the same sources reuses one passage index; other
+    sources (or the same text under another id) get their own, and the verdicts do not change."""
+    verify = nlp.get_pipe("sourced_verify")
+    sources = [{"id": "q3", "text": "Acme's revenue rose 8% in 2023."}]
+    first = sourced_nlp.check("Acme's revenue rose 8% in 2023.", sources, nlp=nlp)
+    index = verify.index_for(sources)
+    second = sourced_nlp.check("Acme's revenue rose 9% in 2023.", sources, nlp=nlp)
+    assert verify.index_for(sources) is index
+    assert first.claims[0].verdict == "grounded" and second.claims[0].verdict == "contradicted"
+    renamed = [{"id": "other", "text": sources[0]["text"]}]
+    assert verify.index_for(renamed) is not index
+    assert sourced_nlp.check("Acme's revenue rose 8% in 2023.", renamed, nlp=nlp).claims[0].evidence[0].source == "other"

@@ -3,8 +3,9 @@
 A doc carries its sources in ``doc._.sources`` (strings, ``{"id", "text"}`` mappings or JSON
 values; normalised by :func:`sourced_nlp.sources.normalize_sources`). Each source text goes
 through the pipeline's components before this one (tokenizer, parser, NER, the sourced
-components) and its passage records are cached by content hash (SHA-1 of the text), so
-re-checking against the same sources costs only the answer. The verdict rules are in
+components) and its passage records are cached by content hash (SHA-1 of the text), and the
+passage index of a list of sources is kept for the last 8 lists, so re-checking against the same
+sources costs only the answer. The verdict rules are in
 :mod:`sourced_nlp.align`.
 
 Adding ``sourced_verify`` to a pipeline adds the upstream sourced components it needs
@@ -36,6 +37,7 @@ from .passages import Lexical
 
 UPSTREAM = ("sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages")
 _DEFAULTS = Thresholds()
+_INDEXES_KEPT = 8
 
 
 @Language.factory(
@@ -121,6 +123,23 @@ class Verify:
         )
         self.cache_size = cache_size
         self._cache: OrderedDict[str, list[dict]] = OrderedDict()
+        self._indexes: OrderedDict[tuple, PassageIndex] = OrderedDict()
+
+    def index_for(self, sources: list[dict]) -> PassageIndex:
+        """The passage index of a list of normalised sources, built once per distinct list (the
+        last 8 kept): checking many answers against the same sources builds it once."""
+        key = tuple((s["id"], hashlib.sha1(s["text"].encode("utf8")).hexdigest(), bool(s.get("structured"))) for s in sources)
+        if key in self._indexes:
+            self._indexes.move_to_end(key)
+            return self._indexes[key]
+        index = PassageIndex(
+            [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in sources],
+            frozenset(self.lexical.relation_words), self.lexical.review_sentiment,
+        )
+        self._indexes[key] = index
+        while len(self._indexes) > _INDEXES_KEPT:
+            self._indexes.popitem(last=False)
+        return index
 
     def source_passages(self, text: str) -> list[dict]:
         """Passage records of one source text, parsed by the upstream components (cached)."""
@@ -142,10 +161,7 @@ class Verify:
     def __call__(self, doc: Doc) -> Doc:
         raw = doc._.sources
         sources = normalize_sources(raw) if raw else []
-        index = PassageIndex(
-            [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in sources],
-            frozenset(self.lexical.relation_words), self.lexical.review_sentiment,
-        )
+        index = self.index_for(sources)
         texts = {s["id"]: s["text"] for s in sources}
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
         verify_cited = self._cited_verifier(rec_sources=sources)
@@ -210,11 +226,7 @@ class Verify:
             key = tuple(sorted(ids))
             if key not in indexes:
                 subset = [s for s in rec_sources if s["id"] in ids]
-                idx = PassageIndex(
-                    [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in subset],
-                    frozenset(self.lexical.relation_words), self.lexical.review_sentiment,
-                )
-                indexes[key] = (idx, {s["id"]: s["text"] for s in subset})
+                indexes[key] = (self.index_for(subset), {s["id"]: s["text"] for s in subset})
             idx, texts = indexes[key]
             return self.verifier.verify(rec, idx, texts)
 
