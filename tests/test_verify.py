@@ -342,6 +342,9 @@ def test_name_matching(nlp, claim, source, expected):
         # a value grounds only the subject it is stated of
         ("Costs rose 8%.", "Revenue rose 8%.", "unverified"),
         ("Revenue rose 8%.", "Revenue rose 8%.", "grounded"),
+        # a claim of words alone may name its subject with a word the passage does not use
+        ("The dish is sprinkled with toasted coconut and served with hot rice.",
+         "Sprinkle the stew with toasted coconut and serve with hot rice.", "grounded"),
         # a denial through a copula ("is not profitable") and of a participle ("was not closed")
         ("The company is profitable.", "The company is not profitable.", "contradicted"),
         ("The bridge was not closed.", "The bridge was closed.", "contradicted"),
