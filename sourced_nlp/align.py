@@ -49,6 +49,7 @@ from typing import Any, Callable
 
 from rapidfuzz import fuzz
 
+from .lexicons import load_lexicon
 from .quantity import Quantity, compare
 
 Feature = dict[str, Any]
@@ -62,6 +63,9 @@ _SUPPORT_BEST = 0.25
 _SUPPORT_SPREAD = 0.25
 _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
 _SETTING_LABELS = {"GPE", "NORP", "LOC"}  # places and peoples a source may name once and then assume
+# verbs a denial may wrap around its fact ("did not have the right to vote" / "were not allowed to
+# vote"): two denials on such verbs deny the same thing when the rest of the claim is stated
+_LIGHT_DENIALS = frozenset(load_lexicon("negation").get("light_predicates", ()))
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the denied part of a mixed claim starts
 _RECORD_KEY = re.compile(r"^[^:\n]{1,80}:\s")  # "review info review text: "
 _TEXT_VALUE_WORDS = 6  # a record value of this many words is free text (a review), not a field
@@ -426,13 +430,18 @@ class Verifier:
         always denies."""
         if claim["negated"] and p.negated and not p.structured:
             a, b = claim.get("negated_predicate"), p.f.get("negated_predicate")
-            return not a or not b or _same_word(a, b)
+            return not a or not b or _same_word(a, b) or _compound_of(a, b) or a in _LIGHT_DENIALS or b in _LIGHT_DENIALS
         if claim["negated"] == p.negated:
             return True
         if claim["negated"] or p.structured:
             return False
         denied = p.f.get("negated_predicate")
-        return bool(denied) and not any(_same_word(denied, x) for x in (*claim["predicates"], *claim["lemmas"]))
+        if not denied:
+            # "no blackout dates", "without Wayne": an argument denied; the claim agrees when it
+            # carries the same denial outside its main clause ("such as no blackout dates")
+            phrase = _cue_phrase(p.f)
+            return bool(phrase) and phrase in " ".join(claim["norm"].split())
+        return not any(_same_word(denied, x) for x in (*claim["predicates"], *claim["lemmas"]))
 
     def _polarity_fits(self, claim: Feature, al: Alignment, p: Passage, sides: tuple[str, str] | None, index: PassageIndex) -> bool:
         """A passage may join a fusion as far as negation goes: it agrees with the claim's
@@ -866,6 +875,22 @@ def _day_hours_stated(times: list[Quantity], al: Alignment, p: Passage) -> bool:
     if all(r.low in ends and r.high in ends for r in ranges):
         return True
     return len(al.q_match) == len(times) and not al.q_absent and not al.q_conflict
+
+
+def _compound_of(a: str, b: str) -> bool:
+    """One predicate is the other with a prefix ("overcook"/"cook", "reopen"/"open")."""
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and long_.endswith(short) and len(long_) - len(short) <= 5
+
+
+def _cue_phrase(f: Feature) -> str | None:
+    """The passage's negation cue with the word after it, in ``norm`` form ("no blackout",
+    "without wayne"); None when the cue is not found in the text."""
+    cue = (f.get("cue") or "").lower()
+    if not cue:
+        return None
+    m = re.search(r"(?<!\w)" + re.escape(cue) + r"\s+([^\W_]+)", f["text"].lower())
+    return f"{cue} {m.group(1)}" if m else None
 
 
 def _single(anchor: dict) -> Passage:

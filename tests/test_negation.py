@@ -31,6 +31,14 @@ NEGATION = [
     ("The clinic has a license.", False, None),
     # a negation inside a relative clause does not negate the main predicate
     ("The manager who did not attend the meeting resigned on Friday.", False, None),
+    # a condition does not either; a "that" clause a copula or a wrapper states does
+    ("If you do not file a return, keep your records.", False, None),
+    ("The difference is that gravy is not usually used in cooking.", True, "not"),
+    ("It is important to note that award tickets are not free.", True, "not"),
+    # the typographic apostrophe
+    ("You don\u2019t need to swap your SIM card.", True, "n\u2019t"),
+    # idioms with "no"
+    ("It is no wonder that the company closed its stores.", False, None),
 ]
 
 

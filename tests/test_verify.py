@@ -342,6 +342,16 @@ def test_name_matching(nlp, claim, source, expected):
         # a value grounds only the subject it is stated of
         ("Costs rose 8%.", "Revenue rose 8%.", "unverified"),
         ("Revenue rose 8%.", "Revenue rose 8%.", "grounded"),
+        # two denials: one wrapped in a light verb ("did not have the right to")
+        ("Women did not have the right to vote or own property.",
+         "Women were not allowed to vote or own property.", "grounded"),
+        # ... but two denials of different verbs deny different things
+        ("Police did not arrest the driver.", "Police did not name the driver who was arrested.", "unverified"),
+        # a denied argument ("no blackout dates") the claim carries too
+        ("The program, with no blackout dates and cheap seats, is popular with members.",
+         "The program has no blackout dates and cheap seats, and it is popular with members.", "grounded"),
+        ("The firm was incorporated in 1977 by Jobs, Wozniak and Wayne.",
+         "The firm was incorporated in 1977 without Wayne.", "unverified"),
         # a claim of words alone may name its subject with a word the passage does not use
         ("The dish is sprinkled with toasted coconut and served with hot rice.",
          "Sprinkle the stew with toasted coconut and serve with hot rice.", "grounded"),

@@ -69,12 +69,12 @@ class Negation:
         pred_ids = {t.i for t in preds}
         cue_words = self.dep_cues | self.det_cues | self.prep_cues | {"no"}
         for tok in span:
-            if tok.lower_ not in cue_words and tok.lemma_.lower() not in self.verb_cues:
+            low = _low(tok)
+            if low not in cue_words and tok.lemma_.lower() not in self.verb_cues:
                 continue  # only a cue word can negate; the pseudo-negation check is costly
             if self._is_pseudo(tok):
                 continue
             head = tok.head
-            low = tok.lower_
             cue: str | None = None
             nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
             if low == "no" and nxt is not None and nxt.lower_ == "longer" and (
@@ -99,8 +99,8 @@ class Negation:
                     cue = tok.text
             if cue is not None:
                 scope_head = head if tok.i not in pred_ids else tok
-                if any(c.dep_ == "mark" for c in scope_head.children):
-                    continue
+                if any(c.dep_ == "mark" and c.lower_ != "that" for c in scope_head.children):
+                    continue  # "if you do not file": a condition; "is that gravy is not used" states it
                 sub = list(scope_head.subtree)
                 start = max(sub[0].idx, span.start_char)
                 end = min(sub[-1].idx + len(sub[-1].text), span.end_char)
@@ -121,7 +121,7 @@ class Negation:
                 i = tok.i - offset
                 if i < 0 or i + len(words) > len(doc):
                     continue
-                if [doc[j].lower_ for j in range(i, i + len(words))] == words and tok.lower_ == words[offset]:
+                if [_low(doc[j]) for j in range(i, i + len(words))] == words and _low(tok) == words[offset]:
                     if offset == 0 or words[0] in ("not", "n't", "no"):
                         return True
             # "could not rule out": the cue is one word before the pseudo phrase's verb
@@ -132,9 +132,16 @@ class Negation:
         return False
 
 
+def _low(tok: Token) -> str:
+    """Lower-case text with the typographic apostrophe as ASCII ("don’t" -> "n't")."""
+    return tok.lower_.replace("\u2019", "'")
+
+
 def _main_predicates(span: Span) -> list[Token]:
-    """The root of the span and the predicates it heads directly (xcomp, ccomp, acomp, and the
-    verb an auxiliary stands for); a coordinated clause ("and not running") is not the main
+    """The root of the span and the predicates it heads (xcomp, ccomp, acomp, and the verb an
+    auxiliary stands for), followed down a chain of up to three complements so that a wrapper
+    ("It is important to note that tickets are not free", "Be careful not to overcook it")
+    leaves its fact the main predicate; a coordinated clause ("and not running") is not the main
     predicate."""
     roots = [t for t in span if t.head.i == t.i or t.head.i < span.start or t.head.i >= span.end]
     out: list[Token] = []
@@ -142,7 +149,14 @@ def _main_predicates(span: Span) -> list[Token]:
         if root.is_punct or root.is_space:
             continue
         out.append(root)
-        for c in root.children:
-            if c.dep_ in ("xcomp", "ccomp", "acomp", "aux", "auxpass") and span.start <= c.i < span.end:
-                out.append(c)
+        level = [root]
+        for _ in range(3):
+            nxt = []
+            for head in level:
+                for c in head.children:
+                    if c.dep_ in ("xcomp", "ccomp", "acomp", "aux", "auxpass") and span.start <= c.i < span.end:
+                        out.append(c)
+                        if c.dep_ in ("xcomp", "ccomp", "acomp"):
+                            nxt.append(c)
+            level = nxt
     return out
