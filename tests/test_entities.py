@@ -134,3 +134,21 @@ def test_anchors_exclude_citation_markers(nlp, text):
         assert "passage" not in a["key"] and "source" not in a["key"]
         assert a["key"] not in {t.lower() for c in cits for t in c["targets"]}
     assert any(a["key"] in ("acme", "woodgrove bank") for a in anchors(doc))
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        # a numbered list label and the capitalised verb after it are no names
+        ("Step 1: Boil tamarind until it shows cracks, then remove the shells and strain the juice.", set()),
+        ("Tip 3: Store the Basil in a glass of water.", {"basil"}),
+        # a reference to the sources in the sentence is no name either
+        ("According to Passage 1, honey can kill bacteria.", set()),
+        ("Similar to Passages 2, Acme cut 300 jobs.", {"acme"}),
+        # a label that names a thing stays a name
+        ("SlimFast Diet: A low-calorie diet built on meal shakes.", {"slimfast diet"}),
+    ],
+)
+def test_list_labels_and_source_references_are_not_anchors(nlp, text, kept):
+    doc = nlp(text)
+    assert {a["key"] for a in anchors(doc)} == kept

@@ -32,6 +32,24 @@ from spacy.tokens import Doc, Span
 from .. import extensions
 from ..lexicons import load_lexicon
 
+# "Passage 1", "Passages 2 and 3", "Document 4": the answer pointing at its sources, not a name
+_SOURCE_REFERENCE = re.compile(r"^(?:passage|document|source|article|context|snippet)s?\b(?:\s+\d+)?\s*$", re.IGNORECASE)
+# "Step 1:", "Tip 3:", "Method 2:": a numbered list label (a label that names a thing, "SlimFast
+# Diet:", stays a name)
+_LIST_LABEL = re.compile(r"^(?:step|tip|method|option|part|stage|phase|way|point|note)\s*\d*\s*:$", re.IGNORECASE)
+
+
+def _label_end(span: Span) -> int | None:
+    """Token index of the first word after a numbered list label ("Step 1: Boil ..."), None for a
+    span that opens with no such label."""
+    for tok in span[:4]:
+        if tok.text == ":":
+            if tok.i > span.start and tok.i + 1 < span.end and _LIST_LABEL.match(span.doc[span.start : tok.i + 1].text):
+                return tok.i + 1
+            return None
+    return None
+
+
 _PUNCT = re.compile(r"[^\w\s&+-]", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 
@@ -166,8 +184,12 @@ class EntityAnchors:
                 ia, ib = week.index(a), week.index(b)
                 for k in range(ia + 1, ib if ib > ia else ib + len(week)):
                     self._add(out, doc[i : j + 1], "DAY", key=week[k % len(week)])
-        # a proper-noun run never takes a token of a value ("11 AM", "5 PM EST")
+        # a proper-noun run never takes a token of a value ("11 AM", "5 PM EST"), nor a word of a
+        # numbered list label ("Step 1: Boil the tamarind") or the capitalised verb after it
         covered |= _value_tokens(doc) if values is None else values
+        label_end = _label_end(span)
+        if label_end is not None:
+            covered.update(range(span.start, label_end + 1))
         run: list[int] = []
         for tok in [*span, None]:
             if tok is not None and tok.pos_ == "PROPN" and tok.i not in covered and tok.text[:1].isupper():
@@ -178,9 +200,10 @@ class EntityAnchors:
                 run.append(tok.i)  # "Wi-Fi", "Rolls-Royce": one name across the hyphen
                 continue
             if run:
-                self._add(out, doc[run[0] : run[-1] + 1], "")
+                if not _SOURCE_REFERENCE.match(doc[run[0] : run[-1] + 1].text):
+                    self._add(out, doc[run[0] : run[-1] + 1], "")
                 run = []
-        return out
+        return [a for a in out if not _SOURCE_REFERENCE.match(a["text"])]
 
     def _add(self, out: list[dict], ent: Span, label: str, key: str | None = None) -> None:
         key = key or self.keys.key(ent.text)
