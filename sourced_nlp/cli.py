@@ -5,7 +5,8 @@ Exit codes (the same for every command):
     1: the gate failed: a claim is contradicted (``--fail-on contradicted``, the default), or
        contradicted or unverified (``--fail-on unverified``).
     2: a usage or input error: a missing, empty, non-UTF-8 or malformed input, no sources, an
-       unknown option. One line ``error: ...`` on stderr, never a traceback. In ``batch``,
+       unknown option, an ``--output`` that is one of the input files. One line ``error: ...``
+       on stderr, never a traceback. In ``batch``,
        any malformed line makes the run exit 2, after every good line has been checked.
 
 Any other exception is a bug and surfaces with its traceback.
@@ -132,6 +133,59 @@ def _stdout_console():
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (symlinks, ``..`` and hard links resolved); False
+    when either does not exist."""
+    try:
+        return os.path.samefile(a, b)
+    except FileNotFoundError:
+        return False
+    except OSError:  # e.g. a file that cannot be stat'ed: compare the resolved paths
+        from pathlib import Path
+
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def _check_output(out: Optional[str], inputs: list[tuple[str, Optional[str]]]) -> None:
+    """Refuse an ``--output`` that would destroy an input or cannot be written, before any
+    input is read or anything is written.
+
+    Args:
+        out: the ``--output`` path, or None (stdout).
+        inputs: ``(what, path)`` per input file (``what`` as "answer file", "source file", ...);
+            a None or ``-`` (stdin) path is skipped.
+
+    Raises:
+        UsageError: ``out`` is the same file as an input (compared by identity, not by
+            spelling), is a directory, or its directory does not exist.
+    """
+    if out is None:
+        return
+    for what, path in inputs:
+        if path is not None and path != "-" and _same_file(out, path):
+            raise UsageError(
+                f"--output {out} is the {what} {path}: refusing to overwrite an input"
+            )
+    if os.path.isdir(out):
+        raise UsageError(f"--output {out} is a directory, not a file")
+    parent = os.path.dirname(out) or "."
+    if not os.path.isdir(parent):
+        why = "is not a directory" if os.path.exists(parent) else "does not exist"
+        raise UsageError(f"--output {out}: its directory {parent} {why}")
+
+
+def _open_output(out: str):
+    """Open ``out`` for writing (UTF-8, overwritten).
+
+    Raises:
+        SourceError: the file cannot be opened, naming it and the reason.
+    """
+    try:
+        return open(out, "w", encoding="utf-8")
+    except OSError as err:
+        raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
+
+
 def _load_sources(paths: list[str]) -> list[dict]:
     """Load source files; ids are base names, or the path as given when base names collide."""
     loaded = [load_source_file(p) for p in paths]
@@ -158,8 +212,12 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
 
 def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
     """Write ``report`` in format ``fmt`` to stdout, or to the file ``out`` (UTF-8, overwritten;
-    text then has no colour codes). ``html`` is a whole self-contained page."""
-    fh = open(out, "w", encoding="utf-8") if out else sys.stdout
+    text then has no colour codes). ``html`` is a whole self-contained page.
+
+    Raises:
+        SourceError: ``out`` cannot be opened for writing (named in the message).
+    """
+    fh = _open_output(out) if out else sys.stdout
     try:
         if fmt == Format.json.value:
             fh.write(report.to_json() + "\n")
@@ -211,12 +269,21 @@ def check(
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
 
-    Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error.
+    Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error (among them an
+    OUT that is one of the input files: refused before anything is read or written).
     """
     _validate_gates(fail_under, min_coverage)
+    _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "check")
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
+
+
+def _inputs(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str]) -> list[tuple[str, Optional[str]]]:
+    """The input files of ``check``/``cite``, as ``(what, path)`` for :func:`_check_output`."""
+    return [("answer file", answer), ("JSON input file", json_input)] + [
+        ("source file", p) for p in sources or []
+    ]
 
 
 def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str], how: str) -> Report:
@@ -324,9 +391,10 @@ def cite(
     and its quote located; findings with severities, a grounding score, citation coverage.
 
     Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
-    it fails, 2 on a usage or input error.
+    it fails, 2 on a usage or input error (among them an OUT that is one of the input files).
     """
     _validate_gates(fail_under, min_coverage)
+    _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "cite")
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
@@ -507,10 +575,12 @@ def batch(
     Every non-blank line gives one result: ``{"line": n, "id": ..., "report": {...}}``, or
     ``{"line": n, "id": ..., "error": "..."}`` for a malformed line (also reported on stderr
     with its line number). Blank lines are not records and are skipped. Exit 2 when any line
-    is malformed (after checking all the others), else 1 if any report fails the gate, else 0.
+    is malformed (after checking all the others), else 1 if any report fails the gate, else 0;
+    exit 2 before anything is read when OUT is the batch file itself.
     """
     import json
 
+    _check_output(out, [("batch file", file)])
     rows = _read_batch(file)
     if not rows:
         raise SourceError(f"no records in batch file {file}")
@@ -543,7 +613,7 @@ def batch(
     for r in errors:
         typer.echo(f"error: {file}: line {r['line']}: {r['error']}", err=True)
 
-    fh = open(out, "w", encoding="utf-8") if out else sys.stdout
+    fh = _open_output(out) if out else sys.stdout
     try:
         if fmt == BatchFormat.json:
             for r in results:

@@ -534,3 +534,73 @@ def test_binary_source_and_bad_gate_are_input_errors(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(answer),
                            "--fail-under", "nan", "-o", str(out)], capture_output=True, text=True)
     assert proc.returncode == 2 and not out.exists()
+
+
+# ------------------------------------------------------------ --output never overwrites an input
+
+def _unchanged(*paths):
+    """Snapshot of the files' bytes, to show that a refused run wrote nothing."""
+    return {p: Path(p).read_bytes() for p in paths}
+
+
+@pytest.mark.parametrize("command", ["check", "cite"])
+@pytest.mark.parametrize("target", ["answer", "source", "dotted", "symlink", "hardlink"])
+def test_output_that_is_an_input_is_refused(files, command, target):
+    tmp, answer, source = files
+    (tmp / "sub").mkdir()
+    out = {
+        "answer": answer,
+        "source": source,
+        "dotted": tmp / "sub" / ".." / "source.txt",   # another spelling of the source's path
+        "symlink": tmp / "link.txt",
+        "hardlink": tmp / "hard.txt",
+    }[target]
+    if target == "symlink":
+        out.symlink_to(source)
+    if target == "hardlink":
+        os.link(source, out)
+    before = _unchanged(answer, source)
+    code, stdout, err = run(command, answer, source, "--format", "json", "-o", out, fake="one")
+    what, named = ("answer file", answer) if target == "answer" else ("source file", source)
+    assert_input_error(code, err, f"--output {out}", f"is the {what} {named}", "refusing to overwrite")
+    assert stdout == ""
+    assert _unchanged(answer, source) == before
+
+
+def test_output_that_is_the_json_input_is_refused(files):
+    tmp, _, _ = files
+    rec = tmp / "rec.json"
+    rec.write_text(json.dumps({"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}), encoding="utf-8")
+    before = _unchanged(rec)
+    code, _, err = run("check", "--json-input", rec, "-o", rec, fake="one")
+    assert_input_error(code, err, f"is the JSON input file {rec}", "refusing to overwrite")
+    assert _unchanged(rec) == before
+
+
+def test_output_that_is_the_batch_file_is_refused(tmp_path):
+    path = write_batch(tmp_path, [{"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}])
+    before = _unchanged(path)
+    code, _, err = run("batch", path, "-o", tmp_path / "." / path.name, fake="one")
+    assert_input_error(code, err, f"is the batch file {path}", "refusing to overwrite")
+    assert _unchanged(path) == before
+
+
+def test_output_beside_the_inputs_is_written(files):
+    tmp, answer, source = files
+    out = tmp / "report.json"
+    code, stdout, err = run("check", answer, source, "--format", "json", "-o", out, fake="one")
+    assert code == 0, err
+    assert stdout == ""
+    assert json.loads(out.read_text(encoding="utf-8"))["schema"] == "sourced.report/1"
+
+
+@pytest.mark.parametrize("command", ["check", "batch"])
+def test_output_that_cannot_be_written_is_refused_before_checking(files, command):
+    tmp, answer, source = files
+    args = [answer, source] if command == "check" else [write_batch(tmp, [{"output": "x.", "sources": ["y."]}])]
+    code, _, err = run(command, *args, "-o", tmp, fake="one")
+    assert_input_error(code, err, f"--output {tmp} is a directory")
+    code, _, err = run(command, *args, "-o", tmp / "nowhere" / "r.json", fake="one")
+    assert_input_error(code, err, f"its directory {tmp / 'nowhere'} does not exist")
+    assert not (tmp / "nowhere").exists()
+
