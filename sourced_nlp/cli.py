@@ -6,8 +6,8 @@ Exit codes (the same for every command):
        contradicted or unverified (``--fail-on unverified``).
     2: a usage or input error: a missing, empty, non-UTF-8 or malformed input, no sources, an
        unknown option, an ``--output`` that is one of the input files. One line ``error: ...``
-       on stderr, never a traceback. In ``batch``,
-       any malformed line makes the run exit 2, after every good line has been checked.
+       on stderr, naming the file (and, in a JSONL file, the line), never a traceback. In
+       ``batch``, any malformed line makes the run exit 2, after every good line has been checked.
 
 Any other exception is a bug and surfaces with its traceback.
 """
@@ -133,6 +133,11 @@ def _stdout_console():
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
+def _where(path: str) -> str:
+    """How an input is named in a message: its path, or "standard input" for ``-``."""
+    return "standard input" if path == "-" else path
+
+
 def _same_file(a: str, b: str) -> bool:
     """Whether two paths name one file (symlinks, ``..`` and hard links resolved); False
     when either does not exist."""
@@ -186,28 +191,73 @@ def _open_output(out: str):
         raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
 
 
+def _read_stdin(what: str) -> str:
+    """Standard input as UTF-8 text (a BOM dropped) for the input ``what``.
+
+    Raises:
+        SourceError: not UTF-8, or empty (whitespace only); the message says it is ``what``
+            on standard input.
+    """
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read() if stream is not None else sys.stdin.read()
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise SourceError(
+                f"{what} on standard input is not UTF-8 text (invalid byte at offset {err.start})"
+            ) from err
+    if not data.strip():
+        raise SourceError(f"{what} on standard input is empty")
+    return data
+
+
 def _load_sources(paths: list[str]) -> list[dict]:
-    """Load source files; ids are base names, or the path as given when base names collide."""
+    """Load source files; ids are base names, or the path as given when base names collide.
+
+    Raises:
+        SourceError: naming the file: one that :func:`load_source_file` rejects, the same
+            file given twice, or two files with the same id (a JSON source naming its own id).
+    """
     loaded = [load_source_file(p) for p in paths]
     names = [os.path.basename(p) for p in paths]
     for src, path, name in zip(loaded, paths, names):
         if src["id"] == name and names.count(name) > 1:
             src["id"] = path
+    seen: dict[str, int] = {}
+    for i, src in enumerate(loaded):
+        j = seen.setdefault(src["id"], i)
+        if j != i:
+            if _same_file(paths[i], paths[j]):
+                raise SourceError(f"source file {paths[i]} is given twice (SOURCE {j + 1} and {i + 1})")
+            raise SourceError(f"source files {paths[j]} and {paths[i]} have the same id {src['id']!r}")
     return normalize_sources(loaded)
 
 
 def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
-    """A ``--json-input`` file: a saved report, or a record ``{"output", "sources"}``."""
+    """A ``--json-input`` file: a saved report, or a record ``{"output", "sources"}``.
+
+    Raises:
+        SourceError: naming the file (or standard input): unreadable, not UTF-8, empty,
+            malformed JSON, a malformed saved report, or a malformed record.
+    """
     from .sources import _read_utf8, parse_json
 
-    text = read_answer(path) if path == "-" else _read_utf8(path, "JSON input")
-    value = parse_json(text, path)
+    where = _where(path)
+    text = _read_stdin("JSON input") if path == "-" else _read_utf8(path, "JSON input")
+    value = parse_json(text, where)
     if isinstance(value, dict) and "schema" in value:
-        return Report.from_dict(value), None
+        try:
+            return Report.from_dict(value), None
+        except ValueError as err:
+            msg = str(err)
+            if not msg.startswith(("malformed report", "unsupported report schema", "a report must")):
+                msg = f"malformed report: {msg}"
+            raise SourceError(f"{where}: {msg}") from err
     try:
         return None, _validate_record(value)
     except SourceError as err:
-        raise SourceError(f"{path}: {err}") from err
+        raise SourceError(f"{where}: {err}") from err
 
 
 def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
@@ -427,9 +477,14 @@ def fields(
 
     if not sources:
         raise UsageError("no SOURCE given: need at least one source file")
-    text = read_answer(fields_file) if fields_file == "-" else _read_utf8(fields_file, "fields")
-    value = parse_json(text, fields_file)
-    rep = sourced_nlp.check_fields(value, _load_sources(sources))
+    where = _where(fields_file)
+    text = _read_stdin("fields") if fields_file == "-" else _read_utf8(fields_file, "fields")
+    value = parse_json(text, where)
+    source_list = _load_sources(sources)
+    try:
+        rep = sourced_nlp.check_fields(value, source_list)
+    except ValueError as err:  # the fields have no usable shape (the sources were checked above)
+        raise SourceError(f"{where}: {err}") from err
     if fmt == Format.json:
         sys.stdout.write(rep.to_json() + "\n")
     elif fmt in (Format.markdown, Format.html):
@@ -485,6 +540,9 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
 
     Lines are numbered from 1, counting blank lines, which are not records and are skipped.
     A line that is not UTF-8, not JSON, or not a valid record gets an error instead.
+
+    Raises:
+        SourceError: naming the file: it is missing, a directory, or unreadable.
     """
     import srsly
 
@@ -495,8 +553,11 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
             raise SourceError(f"batch file not found: {path}")
         if os.path.isdir(path):
             raise SourceError(f"batch file is a directory, not a file: {path}")
-        with open(path, "rb") as fh:
-            data = fh.read()
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as err:
+            raise SourceError(f"cannot read batch file {path}: {err.strerror or err}") from err
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     rows: list[tuple[int, Any, Optional[dict], Optional[str]]] = []
@@ -583,7 +644,7 @@ def batch(
     _check_output(out, [("batch file", file)])
     rows = _read_batch(file)
     if not rows:
-        raise SourceError(f"no records in batch file {file}")
+        raise SourceError("no records on standard input" if file == "-" else f"no records in batch file {file}")
     good = [rec for _, _, rec, err in rows if err is None]
 
     show_bar = sys.stderr.isatty() and len(good) > 1
@@ -611,7 +672,7 @@ def batch(
 
     errors = [r for r in results if "error" in r]
     for r in errors:
-        typer.echo(f"error: {file}: line {r['line']}: {r['error']}", err=True)
+        typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
 
     fh = _open_output(out) if out else sys.stdout
     try:

@@ -604,3 +604,113 @@ def test_output_that_cannot_be_written_is_refused_before_checking(files, command
     assert_input_error(code, err, f"its directory {tmp / 'nowhere'} does not exist")
     assert not (tmp / "nowhere").exists()
 
+
+# ------------------------------------------------------------ every input error names its file
+
+@pytest.mark.parametrize(
+    "content,needles",
+    [
+        ('{"schema": "sourced.report/9"}', ["unsupported report schema"]),
+        ('{"schema": "sourced.report/1", "claims": [{"text": "x"}]}', ["malformed report"]),
+        ('{"schema": "sourced.report/1", "sources": [[1]]}', ["malformed report"]),
+    ],
+)
+def test_bad_saved_report_names_the_file(files, content, needles):
+    tmp, _, _ = files
+    bad = tmp / "saved.json"
+    bad.write_text(content, encoding="utf-8")
+    for command in ("check", "cite"):
+        code, _, err = run(command, "--json-input", bad)
+        assert_input_error(code, err, f"{bad}: ", *needles)
+
+
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ('{"sources": ["x"]}', "missing 'output'"),
+        ('{"output": "x"}', "missing 'sources'"),
+        ('{"output": "x", "sources": [null]}', "source 0 is null"),
+        ("[1, 2]", "expected a JSON object"),
+    ],
+)
+def test_bad_json_input_record_names_the_file(files, content, needle):
+    tmp, _, _ = files
+    bad = tmp / "rec.json"
+    bad.write_text(content, encoding="utf-8")
+    code, _, err = run("check", "--json-input", bad, fake="one")
+    assert_input_error(code, err, f"{bad}: {needle}")
+
+
+@pytest.mark.parametrize(
+    "setup,needles",
+    [
+        ("missing", ["JSON input file not found", "in.json"]),
+        ("directory", ["JSON input is a directory", "in.json"]),
+        ("latin1", ["JSON input file", "in.json", "not UTF-8"]),
+        ("empty", ["JSON input file is empty", "in.json"]),
+    ],
+)
+def test_unreadable_json_input_names_the_file(files, setup, needles):
+    tmp, _, _ = files
+    path = tmp / "in.json"
+    if setup == "directory":
+        path.mkdir()
+    elif setup == "latin1":
+        path.write_bytes(b'{"output": "caf\xe9"}')
+    elif setup == "empty":
+        path.write_text(" \n", encoding="utf-8")
+    code, _, err = run("check", "--json-input", path, fake="one")
+    assert_input_error(code, err, *needles)
+
+
+def test_json_input_on_stdin_is_named_as_such():
+    code, _, err = run("check", "--json-input", "-", stdin='{"output": ', fake="one")
+    assert_input_error(code, err, "malformed JSON in standard input", "line 1")
+    code, _, err = run("check", "--json-input", "-", stdin="  ", fake="one")
+    assert_input_error(code, err, "JSON input on standard input is empty")
+
+
+def test_answer_given_as_a_directory_names_it(files):
+    tmp, _, source = files
+    (tmp / "answers").mkdir()
+    code, _, err = run("check", tmp / "answers", source)
+    assert_input_error(code, err, "answer is a directory", "answers")
+
+
+def test_sources_with_one_id_name_both_files(files):
+    tmp, answer, source = files
+    named = tmp / "named.json"
+    named.write_text(json.dumps({"id": "source.txt", "text": "Costs fell."}), encoding="utf-8")
+    code, _, err = run("check", answer, source, named, fake="one")
+    assert_input_error(code, err, f"source files {source} and {named} have the same id 'source.txt'")
+    code, _, err = run("check", answer, source, source, fake="one")
+    assert_input_error(code, err, f"source file {source} is given twice")
+
+
+def test_fields_of_no_usable_shape_name_the_file(files):
+    tmp, _, source = files
+    bad = tmp / "fields.json"
+    bad.write_text('"just a string"', encoding="utf-8")
+    code, _, err = run("fields", bad, source)
+    assert_input_error(code, err, f"{bad}: fields must be")
+    code, _, err = run("fields", "-", source, stdin="[1,")
+    assert_input_error(code, err, "malformed JSON in standard input")
+
+
+def test_batch_errors_name_the_file_and_line(tmp_path):
+    path = write_batch(tmp_path, [{"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}, '{"output": 1}'])
+    code, _, err = run("batch", path, fake="one")
+    assert code == 2
+    assert f"error: {path}: line 2: 'output' must be a string" in err
+    (tmp_path / "dir.jsonl").mkdir()
+    code, _, err = run("batch", tmp_path / "dir.jsonl")
+    assert_input_error(code, err, "batch file is a directory", "dir.jsonl")
+
+
+def test_batch_on_stdin_is_named_as_such():
+    code, out, err = run("batch", "-", stdin='{"output": "x.", "sources": ["y."]}\n{"output": \n', fake="one")
+    assert code == 2
+    assert "error: standard input: line 2: malformed JSON" in err
+    assert [json.loads(line)["line"] for line in out.splitlines()] == [1, 2]
+    code, _, err = run("batch", "-", stdin="\n\n", fake="one")
+    assert_input_error(code, err, "no records on standard input")
