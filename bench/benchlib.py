@@ -135,7 +135,8 @@ def our_segments(report: Any) -> list[dict]:
     rows = []
     for c in report.claims:
         rows.append({"start": c.start, "end": c.end, "text": c.text, "verdict": c.verdict,
-                     "support": float(c.support), "reason": c.reason, "kind": "claim"})
+                     "support": float(c.support), "reason": c.reason, "kind": "claim",
+                     "differs": c.differs[0]["kind"] if c.differs else None})
     for s in report.skipped:
         if not (s.text or "").strip():
             continue

@@ -188,6 +188,12 @@ def sentence_metrics(rows: list[dict], with_auc: bool) -> dict:
         "contradicted_exact_precision": ratio(sum(r["conflict"] for r in contra), len(contra)),
         "conflict_recall": ratio(sum(r["verdict"] == "contradicted" for r in conflict), len(conflict)),
         "support_auc": auc,
+        # contradictions by what differs (quantity, polarity, antonym, entity): count, precision
+        "contradicted_by_kind": {
+            k: [sum(1 for r in contra if r.get("differs") == k),
+                ratio(sum(r["hallucinated"] for r in contra if r.get("differs") == k), sum(1 for r in contra if r.get("differs") == k))]
+            for k in sorted({r.get("differs") or "-" for r in contra})
+        },
     }
 
 
@@ -307,6 +313,16 @@ def print_tables(result: dict) -> None:
     print("### Sentence level\n")
     print(md_table(head, rows))
     print()
+    rows = []
+    for tool, block in result["tools"].items():
+        for scope in ("QA", "Summary", "Data2txt", "overall"):
+            m = block.get(scope)
+            for kind, (n, prec) in sorted((m or {}).get("contradicted_by_kind", {}).items()):
+                rows.append([f"{tool} {scope}", kind, n, fmt(prec, True)])
+    if rows:
+        print("### Contradicted sentences by what differs\n")
+        print(md_table(["tool / scope", "differs", "contradicted", "precision"], rows))
+        print()
     print("### Response level (a response is hallucinated when it has any label)\n")
     rows = []
     for tool, block in result["tools"].items():

@@ -578,6 +578,8 @@ class Verifier:
                     break
             if antonym:
                 break
+        if antonym and any(self.opposed(z, antonym[1]) for z in p.f["lemmas"]):
+            antonym = None  # the passage says both ("net income fell; it raises its dividend"): of two things
         direct = [a for a in found if self._entity_in(a, p)]
         return Alignment(pid, cov, found, missing, blocked, q_match, q_conflict, q_absent, flip, antonym,
                          q_partial=q_partial, ents_direct=direct)

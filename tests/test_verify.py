@@ -121,6 +121,13 @@ VERDICT_TABLE = [
         "contradicted",
     ),
     (
+        "no antonym when the passage says both, of two things",
+        "The company is increasing its dividend to $0.13 per share and reducing net debt below $25 billion.",
+        ["As we expect net debt to fall below $25 billion, our focus has expanded to returning capital to "
+         "shareholders, beginning with the increase in our dividend to $0.13 per share."],
+        "unverified",  # not contradicted: "fall" is said of the debt; "the company" is not named
+    ),
+    (
         "unverified unrelated",
         "The museum opened a new wing in Paris.",
         ["Acme's sales fell in 2023."],
