@@ -276,6 +276,8 @@ class PassageIndex:
                     if len(lemma) >= 5:
                         p.prefixes.setdefault(lemma[:5], []).append(lemma)
                 for a in rec["entities"]:
+                    if structured and a.get("inherited"):
+                        continue  # a line of a record states its own field: "WiFi: no" names nothing for the next line
                     if not a.get("inherited"):
                         self.source_keys.setdefault(source_id, set()).add(a["key"])
                     p.own_keys.setdefault(a["key"], a)
@@ -317,7 +319,10 @@ class PassageIndex:
             for pid in self.by_lemma.get(lemma, ()):
                 score[pid] = score.get(pid, 0.0) + w
         for a in claim["entities"]:
-            for k in {a["key"], *a["aliases"]}:
+            words = a["key"].split()
+            # a name the passage's NER cut one word shorter ("S Virginia St" / "Virginia St")
+            parts = {" ".join(words[1:]), " ".join(words[:-1])} if len(words) > 2 else set()
+            for k in {a["key"], *a["aliases"], *parts}:
                 for pid in set(self.by_key.get(k, ())):
                     score[pid] = score.get(pid, 0.0) + self.max_idf
         for qd in claim["quantities"]:

@@ -232,7 +232,7 @@ _DATE_PREFIX = re.compile(r"^(?:in|on|during|of|at)\s+(.*)$")
 
 
 def _year_ok(y: int, label: str | None, cued: bool) -> bool:
-    if not 1000 <= y <= 2100:
+    if not 1000 <= y <= 2100 or label == "ADDRESS":  # "ADDRESS": a house number ("1575 S Virginia St")
         return False
     if label == "DATE":
         return True
@@ -669,11 +669,17 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
         if hit:
             side.pct, i = hit
     # unit
-    if side.unit is None and side.pct is None and side.currency is None and i < len(toks) and toks[i].kind == "word":
+    if (side.unit is None and side.pct is None and side.currency is None and i < len(toks) and toks[i].kind == "word"
+            and toks[i].text not in _COMPASS):
         hit = _phrase(toks, i, lex["units"], 3)
         if hit:
             side.unit, i = hit
     return side, i
+
+
+# "1575 S Virginia St", "1420 W Idaho St": a house number and the street's direction, never a unit
+# (seconds, watts and newtons are not written as a capital letter in running text)
+_COMPASS = frozenset({"N", "S", "E", "W", "NE", "NW", "SE", "SW"})
 
 
 def _apply_approx(approx: str | None, v: float) -> tuple[float, float]:

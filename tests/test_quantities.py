@@ -114,6 +114,10 @@ ROWS = [
     ("Expect margins from 8 to 10 percent.", [("8 to 10 percent", "percent", 8)]),
     ("Revenue may rise by a third in the first half of 2024.", [("first half of 2024", "date", D(2024, 1, 1))]),
     ("The population was 8,336,817 in 2019, up from 8.2 million.", [("8,336,817", "number", 8336817), ("2019", "date", Y(2019)), ("8.2 million", "number", 8.2e6)]),
+    # a house number is a number: not a year, and the street's direction is not a unit (seconds)
+    ("It is located at 1575 S Virginia St in Reno.", [("1575", "number", 1575)]),
+    ("address: 1807 Church St.", [("1807", "number", 1807)]),
+    ("The shop opened in 1807 on Church St.", [("1807", "date", Y(1807))]),
 ]
 
 

@@ -96,3 +96,32 @@ def test_weekday_range_names_every_day(nlp):
     full = dict(record, hours={d: "11:0-21:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")})
     report = sourced_nlp.check("Casa Luna is open Monday through Friday from 11 AM to 9 PM.", [full], nlp=nlp)
     assert report.claims[0].verdict == "grounded", report.claims[0].reason
+
+
+def test_record_lines_name_only_their_own_field(nlp):
+    """A line of a record does not inherit the names of the line before it: the WiFi line's name
+    is no name of the parking line after it."""
+    from sourced_nlp.sources import normalize_sources
+
+    vp = nlp.get_pipe("sourced_verify")
+    index = vp.index_for(normalize_sources([RECORD]))
+    parking = [p for p in index.passages if "parking" in p.f["text"]]
+    assert parking
+    for p in parking:
+        assert not any("wi" in k for k in p.keys), (p.f["text"], list(p.keys))
+    assert any("wifi" in p.keys for p in index.passages if "WiFi" in p.f["text"])
+
+
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        ("Masala Junction is an Indian restaurant located at 1575 S Virginia St in Reno, NV.", "grounded"),
+        ("Masala Junction is an Indian restaurant located at 1577 S Virginia St in Reno, NV.", "unverified"),
+    ],
+)
+def test_street_address_with_house_number_and_direction(nlp, answer, expected):
+    record = {"name": "Masala Junction", "address": "1575 S Virginia St", "city": "Reno", "state": "NV",
+              "categories": "Indian, Restaurants, Vegetarian, Buffets", "business_stars": 4.0,
+              "attributes": {f"Attr{i}": "True" for i in range(30)}}
+    report = sourced_nlp.check(answer, [record], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason

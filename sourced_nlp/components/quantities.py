@@ -162,6 +162,8 @@ class QuantityFinder:
         return out
 
     def _label_for(self, doc: Doc, start: int, end: int, seed: int) -> str | None:
+        if _house_number(doc, end):
+            return "ADDRESS"  # "1575 S Virginia St": a house number, never a year (quantity._year_ok)
         if doc[seed].ent_type_:
             return doc[seed].ent_type_
         for t in doc[start:end]:
@@ -302,3 +304,21 @@ def _head_verb_of(span: Span) -> str | None:
 
 def _same_value(a: Quantity, b: Quantity) -> bool:
     return (a.kind, a.low, a.high, a.unit, a.approx) == (b.kind, b.low, b.high, b.unit, b.approx)
+
+
+# the street types of US and Canadian addresses (USPS Publication 28, appendix C1, the common ones)
+_STREET_TYPES = frozenset(
+    "st street ave avenue blvd boulevard rd road dr drive ln lane way pkwy parkway hwy highway ct court "
+    "pl place sq square ter terrace trl trail cir circle pike plz plaza".split()
+)
+
+
+def _house_number(doc: Doc, end: int) -> bool:
+    """The value ending before token ``end`` is followed by a street name ending in a street type
+    within four tokens ("1575 S Virginia St", "10150 82 Ave NW")."""
+    for tok in doc[end : min(len(doc), end + 4)]:
+        if tok.lower_.rstrip(".") in _STREET_TYPES and tok.text[:1].isupper():
+            return True
+        if not (tok.text[:1].isupper() or tok.like_num):
+            return False
+    return False
