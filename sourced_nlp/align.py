@@ -228,6 +228,7 @@ class PassageIndex:
         self.sentiment = sentiment or {}
         self.passages: list[Passage] = []
         self.by_lemma: dict[str, list[int]] = {}
+        self.by_prefix: dict[str, set[str]] = {}  # first five letters -> the words (lemmas) with them
         self.by_key: dict[str, list[int]] = {}
         self.by_kind: dict[str, list[int]] = {}
         self.entity_keys: set[str] = set()
@@ -268,6 +269,7 @@ class PassageIndex:
                     self.by_lemma.setdefault(word, []).append(pid)
                     if len(word) >= 5:
                         p.prefixes.setdefault(word[:5], []).append(word)
+                        self.by_prefix.setdefault(word[:5], set()).add(word)
                 if structured and _RECORD_KIND.match(rec["text"]):
                     self.record_words.setdefault(source_id, set()).update(rec["lemmas"])
                 for lemma in p.lemmas:
@@ -275,6 +277,7 @@ class PassageIndex:
                     self.by_lemma.setdefault(lemma, []).append(pid)
                     if len(lemma) >= 5:
                         p.prefixes.setdefault(lemma[:5], []).append(lemma)
+                        self.by_prefix.setdefault(lemma[:5], set()).add(lemma)
                 for a in rec["entities"]:
                     if structured and a.get("inherited"):
                         continue  # a line of a record states its own field: "WiFi: no" names nothing for the next line
@@ -316,7 +319,12 @@ class PassageIndex:
         score: dict[int, float] = {}
         for lemma in set(claim["lemmas"]):
             w = self.weight(lemma)
-            for pid in self.by_lemma.get(lemma, ()):
+            pids = set(self.by_lemma.get(lemma, ()))
+            if len(lemma) >= 5:  # another form of the word ("catering" / "caters")
+                for word in self.by_prefix.get(lemma[:5], ()):
+                    if word != lemma and _same_word(lemma, word):
+                        pids.update(self.by_lemma.get(word, ()))
+            for pid in pids:
                 score[pid] = score.get(pid, 0.0) + w
         for a in claim["entities"]:
             words = a["key"].split()
@@ -799,6 +807,13 @@ class Verifier:
             need = self.t.fusion_coverage_content
         else:
             need = self.t.fusion_coverage
+        if structured and chosen and have_a == set(anchors):
+            denied = self._denied_part(claim, chosen, have_l, aligns, index)
+            if denied is not None and sum(weights[x] for x in have_l | set(denied[1])) / total >= need:
+                p = index.passages[denied[0]]
+                differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
+                return _result("contradicted", f"opposite polarity: the source says '{p.value}' for {', '.join(denied[1])}",
+                               0.05, [self._evidence(p)], differs)
         if len(chosen) < 2 or have_a != set(anchors) or cov < need:
             return None
         if claim.get("one_subject") and len({index.passages[pid].text_of for pid in chosen} - {None}) > 1:
@@ -808,6 +823,30 @@ class Verifier:
         chosen.sort()
         return _result("grounded", f"stated across {len(chosen)} source passages", 0.7 + 0.25 * min(1.0, cov),
                        [self._evidence(index.passages[pid]) for pid in chosen])
+
+    def _denied_part(self, claim: Feature, chosen: list[int], held: set[str], aligns: list[Alignment],
+                     index: PassageIndex) -> tuple[int, list[str]] | None:
+        """A claim told across the lines of a record whose one part the record denies ("offers
+        free Wi-Fi, catering and takeout, and it is dog-friendly" against "dogs allowed: False"):
+        a false line holds a claim word that no chosen line holds.
+        Only for a claim with no negation word at all, told from field lines alone: in a claim of
+        both polarities ("accepts cards, does not require appointments") which part a denial covers
+        is not read here, and a review's visit ("waited 50 minutes for a walk-in appointment") is
+        not what a field ("by appointment only: False") states.
+        Returns ``(line's passage id, the claim words it denies)``; None when no line denies a
+        part. The claim is contradicted when the rest of it is stated (see :meth:`_fusion`)."""
+        if _NEGATION_WORD.search(claim["text"].lower()):
+            return None
+        if any(index.passages[pid].text_of is not None for pid in chosen):
+            return None  # told from a review: a field's line speaks of the business, not of that visit
+        for al in aligns:
+            p = index.passages[al.pid]
+            if al.pid in chosen or not (p.structured and p.value in _FALSE_VALUES):
+                continue
+            words = [x for x in dict.fromkeys(claim["lemmas"]) if x not in held and x not in index.relation_words and self._lemma_in(x, p)]
+            if words:
+                return al.pid, words
+        return None
 
     def _reason(self, claim: Feature, best: Alignment, aligns: list[Alignment], index: PassageIndex) -> str:
         if best.coverage < 0.25 and not best.ents_found and not best.q_match:

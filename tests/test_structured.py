@@ -125,3 +125,19 @@ def test_street_address_with_house_number_and_direction(nlp, answer, expected):
               "attributes": {f"Attr{i}": "True" for i in range(30)}}
     report = sourced_nlp.check(answer, [record], nlp=nlp)
     assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        # every part stated by a line but one, which a false line denies
+        ("Casa Luna offers free WiFi and takeout, and it is dog-friendly.", "contradicted"),
+        ("Casa Luna offers free WiFi and takeout.", "grounded"),
+        # a claim that denies the part itself agrees with the false line
+        ("Casa Luna offers free WiFi and takeout, but it does not allow dogs.", "grounded"),
+    ],
+)
+def test_a_part_a_false_line_denies(nlp, answer, expected):
+    record = dict(RECORD, attributes=dict(RECORD["attributes"], DogsAllowed="False"))
+    report = sourced_nlp.check(answer, [record], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
