@@ -66,7 +66,13 @@ _SETTING_LABELS = {"GPE", "NORP", "LOC"}  # places and peoples a source may name
 # verbs a denial may wrap around its fact ("did not have the right to vote" / "were not allowed to
 # vote"): two denials on such verbs deny the same thing when the rest of the claim is stated
 _LIGHT_DENIALS = frozenset(load_lexicon("negation").get("light_predicates", ()))
+# the site a record comes from ("on Yelp"): a name a claim against a record need not find
+_PLATFORMS = frozenset(load_lexicon("records").get("platform_names", ()))
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the denied part of a mixed claim starts
+# "highly rated" (and "top-rated", "well-rated", "highly regarded"): a business of 4 stars or more
+# of 5; the cut-off the hand-written record cases are labelled by (3.5 stars is not "highly rated")
+_HIGH_PRAISE = re.compile(r"\b(?:highly|top|well|best)[- ](?:rated|reviewed|regarded)\b", re.IGNORECASE)
+_HIGHLY_RATED = 4.0
 _RECORD_KEY = re.compile(r"^[^:\n]{1,80}:\s")  # "review info review text: "
 _TEXT_VALUE_WORDS = 6  # a record value of this many words is free text (a review), not a field
 _RECORD_KIND = re.compile(r"^(?:name|categories|category|type|kind)\s*:", re.IGNORECASE)
@@ -135,6 +141,8 @@ def _compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     "over") that overlap without either holding the other ("8-10%" against "9-12%") differ — a
     conflict ("around 600 hours" against "over 600 hours" does not); and two time-of-day ranges with
     other ends ("open 11 AM to 9 PM" against "11:0-23:0") differ even when one holds the other."""
+    if hours and claim.kind == "measure" and claim.low == claim.high == 86400.0 and source.kind == "time" and source.low == source.high == 0.0:
+        return "match"  # "open 24 hours" for Yelp's "0:0-0:0"
     r = compare(claim, source, hours=hours)
     if r == "partial" and claim.kind == source.kind == "time" and claim.low < claim.high and source.low < source.high:
         return "conflict"  # opening hours: both ends are stated, another end is another fact
@@ -214,6 +222,9 @@ class PassageIndex:
             record's subject.
         relation_words: canonical lemmas a claim need not find in a structured source
             ("located" for ``city: X``).
+        sentiment: review verb (canonical lemma) -> +1 praise / -1 complaint.
+        canon: word -> canonical member of its synonym group (``models/lexical.json``), so that a
+            passage's words written in names ("Barbeque") hold their canonical form too.
 
     Attributes:
         passages: every passage, in source order.
@@ -223,12 +234,14 @@ class PassageIndex:
     """
 
     def __init__(self, sources: list[tuple[str, list[Feature], bool]], relation_words: frozenset[str] = frozenset(),
-                 sentiment: dict[str, int] | None = None) -> None:
+                 sentiment: dict[str, int] | None = None, canon: dict[str, str] | None = None) -> None:
         self.relation_words = relation_words
         self.sentiment = sentiment or {}
         self.passages: list[Passage] = []
         self.by_lemma: dict[str, list[int]] = {}
         self.by_prefix: dict[str, set[str]] = {}  # first five letters -> the words (lemmas) with them
+        self.has_records = any(structured for _, _, structured in sources)
+        self.business_stars: dict[str, tuple[int, float]] = {}  # source id -> (line's passage id, stars)
         self.by_key: dict[str, list[int]] = {}
         self.by_kind: dict[str, list[int]] = {}
         self.entity_keys: set[str] = set()
@@ -242,6 +255,9 @@ class PassageIndex:
             for rec in records:
                 if not rec["text"].strip():
                     continue
+                if not structured and any(a.get("every_day") for a in rec["entities"]):
+                    # "6 to 7 hours daily" in prose: a frequency, not the days of opening hours
+                    rec = dict(rec, entities=[a for a in rec["entities"] if not a.get("every_day")])
                 pid = len(self.passages)
                 head = pid if head is None else head
                 p = Passage(source=source_id, f=rec, prev=prev, structured=structured, head=head)
@@ -265,6 +281,8 @@ class PassageIndex:
                 p.joined = {w for w in words if w.isalpha()}
                 p.joined |= {w[:-1] for w in p.joined if len(w) > 3 and w.endswith("s") and not w.endswith("ss")}
                 p.joined |= {a + b for a, b in zip(words, words[1:]) if a.isalpha() and b.isalpha()}
+                if canon:  # a name's word in its canonical form too ("Barbeque" holds "barbecue")
+                    p.joined |= {canon[w] for w in p.joined if w in canon}
                 for word in p.joined - p.lemmas:
                     self.by_lemma.setdefault(word, []).append(pid)
                     if len(word) >= 5:
@@ -292,6 +310,8 @@ class PassageIndex:
                 key_noun = rec["lemmas"][-1] if structured and rec["lemmas"] and _RECORD_NUMBER.search(rec["text"]) else None
                 if structured and key_noun == "star" and not _RECORD_KIND.match(rec["text"]) and "business" not in rec["text"].split(":")[0]:
                     star_lines.append((pid, float(rec["quantities"][-1]["low"]) if rec["quantities"] else None))
+                elif structured and key_noun == "star" and rec["quantities"] and source_id not in self.business_stars:
+                    self.business_stars[source_id] = (pid, float(rec["quantities"][-1]["low"]))  # "business stars: 4.5"
                 for qd in rec["quantities"]:
                     if key_noun and not qd.get("noun") and qd.get("kind") == "number":
                         qd = dict(qd, noun=key_noun)  # "business stars: 4.0" counts stars
@@ -613,6 +633,15 @@ class Verifier:
         if self.meta_words:
             claim = dict(claim, lemmas=[x for x in claim["lemmas"] if x not in self.meta_words],
                          subject=[x for x in claim.get("subject") or () if x not in self.meta_words])
+        if not index.has_records and any(a.get("every_day") for a in claim["entities"]):
+            # "daily" names the days of opening hours; in prose it is a frequency, not seven names
+            claim = dict(claim, entities=[a for a in claim["entities"] if not a.get("every_day")])
+        if index.has_records and any(a["key"] in _PLATFORMS for a in claim["entities"]):
+            claim = dict(claim, entities=[a for a in claim["entities"] if a["key"] not in _PLATFORMS])
+        if index.business_stars and (m := _HIGH_PRAISE.search(claim["text"])):
+            rated = self._rating_level(m.group(0), index)
+            if rated is not None:
+                return rated
         if not claim["lemmas"] and not claim["entities"] and not claim["quantities"]:
             return _result("unverified", "nothing to check: no content word, name or number", 0.15)
         cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None and not _is_article_one(qd)]
@@ -666,6 +695,23 @@ class Verifier:
         best = max(aligns, key=lambda a: (a.partial, -a.pid))
         support = 0.15 + _SUPPORT_BEST * best.partial + _SUPPORT_SPREAD * self._spread(claim, cq, aligns, index)
         return _result("unverified", self._reason(claim, best, aligns, index), support)
+
+    def _rating_level(self, phrase: str, index: PassageIndex) -> dict | None:
+        """A claim that calls a record's business highly rated ("highly rated", "top-rated")
+        against the record's stars: below 3.5 the record says otherwise (contradicted), at 3.5 it
+        does not say so (unverified); from 4 stars on the phrase holds and the claim is checked as
+        usual (None). Only for a single record among the sources."""
+        if len(index.business_stars) != 1:
+            return None
+        pid, stars = next(iter(index.business_stars.values()))
+        p = index.passages[pid]
+        if stars >= _HIGHLY_RATED:
+            return None
+        if stars < _HIGHLY_RATED - 0.5:
+            return _result("contradicted", f"'{phrase}' for a business of {stars:g} stars", 0.05, [self._evidence(p)],
+                           [{"claim": phrase, "source": f"{stars:g} stars", "kind": "quantity"}])
+        return _result("unverified", f"'{phrase}' for a business of {stars:g} stars: the record does not say so", 0.3,
+                       [self._evidence(p)])
 
     def _spread(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> float:
         """How much of the claim the candidate passages hold between them, in [0, 1]: the mean of

@@ -141,3 +141,44 @@ def test_a_part_a_false_line_denies(nlp, answer, expected):
     record = dict(RECORD, attributes=dict(RECORD["attributes"], DogsAllowed="False"))
     report = sourced_nlp.check(answer, [record], nlp=nlp)
     assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+DINER = {
+    "name": "Sunrise Diner", "address": "880 W Main St", "city": "Boise", "state": "ID",
+    "categories": "Breakfast & Brunch, Diners, Barbeque", "business_stars": 4.5,
+    "hours": {d: "6:0-14:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")},
+}
+SIX_DAYS = dict(DINER, hours={d: "6:0-14:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")})
+LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday": "11:0-0:0", "Saturday": "12:0-0:0"})
+
+
+@pytest.mark.parametrize(
+    "record,answer,expected",
+    [
+        # "daily", "every day", "seven days a week" name all seven days
+        (DINER, "It is open every day from 6 AM to 2 PM.", "grounded"),
+        (DINER, "It is open daily from 6 AM to 2 PM.", "grounded"),
+        (DINER, "It is open seven days a week, from 6 AM to 2 PM.", "grounded"),
+        (SIX_DAYS, "It is open every day from 6 AM to 2 PM.", "unverified"),
+        # noon and midnight are times of day
+        (LATE, "It closes at midnight on Fridays and Saturdays.", "grounded"),
+        (LATE, "It opens at noon on Saturday.", "grounded"),
+        (LATE, "It opens at noon on Friday.", "contradicted"),
+        # "Rated" (the model's lemma is "rat"), a category's other spelling, the site's name
+        (DINER, "Rated 4.5 stars, Sunrise Diner serves breakfast.", "grounded"),
+        (DINER, "Sunrise Diner serves barbecue.", "grounded"),
+        (DINER, "Sunrise Diner has a 4.5-star rating on Yelp.", "grounded"),
+        # "highly rated" needs 4 stars or more
+        (DINER, "Sunrise Diner is a highly rated breakfast spot.", "grounded"),
+        (LATE, "Sunrise Diner is a highly rated breakfast spot.", "contradicted"),
+        (dict(DINER, business_stars=3.5), "Sunrise Diner is a highly rated breakfast spot.", "unverified"),
+    ],
+)
+def test_record_phrasings(nlp, record, answer, expected):
+    report = sourced_nlp.check(answer, [record], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+def test_daily_in_prose_names_no_weekday(nlp):
+    report = sourced_nlp.check("Get enough sleep, 7 hours daily.", ["Adults should get enough sleep, 7 hours daily."], nlp=nlp)
+    assert report.claims[0].verdict == "grounded", report.claims[0].reason

@@ -81,6 +81,7 @@ class EntityKeys:
         self.fuzzy_min_score = float(lex["fuzzy_min_score"])
         self.weekdays: list[str] = list(lex.get("weekdays", []))  # in week order
         self.day_groups: dict[str, list[str]] = dict(lex.get("day_groups", {}))  # "weekends" -> its days
+        self.day_phrases: list[list[str]] = sorted((x.split() for x in lex.get("day_phrases", [])), key=len, reverse=True)
         self.alias_of: dict[str, list[str]] = {}
         for group in lex["aliases"]:
             keys = sorted({self.key(a) for a in group})
@@ -166,6 +167,17 @@ class EntityAnchors:
             covered.update(range(ent.start, ent.end))
             self._add(out, ent, ent.root.ent_type_ or "")
         week = self.keys.weekdays
+        # "open daily", "seven days a week": every day of the week, an anchor each (marked
+        # ``every_day``: the verifier counts them against a record's opening hours only)
+        words = [t.lower_ for t in span]
+        for phrase in self.keys.day_phrases:
+            for k in range(len(words) - len(phrase) + 1):
+                if words[k : k + len(phrase)] == phrase and not any(span.start + k + j in covered for j in range(len(phrase))):
+                    covered.update(range(span.start + k, span.start + k + len(phrase)))
+                    for key in week:
+                        self._add(out, span[k : k + len(phrase)], "DAY", key=key)
+                        if out and out[-1]["key"] == key:
+                            out[-1]["every_day"] = True
         days: list[tuple[int, str]] = []
         for tok in span:
             day = tok.lower_.rstrip("s") if tok.lower_.endswith("days") else tok.lower_

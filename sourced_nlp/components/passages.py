@@ -65,6 +65,8 @@ class Lexical:
                 self.canon.setdefault(word, group[0])
         self.degree = set(lex["degree_words"])
         self.hedges = set(lex["hedges"])
+        # the model's lemma of a few word forms is wrong ("Rated" -> "rat"): surface form -> lemma
+        self.lemma_fixes: dict[str, str] = dict(lex.get("lemma_fixes", {}))
         self.relation_words = {self.canonical(w) for w in lex.get("structured_relation_words", [])}
         # review verbs of a record's reviews: +1 praise, -1 complaint (checked against the stars)
         self.review_sentiment: dict[str, int] = {}
@@ -207,7 +209,7 @@ class Passages:
         """The canonical content lemma of a token, or None for a function/degree word."""
         if tok.is_stop or tok.is_punct or tok.is_space or tok.pos_ not in _CONTENT_POS:
             return None
-        lemma = tok.lemma_.lower()
+        lemma = self.lexical.lemma_fixes.get(tok.lower_, tok.lemma_.lower())
         if not any(ch.isalnum() for ch in lemma) or lemma in self.lexical.degree:
             return None
         if tok.pos_ == "VERB":

@@ -122,6 +122,8 @@ class QuantityFinder:
         if tok.like_num or _HAS_DIGIT.search(tok.text):
             return True
         low = tok.lower_.rstrip(".")
+        if low in ("noon", "midnight"):
+            return True  # "closes at midnight": a time of day without a digit
         if low in self._months and tok.ent_type_ == "DATE" and (tok.text[0].isupper()):
             return True
         if low in self._ordinals and tok.ent_type_ == "ORDINAL":
@@ -156,6 +158,9 @@ class QuantityFinder:
                     out.add(tok.i + 1)
             if re.fullmatch(r"\d+[.)]", tok.text) and (tok.i == 0 or "\n" in doc[tok.i - 1].text_with_ws):
                 out.add(tok.i)
+            # "seven days a week": every day (an anchor of sourced_entities), not a count
+            if tok.lower_ in ("seven", "7") and [t.lower_ for t in doc[tok.i + 1 : tok.i + 4]] == ["days", "a", "week"]:
+                out.update(range(tok.i, tok.i + 4))
             # "version 3", "Table 2", "No. 5"
             if tok.i > 0 and (tok.like_num or _HAS_DIGIT.search(tok.text)) and doc[tok.i - 1].lower_.rstrip(".") in self._labels:
                 out.add(tok.i)

@@ -173,7 +173,7 @@ class Verify:
             return self._indexes[key]
         index = PassageIndex(
             [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in sources],
-            frozenset(self.lexical.relation_words), self.lexical.review_sentiment,
+            frozenset(self.lexical.relation_words), self.lexical.review_sentiment, self.lexical.canon,
         )
         self._indexes[key] = index
         while len(self._indexes) > _INDEXES_KEPT:
