@@ -62,6 +62,7 @@ _RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")
 _SUPPORT_BEST = 0.25
 _SUPPORT_SPREAD = 0.25
 _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
+_UNANCHORED_CONFLICT = 0.7  # coverage at which a passage with no name or other value of the claim is about the same thing
 _SETTING_LABELS = {"GPE", "NORP", "LOC"}  # places and peoples a source may name once and then assume
 # verbs a denial may wrap around its fact ("did not have the right to vote" / "were not allowed to
 # vote"): two denials on such verbs deny the same thing when the rest of the claim is stated
@@ -736,7 +737,13 @@ class Verifier:
             other_days_only = p.structured and _hours_line(p) and any(a.get("label") == "DAY" for a in al.ents_direct) and all(
                 a.get("label") == "DAY" for a in al.ents_missing)
             if (not al.ents_missing or other_days_only) and al.coverage >= self.t.contradicted_coverage:
-                if al.q_conflict and self._conflict_stands(al, aligns):
+                # a value conflict in prose needs the passage to be about the same thing: a name or
+                # another value of the claim on it, a value counting the same noun ("21% of
+                # patients" / "12% of patients"), or most of the claim's words ("cook for 5 minutes"
+                # against another step's "cook for 10 minutes" is no conflict)
+                anchored = (p.structured or al.ents_found or al.q_match or al.coverage >= _UNANCHORED_CONFLICT
+                            or any(qd.get("noun") and qd.get("noun") == sd.get("noun") for qd, sd in al.q_conflict))
+                if al.q_conflict and anchored and self._conflict_stands(al, aligns):
                     qd, sd = al.q_conflict[0]
                     differs = [{"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in al.q_conflict]
                     found.append((al.coverage, al, differs, f"the source gives {sd.get('text')} where the claim says {qd.get('text')}"))

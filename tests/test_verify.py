@@ -121,6 +121,18 @@ VERDICT_TABLE = [
         "contradicted",
     ),
     (
+        "no value conflict with a passage that shares no name and no other value",
+        "Stir in the cream and bake for 25 minutes.",
+        ["Stir in the cheese and bake for 40 minutes."],
+        "unverified",
+    ),
+    (
+        "a value conflict where the passage shares another value",
+        "In 2023, the plant produced 400 cars a day.",
+        ["In 2023, the plant produced 300 cars a day."],
+        "contradicted",
+    ),
+    (
         "no antonym when the passage says both, of two things",
         "The company is increasing its dividend to $0.13 per share and reducing net debt below $25 billion.",
         ["As we expect net debt to fall below $25 billion, our focus has expanded to returning capital to "
