@@ -63,6 +63,10 @@ _SUPPORT_BEST = 0.25
 _SUPPORT_SPREAD = 0.25
 _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
 _UNANCHORED_CONFLICT = 0.7  # coverage at which a passage with no name or other value of the claim is about the same thing
+# words of Yelp's attribute keys that name no field of their own ("attributes", "restaurants
+# good for groups", "business accepts credit cards", "dogs allowed")
+_GENERIC_KEY_WORDS = frozenset({"attributes", "restaurants", "restaurant", "business", "good", "for", "accepts", "allowed",
+                                "has", "in", "by", "of", "the", "a", "and", "info", "specializes", "range"})
 _SETTING_LABELS = {"GPE", "NORP", "LOC"}  # places and peoples a source may name once and then assume
 # verbs a denial may wrap around its fact ("did not have the right to vote" / "were not allowed to
 # vote"): two denials on such verbs deny the same thing when the rest of the claim is stated
@@ -242,6 +246,7 @@ class PassageIndex:
         self.by_lemma: dict[str, list[int]] = {}
         self.by_prefix: dict[str, set[str]] = {}  # first five letters -> the words (lemmas) with them
         self.has_records = any(structured for _, _, structured in sources)
+        self.canon = canon or {}
         self.business_stars: dict[str, tuple[int, float]] = {}  # source id -> (line's passage id, stars)
         self.by_key: dict[str, list[int]] = {}
         self.by_kind: dict[str, list[int]] = {}
@@ -731,8 +736,15 @@ class Verifier:
 
     def _contradiction(self, claim: Feature, aligns: list[Alignment], index: PassageIndex, has_anchor: bool) -> dict | None:
         found: list[tuple[float, Alignment, list[dict], str]] = []
+        affirmed = not _NEGATION_WORD.search(claim["text"].lower())
         for al in aligns:
             p = index.passages[al.pid]
+            if affirmed and p.structured and p.value in _FALSE_VALUES and self._states_field(claim, p, index):
+                # "It also accepts reservations for large parties" against "reservations: False":
+                # the claim affirms a field the record denies, whatever else it adds
+                differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
+                found.append((1.0, al, differs, f"the record says '{p.value}' for {p.f['text'].split(':')[0].strip()}"))
+                continue
             # a line of opening hours speaks of its own day: the claim's other days do not matter
             other_days_only = p.structured and _hours_line(p) and any(a.get("label") == "DAY" for a in al.ents_direct) and all(
                 a.get("label") == "DAY" for a in al.ents_missing)
@@ -780,6 +792,29 @@ class Verifier:
         cov, al, differs, reason = max(found, key=lambda x: (x[0], -x[1].pid))
         p = index.passages[al.pid]
         return _result("contradicted", reason, 0.1 * (1 - cov), [self._evidence(p)], differs)
+
+    def _states_field(self, claim: Feature, p: Passage, index: PassageIndex) -> bool:
+        """The claim names the field of a record's line: every distinctive word of the line's key
+        ("attributes restaurants reservations" -> "reservations"; "business parking lot" ->
+        "parking", "lot") is a word of the claim (or, through the line's lemma, one of its lemmas:
+        "kids" / "children"). The generic words of Yelp's attribute keys do not count; a key of a
+        restriction or a denial ("by appointment only", "music no music") is never stated this way
+        (its false value permits, it does not deny); only the lines of ``attributes`` count."""
+        key = p.f["text"].split(":")[0].lower()
+        words = re.findall(r"[a-z]+", key)
+        if not p.value or not words or words[0] != "attributes" or any(w in ("only", "no", "not", "without") for w in words):
+            return False  # an attribute's line only: "hours: None" is a record without hours, no denial
+        words = [w for w in words if w not in _GENERIC_KEY_WORDS]
+        if not words:
+            return False
+        said = set(re.findall(r"[a-z]+", claim["text"].lower()))
+        for w in words:
+            if w in said or w.rstrip("s") in said or f"{w}s" in said:
+                continue
+            forms = {x for x in p.f["lemmas"] if _in_words(x, w)} | {index.canon.get(v, v) for v in (w, w.rstrip("s"))}
+            if not any(x in claim["lemmas"] for x in forms):
+                return False
+        return True
 
     def _conflict_stands(self, al: Alignment, aligns: list[Alignment]) -> bool:
         """A value conflict stands unless a passage aligned almost as well (within

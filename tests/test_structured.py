@@ -182,3 +182,27 @@ def test_record_phrasings(nlp, record, answer, expected):
 def test_daily_in_prose_names_no_weekday(nlp):
     report = sourced_nlp.check("Get enough sleep, 7 hours daily.", ["Adults should get enough sleep, 7 hours daily."], nlp=nlp)
     assert report.claims[0].verdict == "grounded", report.claims[0].reason
+
+
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        # an affirmed claim that names a field the record denies is contradicted, whatever it adds
+        ("It also accepts reservations for large parties on weekends.", "contradicted"),
+        ("The restaurant is a great choice for families with children.", "contradicted"),
+        # a field named only in part is not stated: "lot: False" says nothing of street parking
+        ("Street parking and bike parking are available.", "grounded"),
+        # a negative key's false value affirms ("music no music: False"), a restriction's permits
+        ("The bar offers live music.", "grounded"),
+        ("Appointments can be made online.", "unverified"),
+    ],
+)
+def test_a_denied_field_named_in_a_claim(nlp, answer, expected):
+    record = {
+        "name": "Velvet Room", "city": "Reno", "state": "NV", "categories": "Bars, Nightlife",
+        "attributes": {"RestaurantsReservations": "False", "GoodForKids": "False", "BikeParking": "True",
+                       "BusinessParking": "{'garage': False, 'street': True, 'lot': False}",
+                       "Music": "{'live': True, 'no_music': False}", "ByAppointmentOnly": "False"},
+    }
+    report = sourced_nlp.check(answer, [record], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
