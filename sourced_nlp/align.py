@@ -73,6 +73,10 @@ _SETTING_LABELS = {"GPE", "NORP", "LOC"}  # places and peoples a source may name
 _LIGHT_DENIALS = frozenset(load_lexicon("negation").get("light_predicates", ()))
 # the site a record comes from ("on Yelp"): a name a claim against a record need not find
 _PLATFORMS = frozenset(load_lexicon("records").get("platform_names", ()))
+# the words that name a field without its key ("serves beer" states Alcohol), and the phrases
+# that state another value of it ("a full bar" is not "beer and wine")
+_FIELD_WORDS: dict[str, list[str]] = load_lexicon("records").get("field_words", {})
+_VALUE_DENIES: dict[str, dict[str, list[str]]] = load_lexicon("records").get("value_denies", {})
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the denied part of a mixed claim starts
 # "highly rated" (and "top-rated", "well-rated", "highly regarded"): a business of 4 stars or more
 # of 5; the cut-off the hand-written record cases are labelled by (3.5 stars is not "highly rated")
@@ -247,6 +251,7 @@ class PassageIndex:
         self.by_prefix: dict[str, set[str]] = {}  # first five letters -> the words (lemmas) with them
         self.has_records = any(structured for _, _, structured in sources)
         self.canon = canon or {}
+        self.attribute_lines: list[int] = []  # the lines of records' attributes ("attributes wifi: free.")
         self.business_stars: dict[str, tuple[int, float]] = {}  # source id -> (line's passage id, stars)
         self.by_key: dict[str, list[int]] = {}
         self.by_kind: dict[str, list[int]] = {}
@@ -267,6 +272,8 @@ class PassageIndex:
                 pid = len(self.passages)
                 head = pid if head is None else head
                 p = Passage(source=source_id, f=rec, prev=prev, structured=structured, head=head)
+                if structured and rec["text"].lower().startswith("attributes "):
+                    self.attribute_lines.append(pid)
                 if structured and (m := _RECORD_VALUE.search(rec["text"])):
                     p.value = m.group(1).lower()
                 if structured:
@@ -736,15 +743,24 @@ class Verifier:
 
     def _contradiction(self, claim: Feature, aligns: list[Alignment], index: PassageIndex, has_anchor: bool) -> dict | None:
         found: list[tuple[float, Alignment, list[dict], str]] = []
-        affirmed = not _NEGATION_WORD.search(claim["text"].lower())
+        if index.attribute_lines and not _NEGATION_WORD.search(claim["text"].lower()):
+            # every attribute line of a record, not only the candidates: "serves beer" shares no
+            # word with "attributes alcohol: none."
+            for pid in index.attribute_lines:
+                p = index.passages[pid]
+                other = _other_value(claim, p)
+                if other:
+                    differs = [{"claim": other, "source": p.f["text"].split(":", 1)[1].strip(" ."), "kind": "value"}]
+                    found.append((1.0, self.align(claim, [], pid, index), differs,
+                                  f"the record gives {differs[0]['source']} where the claim says {other}"))
+                elif p.value in _FALSE_VALUES and self._states_field(claim, p, index):
+                    # "It also accepts reservations for large parties" against "reservations:
+                    # False": the claim affirms a field the record denies, whatever else it adds
+                    differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
+                    found.append((1.0, self.align(claim, [], pid, index), differs,
+                                  f"the record says '{p.value}' for {p.f['text'].split(':')[0].strip()}"))
         for al in aligns:
             p = index.passages[al.pid]
-            if affirmed and p.structured and p.value in _FALSE_VALUES and self._states_field(claim, p, index):
-                # "It also accepts reservations for large parties" against "reservations: False":
-                # the claim affirms a field the record denies, whatever else it adds
-                differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
-                found.append((1.0, al, differs, f"the record says '{p.value}' for {p.f['text'].split(':')[0].strip()}"))
-                continue
             # a line of opening hours speaks of its own day: the claim's other days do not matter
             other_days_only = p.structured and _hours_line(p) and any(a.get("label") == "DAY" for a in al.ents_direct) and all(
                 a.get("label") == "DAY" for a in al.ents_missing)
@@ -807,9 +823,12 @@ class Verifier:
         words = [w for w in words if w not in _GENERIC_KEY_WORDS]
         if not words:
             return False
-        said = set(re.findall(r"[a-z]+", claim["text"].lower()))
+        text = claim["text"].lower()
+        said = set(re.findall(r"[a-z]+", text))
         for w in words:
             if w in said or w.rstrip("s") in said or f"{w}s" in said:
+                continue
+            if any(re.search(rf"\b{re.escape(x)}s?\b", text) for x in _FIELD_WORDS.get(w, ())):
                 continue
             forms = {x for x in p.f["lemmas"] if _in_words(x, w)} | {index.canon.get(v, v) for v in (w, w.rstrip("s"))}
             if not any(x in claim["lemmas"] for x in forms):
@@ -1025,6 +1044,18 @@ def _cue_phrase(f: Feature) -> str | None:
         return None
     m = re.search(r"(?<!\w)" + re.escape(cue) + r"\s+([^\W_]+)", f["text"].lower())
     return f"{cue} {m.group(1)}" if m else None
+
+
+def _other_value(claim: Feature, p: Passage) -> str | None:
+    """The phrase of the claim that states another value of the field of a record's line ("full
+    bar" against "attributes alcohol: beer and wine."; ``models/records.json`` value denies), or
+    None."""
+    key, _, value = p.f["text"].partition(":")
+    words = re.findall(r"[a-z]+", key.lower())
+    field = words[-1] if words and words[0] == "attributes" else None
+    denies = _VALUE_DENIES.get(field or "", {}).get(value.strip(" .").lower(), ())
+    text = claim["text"].lower()
+    return next((x for x in denies if re.search(rf"\b{re.escape(x)}\b", text)), None)
 
 
 def _single(anchor: dict) -> Passage:

@@ -206,3 +206,19 @@ def test_a_denied_field_named_in_a_claim(nlp, answer, expected):
     }
     report = sourced_nlp.check(answer, [record], nlp=nlp)
     assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+@pytest.mark.parametrize(
+    "alcohol,answer,expected",
+    [
+        ("u'none'", "The restaurant serves Chinese beers with its noodles.", "contradicted"),
+        ("u'beer_and_wine'", "The restaurant has a full bar with craft cocktails.", "contradicted"),
+        ("u'beer_and_wine'", "The restaurant serves beer and wine.", "grounded"),
+        ("u'full_bar'", "The restaurant has a full bar.", "grounded"),
+    ],
+)
+def test_alcohol_named_by_its_drinks(nlp, alcohol, answer, expected):
+    record = {"name": "Golden Lantern", "city": "Philadelphia", "state": "PA", "categories": "Chinese, Restaurants",
+              "attributes": {"Alcohol": alcohol, "RestaurantsTakeOut": "True", "WiFi": "u'free'"}}
+    report = sourced_nlp.check(answer, [record], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
