@@ -42,6 +42,7 @@ train split (support ROC-AUC 0.792 -> 0.804 there).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business 
 _UNANCHORED_CONFLICT = 0.7  # coverage at which a passage with no name or other value of the claim is about the same thing
 # words of Yelp's attribute keys that name no field of their own ("attributes", "restaurants
 # good for groups", "business accepts credit cards", "dogs allowed")
+_KEY_SPAN = 5  # the words of an attribute's key stand within this many words of each other in a claim
 _GENERIC_KEY_WORDS = frozenset({"attributes", "restaurants", "restaurant", "business", "good", "for", "accepts", "allowed",
                                 "has", "in", "by", "of", "the", "a", "and", "info", "specializes", "range"})
 _SETTING_LABELS = {"GPE", "NORP", "LOC"}  # places and peoples a source may name once and then assume
@@ -663,7 +665,9 @@ class Verifier:
                 return _result("unverified", f'quote not found in any source: "{quote}"', 0.15)
         pids = index.candidates(claim, self.t.max_candidates)
         if not pids:
-            return _result("unverified", "no source passage is about this claim", 0.15)
+            # a record's attribute the claim names without a word of its line ("Takeout is
+            # available" against "take out: False") is still denied
+            return self._contradiction(claim, [], index, False) or _result("unverified", "no source passage is about this claim", 0.15)
         aligns = [self.align(claim, cq, pid, index) for pid in pids]
         has_anchor = bool(cq) or any(not a.get("inherited") for a in claim["entities"])
 
@@ -824,16 +828,24 @@ class Verifier:
         if not words:
             return False
         text = claim["text"].lower()
-        said = set(re.findall(r"[a-z]+", text))
+        tokens = re.findall(r"[a-z]+", text)
+        said = set(tokens)
+        if "".join(words) in said:
+            return True  # "takeout" for "take out"
+        positions: list[list[int]] = []
         for w in words:
-            if w in said or w.rstrip("s") in said or f"{w}s" in said:
+            hits = [i for i, t in enumerate(tokens) if t in (w, w.rstrip("s"), f"{w}s")]
+            if hits:
+                positions.append(hits)
                 continue
             if any(re.search(rf"\b{re.escape(x)}s?\b", text) for x in _FIELD_WORDS.get(w, ())):
                 continue
             forms = {x for x in p.f["lemmas"] if _in_words(x, w)} | {index.canon.get(v, v) for v in (w, w.rstrip("s"))}
             if not any(x in claim["lemmas"] for x in forms):
                 return False
-        return True
+        # the words of the key stand together ("live music", "parking lot"), not apart ("takes
+        # reservations ... a great night out" is no "take out")
+        return not positions or any(max(c) - min(c) <= _KEY_SPAN for c in itertools.product(*positions))
 
     def _conflict_stands(self, al: Alignment, aligns: list[Alignment]) -> bool:
         """A value conflict stands unless a passage aligned almost as well (within

@@ -222,3 +222,18 @@ def test_alcohol_named_by_its_drinks(nlp, alcohol, answer, expected):
               "attributes": {"Alcohol": alcohol, "RestaurantsTakeOut": "True", "WiFi": "u'free'"}}
     report = sourced_nlp.check(answer, [record], nlp=nlp)
     assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        ("It takes reservations, and dinner there makes a fun night out.", "unverified"),
+        ("It does take-out orders.", "contradicted"),
+        ("Takeout is available.", "contradicted"),
+    ],
+)
+def test_a_key_of_two_words_is_named_together(nlp, answer, expected):
+    record = {"name": "Velvet Room", "city": "Reno", "state": "NV", "categories": "Bars, Nightlife",
+              "attributes": {"RestaurantsTakeOut": "False", "RestaurantsReservations": "True"}}
+    report = sourced_nlp.check(answer, [record], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
