@@ -79,6 +79,7 @@ _PLATFORMS = frozenset(load_lexicon("records").get("platform_names", ()))
 # that state another value of it ("a full bar" is not "beer and wine")
 _FIELD_WORDS: dict[str, list[str]] = load_lexicon("records").get("field_words", {})
 _VALUE_DENIES: dict[str, dict[str, list[str]]] = load_lexicon("records").get("value_denies", {})
+_NOT_FIELDS = re.compile(r"\b(?:" + "|".join(re.escape(x) for x in load_lexicon("records").get("not_fields", ["(?!)"])) + r")\b")
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the denied part of a mixed claim starts
 # "highly rated" (and "top-rated", "well-rated", "highly regarded"): a business of 4 stars or more
 # of 5; the cut-off the hand-written record cases are labelled by (3.5 stars is not "highly rated")
@@ -827,9 +828,12 @@ class Verifier:
         words = [w for w in words if w not in _GENERIC_KEY_WORDS]
         if not words:
             return False
-        text = claim["text"].lower()
+        text = _NOT_FIELDS.sub(" ", claim["text"].lower())  # "caters to families", "hot dogs"
         tokens = re.findall(r"[a-z]+", text)
         said = set(tokens)
+        written = set(re.findall(r"[a-z]+", claim["text"].lower()))
+        if any(v in written and v not in said for w in words for v in (w, f"{w}s")):
+            return False  # the key's word is in the claim only as a false friend
         if "".join(words) in said:
             return True  # "takeout" for "take out"
         positions: list[list[int]] = []

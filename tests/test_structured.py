@@ -237,3 +237,19 @@ def test_a_key_of_two_words_is_named_together(nlp, answer, expected):
               "attributes": {"RestaurantsTakeOut": "False", "RestaurantsReservations": "True"}}
     report = sourced_nlp.check(answer, [record], nlp=nlp)
     assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        ("The Dog House serves hot dogs and fries.", "unverified"),
+        ("The restaurant caters to families.", "unverified"),
+        ("Dogs are welcome on the patio.", "contradicted"),
+        ("The restaurant offers catering.", "contradicted"),
+    ],
+)
+def test_words_of_a_key_that_name_no_attribute(nlp, answer, expected):
+    record = {"name": "Dog House", "city": "Reno", "state": "NV", "categories": "Hot Dogs, Restaurants",
+              "attributes": {"DogsAllowed": "False", "Caters": "False"}}
+    report = sourced_nlp.check(answer, [record], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
