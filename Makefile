@@ -35,6 +35,7 @@ bench: bench-install
 	$(BIN)/python bench/claims.py --json bench/out/claims.json
 	$(BIN)/python bench/speed.py --json bench/out/speed.json
 	$(BIN)/python bench/records.py
+	$(BIN)/python bench/records.py --cases tests/cases/records-b.jsonl
 
 bench-quick: bench-install
 	$(BIN)/python bench/ragtruth.py --split test --quick --json bench/out/ragtruth-test-quick.json

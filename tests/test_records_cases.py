@@ -1,4 +1,5 @@
-"""The hand-written structured-record cases (``tests/cases/records.jsonl``): invented Yelp-style
+"""The hand-written structured-record cases (``tests/cases/records.jsonl`` and the second set,
+written apart from the first, ``tests/cases/records-b.jsonl``): invented Yelp-style
 business records, the overview an LLM might write from each, and a careful reader's label per
 sentence. The verdict rules are tuned against them (``bench/records.py`` prints the coverage);
 what every change must keep is the safety side: a sentence the reader would not ground is never
@@ -17,13 +18,14 @@ import sourced_nlp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from records import CASES, sentence_spans, sentence_verdict  # noqa: E402
 
-ROWS = list(srsly.read_jsonl(CASES))
+ROWS = list(srsly.read_jsonl(CASES)) + list(srsly.read_jsonl(CASES.with_name("records-b.jsonl")))
 # Known false groundings, each a fault kind the rules do not yet read: the case fails while it
 # stays, and the marker must go (strict) once it passes.
 KNOWN = {
     "rec-17": "a review's 'the wait was over an hour' told as 'short waits': the opposite is not a word the source uses",
     "rec-28": "'highly recommended' for a dish a 4-star review calls 'fine but nothing special': sentiment is read per review, not per dish",
     "rec-33": "'$50 per night' for '$50 for the stay': the value matches, the rate's unit of time is not compared",
+    "recb-07": "'the dishes were too spicy' for a review that asked for spicy and got mild: the complaint is read, not what it was about",
 }
 
 
@@ -43,8 +45,9 @@ def test_no_false_grounding(nlp, case):
 
 def test_cases_are_well_formed():
     assert len(ROWS) >= 12
+    assert len({c["id"] for c in ROWS}) == len(ROWS)
     for case in ROWS:
         spans = sentence_spans(case["answer"], case["sentences"], case["id"])
-        assert " ".join(s["text"] for s in case["sentences"]) == case["answer"]
+        assert " ".join(" ".join(s["text"].split()) for s in case["sentences"]) == " ".join(case["answer"].split())
         assert {s["label"] for s in case["sentences"]} <= {"grounded", "contradicted", "unverified"}
         assert len(spans) == len(case["sentences"])
