@@ -22,7 +22,7 @@ from typing import Any, Optional
 import typer
 
 from .report import Report
-from .sources import SourceError, load_source_file, normalize_sources, read_answer
+from .sources import SourceError, load_source_file, normalize_sources, read_answer, read_stdin
 
 app = typer.Typer(
     name="sourced",
@@ -191,27 +191,6 @@ def _open_output(out: str):
         raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
 
 
-def _read_stdin(what: str) -> str:
-    """Standard input as UTF-8 text (a BOM dropped) for the input ``what``.
-
-    Raises:
-        SourceError: not UTF-8, or empty (whitespace only); the message says it is ``what``
-            on standard input.
-    """
-    stream = getattr(sys.stdin, "buffer", None)
-    data = stream.read() if stream is not None else sys.stdin.read()
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError as err:
-            raise SourceError(
-                f"{what} on standard input is not UTF-8 text (invalid byte at offset {err.start})"
-            ) from err
-    if not data.strip():
-        raise SourceError(f"{what} on standard input is empty")
-    return data
-
-
 def _load_sources(paths: list[str]) -> list[dict]:
     """Load source files; ids are base names, or the path as given when base names collide.
 
@@ -244,7 +223,7 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
     from .sources import _read_utf8, parse_json
 
     where = _where(path)
-    text = _read_stdin("JSON input") if path == "-" else _read_utf8(path, "JSON input")
+    text = read_stdin("JSON input") if path == "-" else _read_utf8(path, "JSON input")
     value = parse_json(text, where)
     if isinstance(value, dict) and "schema" in value:
         try:
@@ -478,7 +457,7 @@ def fields(
     if not sources:
         raise UsageError("no SOURCE given: need at least one source file")
     where = _where(fields_file)
-    text = _read_stdin("fields") if fields_file == "-" else _read_utf8(fields_file, "fields")
+    text = read_stdin("fields") if fields_file == "-" else _read_utf8(fields_file, "fields")
     value = parse_json(text, where)
     source_list = _load_sources(sources)
     try:

@@ -254,12 +254,7 @@ def _read_utf8(path: str, what: str) -> str:
             data = fh.read()
     except OSError as err:
         raise SourceError(f"cannot read {what} file {path}: {err.strerror or err}") from err
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise SourceError(
-            f"{what} file {path} is not UTF-8 text (invalid byte at offset {err.start})"
-        ) from err
+    text = _decode(data, f"{what} file {path}")
     if not text.strip():
         raise SourceError(f"{what} file is empty: {path}")
     if "\x00" in text:
@@ -337,16 +332,30 @@ def read_answer(arg: str) -> str:
             (whitespace-only) answer.
     """
     if arg == "-":
-        stream = getattr(sys.stdin, "buffer", None)
-        data = stream.read() if stream is not None else sys.stdin.read()
-        if isinstance(data, bytes):
-            try:
-                data = data.decode("utf-8-sig")
-            except UnicodeDecodeError as err:
-                raise SourceError(
-                    f"answer on standard input is not UTF-8 text (invalid byte at offset {err.start})"
-                ) from err
-        if not data.strip():
-            raise SourceError("answer on standard input is empty")
-        return data
+        return read_stdin("answer")
     return _read_utf8(arg, "answer")
+
+
+def _decode(data: bytes, where: str) -> str:
+    """UTF-8 (a BOM dropped); SourceError naming ``where`` and the offset of the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
+
+
+def read_stdin(what: str) -> str:
+    """Standard input as UTF-8 text (a BOM dropped) for the input ``what`` ("answer", "JSON
+    input", ...).
+
+    Raises:
+        SourceError: not UTF-8, or empty (whitespace only); the message says it is ``what``
+            on standard input.
+    """
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read() if stream is not None else sys.stdin.read()
+    if isinstance(data, bytes):
+        data = _decode(data, f"{what} on standard input")
+    if not data.strip():
+        raise SourceError(f"{what} on standard input is empty")
+    return data

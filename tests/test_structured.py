@@ -184,72 +184,50 @@ def test_daily_in_prose_names_no_weekday(nlp):
     assert report.claims[0].verdict == "grounded", report.claims[0].reason
 
 
+VELVET = {
+    "name": "Velvet Room", "city": "Reno", "state": "NV", "categories": "Bars, Nightlife",
+    "attributes": {"RestaurantsReservations": "False", "GoodForKids": "False", "BikeParking": "True",
+                   "BusinessParking": "{'garage': False, 'street': True, 'lot': False}",
+                   "Music": "{'live': True, 'no_music': False}", "ByAppointmentOnly": "False"},
+}
+TAKEOUT = {"name": "Velvet Room", "city": "Reno", "state": "NV", "categories": "Bars, Nightlife",
+           "attributes": {"RestaurantsTakeOut": "False", "RestaurantsReservations": "True"}}
+DOG_HOUSE = {"name": "Dog House", "city": "Reno", "state": "NV", "categories": "Hot Dogs, Restaurants",
+             "attributes": {"DogsAllowed": "False", "Caters": "False"}}
+
+
+def _bar(alcohol: str) -> dict:
+    return {"name": "Golden Lantern", "city": "Philadelphia", "state": "PA", "categories": "Chinese, Restaurants",
+            "attributes": {"Alcohol": alcohol, "RestaurantsTakeOut": "True", "WiFi": "u'free'"}}
+
+
 @pytest.mark.parametrize(
-    "answer,expected",
+    "record,answer,expected",
     [
         # an affirmed claim that names a field the record denies is contradicted, whatever it adds
-        ("It also accepts reservations for large parties on weekends.", "contradicted"),
-        ("The restaurant is a great choice for families with children.", "contradicted"),
+        (VELVET, "It also accepts reservations for large parties on weekends.", "contradicted"),
+        (VELVET, "The restaurant is a great choice for families with children.", "contradicted"),
         # a field named only in part is not stated: "lot: False" says nothing of street parking
-        ("Street parking and bike parking are available.", "grounded"),
+        (VELVET, "Street parking and bike parking are available.", "grounded"),
         # a negative key's false value affirms ("music no music: False"), a restriction's permits
-        ("The bar offers live music.", "grounded"),
-        ("Appointments can be made online.", "unverified"),
+        (VELVET, "The bar offers live music.", "grounded"),
+        (VELVET, "Appointments can be made online.", "unverified"),
+        # the words of a key stand together, or joined
+        (TAKEOUT, "It takes reservations, and dinner there makes a fun night out.", "unverified"),
+        (TAKEOUT, "It does take-out orders.", "contradicted"),
+        (TAKEOUT, "Takeout is available.", "contradicted"),
+        # words of a key that name no attribute
+        (DOG_HOUSE, "The Dog House serves hot dogs and fries.", "unverified"),
+        (DOG_HOUSE, "The restaurant caters to families.", "unverified"),
+        (DOG_HOUSE, "Dogs are welcome on the patio.", "contradicted"),
+        (DOG_HOUSE, "The restaurant offers catering.", "contradicted"),
+        # the drinks name Alcohol; a full bar is another value than beer and wine
+        (_bar("u'none'"), "The restaurant serves Chinese beers with its noodles.", "contradicted"),
+        (_bar("u'beer_and_wine'"), "The restaurant has a full bar with craft cocktails.", "contradicted"),
+        (_bar("u'beer_and_wine'"), "The restaurant serves beer and wine.", "grounded"),
+        (_bar("u'full_bar'"), "The restaurant has a full bar.", "grounded"),
     ],
 )
-def test_a_denied_field_named_in_a_claim(nlp, answer, expected):
-    record = {
-        "name": "Velvet Room", "city": "Reno", "state": "NV", "categories": "Bars, Nightlife",
-        "attributes": {"RestaurantsReservations": "False", "GoodForKids": "False", "BikeParking": "True",
-                       "BusinessParking": "{'garage': False, 'street': True, 'lot': False}",
-                       "Music": "{'live': True, 'no_music': False}", "ByAppointmentOnly": "False"},
-    }
-    report = sourced_nlp.check(answer, [record], nlp=nlp)
-    assert report.claims[0].verdict == expected, report.claims[0].reason
-
-
-@pytest.mark.parametrize(
-    "alcohol,answer,expected",
-    [
-        ("u'none'", "The restaurant serves Chinese beers with its noodles.", "contradicted"),
-        ("u'beer_and_wine'", "The restaurant has a full bar with craft cocktails.", "contradicted"),
-        ("u'beer_and_wine'", "The restaurant serves beer and wine.", "grounded"),
-        ("u'full_bar'", "The restaurant has a full bar.", "grounded"),
-    ],
-)
-def test_alcohol_named_by_its_drinks(nlp, alcohol, answer, expected):
-    record = {"name": "Golden Lantern", "city": "Philadelphia", "state": "PA", "categories": "Chinese, Restaurants",
-              "attributes": {"Alcohol": alcohol, "RestaurantsTakeOut": "True", "WiFi": "u'free'"}}
-    report = sourced_nlp.check(answer, [record], nlp=nlp)
-    assert report.claims[0].verdict == expected, report.claims[0].reason
-
-
-@pytest.mark.parametrize(
-    "answer,expected",
-    [
-        ("It takes reservations, and dinner there makes a fun night out.", "unverified"),
-        ("It does take-out orders.", "contradicted"),
-        ("Takeout is available.", "contradicted"),
-    ],
-)
-def test_a_key_of_two_words_is_named_together(nlp, answer, expected):
-    record = {"name": "Velvet Room", "city": "Reno", "state": "NV", "categories": "Bars, Nightlife",
-              "attributes": {"RestaurantsTakeOut": "False", "RestaurantsReservations": "True"}}
-    report = sourced_nlp.check(answer, [record], nlp=nlp)
-    assert report.claims[0].verdict == expected, report.claims[0].reason
-
-
-@pytest.mark.parametrize(
-    "answer,expected",
-    [
-        ("The Dog House serves hot dogs and fries.", "unverified"),
-        ("The restaurant caters to families.", "unverified"),
-        ("Dogs are welcome on the patio.", "contradicted"),
-        ("The restaurant offers catering.", "contradicted"),
-    ],
-)
-def test_words_of_a_key_that_name_no_attribute(nlp, answer, expected):
-    record = {"name": "Dog House", "city": "Reno", "state": "NV", "categories": "Hot Dogs, Restaurants",
-              "attributes": {"DogsAllowed": "False", "Caters": "False"}}
+def test_attribute_fields_named_in_a_claim(nlp, record, answer, expected):
     report = sourced_nlp.check(answer, [record], nlp=nlp)
     assert report.claims[0].verdict == expected, report.claims[0].reason
