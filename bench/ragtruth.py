@@ -190,8 +190,9 @@ def sentence_metrics(rows: list[dict], with_auc: bool) -> dict:
         "support_auc": auc,
         # contradictions by what differs (quantity, polarity, antonym, entity): count, precision
         "contradicted_by_kind": {
-            k: [sum(1 for r in contra if r.get("differs") == k),
-                ratio(sum(r["hallucinated"] for r in contra if r.get("differs") == k), sum(1 for r in contra if r.get("differs") == k))]
+            k: [sum(1 for r in contra if (r.get("differs") or "-") == k),
+                ratio(sum(r["hallucinated"] for r in contra if (r.get("differs") or "-") == k),
+                      sum(1 for r in contra if (r.get("differs") or "-") == k))]
             for k in sorted({r.get("differs") or "-" for r in contra})
         },
     }
@@ -318,7 +319,8 @@ def print_tables(result: dict) -> None:
         for scope in ("QA", "Summary", "Data2txt", "overall"):
             m = block.get(scope)
             for kind, (n, prec) in sorted((m or {}).get("contradicted_by_kind", {}).items()):
-                rows.append([f"{tool} {scope}", kind, n, fmt(prec, True)])
+                if kind != "-":  # a tool that says no kind (sourced-evidence) has no row
+                    rows.append([f"{tool} {scope}", kind, n, fmt(prec, True)])
     if rows:
         print("### Contradicted sentences by what differs\n")
         print(md_table(["tool / scope", "differs", "contradicted", "precision"], rows))
