@@ -13,6 +13,7 @@ Every claim is ``grounded`` (a source passage states it, shown with offsets),
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any, Iterable
 
 from . import extensions  # noqa: F401  (registers the Doc/Span extensions)
@@ -129,9 +130,23 @@ def check_many(records: Iterable[tuple[str, Any]], nlp=None, n_process: int = 1,
 
     Raises:
         SourceError: a record's sources are invalid (raised before any record is checked).
+        TypeError: ``records`` is not an iterable of ``(answer, sources)`` pairs (the message
+            names the first record that is not one).
+        ValueError: ``n_process`` or ``batch_size`` is not an integer >= 1.
     """
+    for name, value in (("n_process", n_process), ("batch_size", batch_size)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    if records is None or isinstance(records, (str, bytes, Mapping)):
+        raise TypeError(f"records must be an iterable of (answer, sources) pairs, not {type(records).__name__}")
+    pairs = []
+    for i, record in enumerate(records):
+        if isinstance(record, (str, bytes, Mapping)) or not isinstance(record, (tuple, list)) or len(record) != 2:
+            raise TypeError(f"record {i} must be an (answer, sources) pair, got {type(record).__name__}"
+                            + (f" of length {len(record)}" if isinstance(record, (tuple, list)) else ""))
+        pairs.append(record)
     nlp = nlp or load_pipeline()
-    docs = [_make_doc(nlp, answer, sources) for answer, sources in records]
+    docs = [_make_doc(nlp, answer, sources) for answer, sources in pairs]
     return [Report.from_dict(d._.report) for d in nlp.pipe(docs, n_process=n_process, batch_size=batch_size)]
 
 

@@ -339,7 +339,13 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
         source_list = _load_sources(sources)
     import sourced_nlp
 
-    return getattr(sourced_nlp, how)(answer_text, source_list)
+    try:
+        return getattr(sourced_nlp, how)(answer_text, source_list)
+    except SourceError as err:
+        if str(err).startswith("the reply is a JSON claims reply"):  # about the answer itself
+            where = json_input if json_input is not None else answer
+            raise SourceError(f"{_where(where)}: {err}") from err
+        raise
 
 
 def _share(value: Optional[float]) -> Optional[float]:

@@ -42,6 +42,7 @@ from typing import Any
 
 from .citations import find_citations, locate, resolve_target, strip_citations
 from .quantity import Quantity, compare, parse_quantity
+from .sources import SourceError
 
 __all__ = [
     "SEVERITY",
@@ -735,24 +736,39 @@ _JSON_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL | re.I
 _SENT_END = re.compile(r"(?<=[.!?])(?:\s*(?:\[[^\[\]\n]*\]|\((?:source|passage|doc)[^()\n]*\)))*\s+|\n+", re.IGNORECASE)
 
 
+_CLAIMS_OPENING = re.compile(r'^(?:\{\s*"claims"\s*:|\[\s*\{\s*"text"\s*:)')
+
+
 def json_reply(reply: str) -> list[dict] | None:
     """The claims of a JSON-shaped reply (``{"claims": [...]}`` or a list of claims, possibly
     in a fenced code block), as ``[{"text", "citations": [raw citation]}]``; None when the
-    reply is not that shape."""
+    reply is not that shape (text with citation markers).
+
+    Raises:
+        SourceError: a reply that opens as a claims reply (``{"claims"`` or ``[{"text"``) but is
+            not one: malformed or cut-off JSON, ``claims`` not a list, a claim without a
+            ``text`` string. Read as prose it would be checked as sentences of JSON syntax.
+    """
     text = reply.strip()
     m = _JSON_FENCE.match(text)
     if m:
         text = m.group(1)
     if not text or text[0] not in "[{":
         return None
+    claims_shaped = bool(_CLAIMS_OPENING.match(text))
     try:
         value = json.loads(text)
-    except ValueError:
+    except ValueError as err:
+        if claims_shaped:
+            raise SourceError(f"the reply is a JSON claims reply that does not parse ({err}); is it cut off?") from err
         return None
     if isinstance(value, Mapping):
         value = value.get("claims")
     if not isinstance(value, list) or not all(isinstance(c, Mapping) and isinstance(c.get("text"), str)
                                               for c in value):
+        if claims_shaped:
+            raise SourceError('the reply is a JSON claims reply of another shape: expected {"claims": [{"text": str, '
+                              '"citations": [...]}, ...]}')
         return None
     out = []
     for c in value:

@@ -86,3 +86,26 @@ def test_validate_config_non_numbers(kwargs, cache_size, needle):
 def test_validate_config_accepts_defaults():
     validate_config(Thresholds(), 256)
     validate_config(Thresholds(grounded_coverage=0, contradicted_coverage=1), 1)
+
+
+@pytest.mark.parametrize(
+    "records,kwargs,error",
+    [
+        ([("Acme grew 8%.", ["Acme grew 8%."])], {"batch_size": 0}, ValueError),
+        ([("Acme grew 8%.", ["Acme grew 8%."])], {"batch_size": 1.5}, ValueError),
+        ([("Acme grew 8%.", ["Acme grew 8%."])], {"n_process": 0}, ValueError),
+        (None, {}, TypeError),
+        ("Acme grew 8%.", {}, TypeError),
+        ([("Acme grew 8%.", ["Acme grew 8%."], 3)], {}, TypeError),
+        ([{"output": "Acme grew 8%.", "sources": ["Acme grew 8%."]}], {}, TypeError),
+    ],
+)
+def test_check_many_refuses_bad_arguments(nlp, records, kwargs, error):
+    with pytest.raises(error) as info:
+        sourced_nlp.check_many(records, nlp=nlp, **kwargs)
+    assert "batch_size" in str(info.value) or "n_process" in str(info.value) or "record" in str(info.value)
+
+
+def test_check_many_batch_size_one_keeps_every_record(nlp):
+    reports = sourced_nlp.check_many([("Acme grew 8%.", ["Acme grew 8%."])] * 3, nlp=nlp, batch_size=1)
+    assert [r.counts["grounded"] for r in reports] == [1, 1, 1]

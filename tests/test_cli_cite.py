@@ -130,3 +130,20 @@ def test_usage_errors_exit_2(srcs, args, needle):
     code, _, err = run(*argv)
     assert code == 2, err
     assert "Traceback" not in err and needle in err
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # cut off mid-string: read as prose it would be "grounded" sentences of JSON syntax
+        '{"claims": [{"text": "Revenue rose 8% in 2023.", "citations": [{"source": "a.txt"}]}, {"text": "Revenue rose 12%',
+        '{"claims": "Revenue rose 8% in 2023."}',
+        '[{"text": 5}]',
+    ],
+)
+def test_cite_refuses_a_malformed_json_reply(srcs, reply):
+    ans = answer_file(srcs, reply, name="reply.json")
+    code, out, err = run("cite", ans, srcs / "a.txt")
+    assert code == 2, (out, err)
+    assert err.startswith("error: ") and str(ans) in err and "JSON claims reply" in err
+    assert "Traceback" not in err and out == ""
