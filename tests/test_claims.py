@@ -197,3 +197,9 @@ def test_span_offsets_are_answer_offsets(nlp, text):
     report = doc._.report
     for item in [*report["claims"], *report["skipped"]]:
         assert item["text"] == text[item["start"] : item["end"]]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_every_line_break_ends_a_claim(nlp, newline):
+    doc = nlp(f"Revenue rose 12%{newline}Net income was $310 million.")
+    assert [s.text for s in doc.spans["sourced_claims"]] == ["Revenue rose 12%", "Net income was $310 million."]

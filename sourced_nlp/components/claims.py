@@ -96,6 +96,7 @@ class ClaimSegmenter:
         )
         out: list[tuple[int, int, str]] = []
         pos = 0
+        masked = _LONE_CR.sub("\n", masked)  # a bare carriage return breaks a line too (same length)
         for line in masked.split("\n"):  # a line break inside a citation marker ends no line
             line_start, line_end = pos, pos + len(line)
             pos = line_end + 1
@@ -186,6 +187,9 @@ class ClaimSegmenter:
             if all(w[:1].isupper() for w in words if w.isalpha()):
                 return "heading"
         return "claim"
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def _is_label(piece: str) -> bool:
