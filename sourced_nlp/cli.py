@@ -71,6 +71,14 @@ class Format(str, Enum):
     html = "html"
 
 
+class FieldsFormat(str, Enum):
+    """``fields`` has no HTML view: text, JSON or Markdown."""
+
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
 class BatchFormat(str, Enum):
     json = "json"
     text = "text"
@@ -156,7 +164,7 @@ def _check_output(out: Optional[str], inputs: list[tuple[str, Optional[str]]]) -
     input is read or anything is written.
 
     Args:
-        out: the ``--output`` path, or None (stdout).
+        out: the ``--output`` path, or None or ``-`` (stdout).
         inputs: ``(what, path)`` per input file (``what`` as "answer file", "source file", ...);
             a None or ``-`` (stdin) path is skipped.
 
@@ -164,7 +172,7 @@ def _check_output(out: Optional[str], inputs: list[tuple[str, Optional[str]]]) -
         UsageError: ``out`` is the same file as an input (compared by identity, not by
             spelling), is a directory, or its directory does not exist.
     """
-    if out is None:
+    if out is None or out == "-":
         return
     for what, path in inputs:
         if path is not None and path != "-" and _same_file(out, path):
@@ -246,6 +254,7 @@ def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
     Raises:
         SourceError: ``out`` cannot be opened for writing (named in the message).
     """
+    out = None if out == "-" else out  # "-o -": standard output, as for the inputs
     fh = _open_output(out) if out else sys.stdout
     try:
         if fmt == Format.json.value:
@@ -443,7 +452,7 @@ def fields(
         "or a list of such objects with a \"field\" name; - for stdin.",
     ),
     sources: Optional[list[str]] = typer.Argument(None, metavar="SOURCE...", help="Source files."),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format (text, json, markdown)."),
+    fmt: FieldsFormat = typer.Option(FieldsFormat.text, "--format", "-f", help="Output format (text, json, markdown)."),
     fail_on: Severity = typer.Option(Severity.medium, "--fail-on", help="The finding severity that fails the gate."),
     fail_under: Optional[float] = typer.Option(
         None, "--fail-under", metavar="N", help="Fail when the score (the share of values found in their cited passage, 0-100) is below N."
@@ -470,9 +479,9 @@ def fields(
         rep = sourced_nlp.check_fields(value, source_list)
     except ValueError as err:  # the fields have no usable shape (the sources were checked above)
         raise SourceError(f"{where}: {err}") from err
-    if fmt == Format.json:
+    if fmt == FieldsFormat.json:
         sys.stdout.write(rep.to_json() + "\n")
-    elif fmt in (Format.markdown, Format.html):
+    elif fmt == FieldsFormat.markdown:
         sys.stdout.write(rep.to_markdown())
     else:
         from rich.markup import escape
@@ -659,6 +668,7 @@ def batch(
     for r in errors:
         typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
 
+    out = None if out == "-" else out  # "-o -": standard output, as for the inputs
     fh = _open_output(out) if out else sys.stdout
     try:
         if fmt == BatchFormat.json:

@@ -413,7 +413,8 @@ def gate(findings: list[Mapping], *, fail_on: str | None = None, fail_under: flo
         findings: the findings.
         fail_on: a severity (``high``, ``medium``, ``low``): findings of that severity or worse fail.
         fail_under: the score (0-100) must be at least this.
-        score_value: the score; None (no claims) never fails ``fail_under``.
+        score_value: the score; None (an answer with no claim to check) fails ``fail_under``:
+            a gate that asks for a score does not pass without one.
         min_coverage: the citation coverage must be at least this (a share in [0, 1]).
         coverage_value: the coverage.
     """
@@ -425,7 +426,9 @@ def gate(findings: list[Mapping], *, fail_on: str | None = None, fail_under: flo
         if hit:
             kinds = sorted({f["kind"] for f in hit})
             reasons.append(f"{len(hit)} finding(s) of severity {fail_on} or worse: {', '.join(kinds)}")
-    if fail_under is not None and score_value is not None and score_value < fail_under:
+    if fail_under is not None and score_value is None:
+        reasons.append(f"no score (no claim to check) where at least {fail_under:g} is required")
+    elif fail_under is not None and score_value < fail_under:
         reasons.append(f"score {score_value} < {fail_under:g}")
     if min_coverage is not None and (coverage_value or 0.0) < min_coverage:
         reasons.append(f"citation coverage {coverage_value or 0.0:.0%} < {min_coverage:.0%}")

@@ -714,3 +714,30 @@ def test_batch_on_stdin_is_named_as_such():
     assert [json.loads(line)["line"] for line in out.splitlines()] == [1, 2]
     code, _, err = run("batch", "-", stdin="\n\n", fake="one")
     assert_input_error(code, err, "no records on standard input")
+
+
+def test_output_dash_is_standard_output(files):
+    tmp, answer, source = files
+    code, out, err = run("check", answer, source, "-o", "-", "--format", "json")
+    assert code in (0, 1), err
+    assert json.loads(out)["schema"] == "sourced.report/1"
+    assert not (tmp / "-").exists() and not Path("-").exists()
+
+
+def test_an_answer_with_no_claim_fails_a_score_gate(tmp_path, files):
+    _, _, source = files
+    answer = tmp_path / "preamble.txt"
+    answer.write_text("Here is the summary:", encoding="utf-8")
+    code, out, err = run("check", answer, source, "--fail-under", "80")
+    assert code == 1, (out, err)
+    assert "gate: no score (no claim to check)" in err
+    code, out, err = run("check", answer, source)
+    assert code == 0, (out, err)  # no claim, nothing contradicted: the default gate passes
+
+
+def test_fields_offers_no_html(tmp_path, files):
+    _, _, source = files
+    fields = tmp_path / "fields.json"
+    fields.write_text('{"revenue": {"value": "8%", "citations": [{"source": "source.txt"}]}}', encoding="utf-8")
+    code, out, err = run("fields", fields, source, "-f", "html")
+    assert code == 2 and "Traceback" not in err and "html" in err
