@@ -312,14 +312,19 @@ def test_json_input_record_and_report(files):
         ('{"output": 3, "sources": ["x"]}', "'output' must be a string"),
         ('{"output": "x", "sources": []}', "no sources"),
         ("{oops", "malformed JSON"),
+        ('{"sources": ["x"]}', "missing 'output'"),
+        ('{"output": "x"}', "missing 'sources'"),
+        ('{"output": "x", "sources": [null]}', "source 0 is null"),
+        ("[1, 2]", "expected a JSON object"),
     ],
 )
 def test_json_input_errors(files, content, needle):
+    """Every error in a --json-input file names the file."""
     tmp, _, _ = files
     bad = tmp / "in.json"
     bad.write_text(content, encoding="utf-8")
     code, _, err = run("check", "--json-input", bad, fake="one")
-    assert_input_error(code, err, needle)
+    assert_input_error(code, err, f"{bad}: ", needle)
 
 
 def test_json_input_with_answer_is_usage_error(files):
@@ -623,22 +628,6 @@ def test_bad_saved_report_names_the_file(files, content, needles):
         code, _, err = run(command, "--json-input", bad)
         assert_input_error(code, err, f"{bad}: ", *needles)
 
-
-@pytest.mark.parametrize(
-    "content,needle",
-    [
-        ('{"sources": ["x"]}', "missing 'output'"),
-        ('{"output": "x"}', "missing 'sources'"),
-        ('{"output": "x", "sources": [null]}', "source 0 is null"),
-        ("[1, 2]", "expected a JSON object"),
-    ],
-)
-def test_bad_json_input_record_names_the_file(files, content, needle):
-    tmp, _, _ = files
-    bad = tmp / "rec.json"
-    bad.write_text(content, encoding="utf-8")
-    code, _, err = run("check", "--json-input", bad, fake="one")
-    assert_input_error(code, err, f"{bad}: {needle}")
 
 
 @pytest.mark.parametrize(
