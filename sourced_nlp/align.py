@@ -25,12 +25,13 @@ For each claim:
      quantity with a disjoint value and none that matches; the claim's predicate with the
      opposite polarity; an antonym predicate; or, when the claim names someone the sources
      never mention, another name of the same type in the same grammatical role with the rest
-     of the claim there (coverage >= ``swap_coverage``). In prose a value conflict also needs
-     the passage to share a name or another value with the claim, the counted noun, or 70% of
-     its words. Against a business record: an affirmed claim naming an attribute the record
-     denies ("accepts reservations" for ``reservations: False``), another value of a field ("a
-     full bar" for ``alcohol: beer and wine``), a part of a fused claim a false line denies, or
-     "highly rated" for fewer than 3.5 stars.
+     of the claim there (coverage >= ``swap_coverage``), every value of the claim there and
+     another of its names or values, or, failing one, 90% of at least two of its words. In
+     prose a value conflict also needs the passage to share a name or another value with the
+     claim, the counted noun, or 70% of its words. Against a business record: an affirmed
+     claim naming an attribute the record denies ("accepts reservations" for ``reservations:
+     False``), another value of a field ("a full bar" for ``alcohol: beer and wine``), a part of
+     a fused claim a false line denies, or "highly rated" for fewer than 3.5 stars.
    * ``grounded`` by two passages — a claim that fuses two facts: two passages, each naming the
      claim's entities, that together hold every anchor and enough content, neither
      contradicting it.
@@ -69,6 +70,7 @@ _RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")
 _SUPPORT_BEST = 0.25
 _SUPPORT_SPREAD = 0.25
 _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
+_SWAP_MIN_WORDS = 2  # content words a swap of names needs the passage to share when it shares no other name or value
 _UNANCHORED_CONFLICT = 0.7  # coverage at which a passage with no name or other value of the claim is about the same thing
 # words of Yelp's attribute keys that name no field of their own ("attributes", "restaurants
 # good for groups", "business accepts credit cards", "dogs allowed")
@@ -810,7 +812,13 @@ class Verifier:
                     if not b.get("inherited") and b["role"] == a["role"] and (b["label"] == a["label"] or not a["label"])
                     and not any(self._entity_in(b, _single(c)) for c in claim["entities"])
                 ]
-                if other and (al.ents_found or al.q_match or al.coverage >= 0.9):
+                # the passage is about the same thing: it holds another name or value of the claim,
+                # or nearly all of at least _SWAP_MIN_WORDS of its words ("announced by CEO Sundar
+                # Pichai" / "announced by CEO Satya Nadella"); never when it lacks one of the claim's
+                # values ("Donald Trump served one term from 2017 to 2021" is no swap with a
+                # passage on Grover Cleveland that gives neither)
+                if other and not al.q_absent and (
+                        al.ents_found or al.q_match or (al.coverage >= 0.9 and len(set(claim["lemmas"])) >= _SWAP_MIN_WORDS)):
                     b = other[0]
                     differs = [{"claim": a["text"], "source": b["text"], "kind": "entity"}]
                     found.append((al.coverage - 0.01, al, differs, f"the source names {b['text']} where the claim names {a['text']}"))

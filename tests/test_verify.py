@@ -158,6 +158,24 @@ VERDICT_TABLE = [
         "unverified",
     ),
     (
+        "another name is no swap where the passage lacks the claim's values",
+        "Donald Trump served one term from 2017 to 2021.",
+        ["Only one U.S. president, Grover Cleveland, has served nonconsecutive terms as president."],
+        "unverified",
+    ),
+    (
+        "another name is no swap on one shared word",
+        "More was written by Matthew West.",
+        ["More is a pop song that was written by Riz Ortolani."],
+        "unverified",
+    ),
+    (
+        "another name with the claim's other names and values is a swap",
+        "Google acquired GitHub in 2018.",
+        ["Microsoft acquired GitHub in 2018."],
+        "contradicted",
+    ),
+    (
         "a fabricated quote",
         'The CEO called the merger "a historic turning point" in 2023.',
         ['The CEO called the merger "a sensible step" in 2023.'],
