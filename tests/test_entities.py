@@ -58,6 +58,8 @@ ANCHORS = [
     ("Woodgrove Bank's profit rose 12% in 2022.", "woodgrove bank", None),
     ("The World Health Organization issued a warning on Monday.", "world health organization", "who"),
     ("Officials in the U.S. approved the plan in May.", "us", "united states"),
+    # the small model's NER takes in the preposition after a street name; the key ends at the name
+    ("Treasure Valley Family Dental is located at 1420 W Idaho St in Boise, Idaho.", "w idaho st", None),
 ]
 
 

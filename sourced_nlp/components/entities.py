@@ -163,7 +163,10 @@ class EntityAnchors:
             start = max(ent.start, span.start)
             while start < min(ent.end, span.end) - 1 and doc[start].is_lower:
                 start += 1  # "free Wi-Fi": a lower-case word the NER took in is not part of the name
-            ent = doc[start : min(ent.end, span.end)]
+            end = min(ent.end, span.end)
+            while end - 1 > start and doc[end - 1].is_lower and doc[end - 1].pos_ in ("ADP", "CCONJ", "DET"):
+                end -= 1  # "1420 W Idaho St in Boise": a preposition the NER took in ends no name
+            ent = doc[start:end]
             covered.update(range(ent.start, ent.end))
             self._add(out, ent, ent.root.ent_type_ or "")
         week = self.keys.weekdays
