@@ -118,6 +118,18 @@ ROWS = [
     ("It is located at 1575 S Virginia St in Reno.", [("1575", "number", 1575)]),
     ("address: 1807 Church St.", [("1807", "number", 1807)]),
     ("The shop opened in 1807 on Church St.", [("1807", "date", Y(1807))]),
+    # "percentage" after a number is a percent (the weather forecasts' "42 percentage chance")
+    ("There is 42 percentage chance of rain.", [("42 percentage", "percent", 42)]),
+    ("Rates rose 2 percentage points.", [("2 percentage points", "percent", 2)]),
+    # an ordinal that orders a text's steps is no value; a rank or an ordinal of a noun is
+    ("First, place the hive in its permanent location.", []),
+    ("You first need to join the network.", []),
+    ("She finished first in the race.", [("first", "ordinal", 1)]),
+    ("She was the first woman to win.", [("first", "ordinal", 1)]),
+    # the top of a rating's scale is no value; a count out of a count is
+    ("It has a rating of 4 out of 5 stars.", [("4", "number", 4)]),
+    ("It is rated 4.5 stars out of 5.", [("4.5", "number", 4.5)]),
+    ("Four out of five dentists agree.", [("Four", "number", 4), ("five", "number", 5)]),
 ]
 
 

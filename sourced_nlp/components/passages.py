@@ -209,6 +209,8 @@ class Passages:
         """The canonical content lemma of a token, or None for a function/degree word."""
         if tok.is_stop or tok.is_punct or tok.is_space or tok.pos_ not in _CONTENT_POS:
             return None
+        if tok.like_num and tok.i >= 2 and tok.doc[tok.i - 1].lower_ == "of" and tok.doc[tok.i - 2].lower_ == "out":
+            return None  # "4 out of 5 stars": the top of the scale (no quantity either), no content word
         lemma = self.lexical.lemma_fixes.get(tok.lower_, tok.lemma_.lower())
         if not any(ch.isalnum() for ch in lemma) or lemma in self.lexical.degree:
             return None

@@ -42,6 +42,7 @@ _NUM_LABELS = {"MONEY", "PERCENT", "QUANTITY", "CARDINAL", "DATE", "TIME", "ORDI
 _CITE_INNER = re.compile(r"^(?:\d+|[a-z]{1,3}\d+|,|;|-|\u2013|and)$", re.I)
 _CITE_WORDS = {"passage", "source", "doc", "document", "ref", "reference", "citation", "snippet", "context"}
 _LIST_PUNCT = {".", ")"}
+_SCALE_WORDS = frozenset({"star", "stars", "point", "points"})  # what a rating "out of 5" counts
 _HAS_DIGIT = re.compile(r"\d")
 _TRIMMABLE_POS = {"ADP", "DET", "PUNCT", "CCONJ", "SPACE", "PART"}
 
@@ -161,6 +162,18 @@ class QuantityFinder:
             # "seven days a week": every day (an anchor of sourced_entities), not a count
             if tok.lower_ in ("seven", "7") and [t.lower_ for t in doc[tok.i + 1 : tok.i + 4]] == ["days", "a", "week"]:
                 out.update(range(tok.i, tok.i + 4))
+            # "First, place the hive ...", "you first need to join": an ordinal that orders the steps
+            # of a text (an adverb before its verb, or a sentence's opening word before a comma) is
+            # no value; "finished first" (after its verb) and "the first woman" (of a noun) are
+            if tok.lower_ in self._ordinals and tok.dep_ == "advmod" and (
+                    tok.head.i > tok.i or (tok.is_sent_start and tok.i + 1 < n and doc[tok.i + 1].text == ",")):
+                out.add(tok.i)
+            # "4 out of 5 stars", "rated 4.5 stars out of 5", "8 out of 10": the top of a rating's
+            # scale, no value of its own ("four out of five dentists" counts dentists: kept)
+            if (tok.lower_ == "out" and tok.i + 2 < n and doc[tok.i + 1].lower_ == "of" and doc[tok.i + 2].like_num
+                    and tok.i > 0 and (doc[tok.i - 1].like_num or doc[tok.i - 1].lower_ in _SCALE_WORDS)
+                    and (tok.i + 3 >= n or doc[tok.i + 3].lower_ in _SCALE_WORDS or doc[tok.i + 3].pos_ not in ("NOUN", "PROPN"))):
+                out.add(tok.i + 2)
             # "version 3", "Table 2", "No. 5"
             if tok.i > 0 and (tok.like_num or _HAS_DIGIT.search(tok.text)) and doc[tok.i - 1].lower_.rstrip(".") in self._labels:
                 out.add(tok.i)
