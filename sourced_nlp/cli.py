@@ -540,6 +540,8 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
     """
     import srsly
 
+    from .sources import unpaired_surrogate
+
     if path == "-":
         data = sys.stdin.buffer.read()
     else:
@@ -567,6 +569,10 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
             value = srsly.json_loads(line)
         except ValueError as err:
             rows.append((n, None, None, f"malformed JSON: {err}"))
+            continue
+        problem = unpaired_surrogate(value)
+        if problem:
+            rows.append((n, value.get("id") if isinstance(value, dict) else None, None, f"malformed JSON: {problem}"))
             continue
         rid = value.get("id") if isinstance(value, dict) else None
         try:

@@ -266,14 +266,29 @@ def parse_json(text: str, where: str) -> Any:
     """Parse JSON text read from ``where`` (named in the error).
 
     Raises:
-        SourceError: malformed JSON (with line and column), or nesting too deep to read.
+        SourceError: malformed JSON (with line and column), nesting too deep to read, or a
+            string holding an unpaired surrogate escape (``"\\ud800"``, no character of text).
     """
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as err:
         raise SourceError(f"malformed JSON in {where}: {err.msg} (line {err.lineno}, column {err.colno})") from err
     except RecursionError as err:
         raise SourceError(f"JSON in {where} is nested too deeply to read") from err
+    problem = unpaired_surrogate(value)
+    if problem:
+        raise SourceError(f"malformed JSON in {where}: {problem}")
+    return value
+
+
+def unpaired_surrogate(value: Any) -> str | None:
+    """What is wrong when a parsed JSON value holds a string with an unpaired surrogate escape
+    (``"\\ud800"``: valid JSON, but no Unicode character, so no text to check), else None."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as err:
+        return f"a string holds the unpaired surrogate escape \\u{ord(err.object[err.start]):04x}, which is no character of text"
+    return None
 
 
 def load_source_file(path: str) -> dict:

@@ -316,6 +316,7 @@ def test_json_input_record_and_report(files):
         ('{"output": "x"}', "missing 'sources'"),
         ('{"output": "x", "sources": [null]}', "source 0 is null"),
         ("[1, 2]", "expected a JSON object"),
+        ('{"output": "A \\ud800 b", "sources": ["x"]}', "unpaired surrogate escape \\ud800"),
     ],
 )
 def test_json_input_errors(files, content, needle):
@@ -360,23 +361,25 @@ def test_batch_malformed_line_keeps_order(tmp_path, mode):
             {"id": "d", "output": "x", "sources": []},      # line 5: no sources
             b"\xff\xfe\x00bad",                             # line 6: not UTF-8
             {"output": "MAYBE.", "sources": [{"k": "v"}]},  # line 7: structured source, no id
+            '{"id": "e", "output": "A \\ud800", "sources": ["x"]}',  # line 8: no character of text
         ],
     )
     code, out, err = run("batch", path, fake=mode)
     assert code == 2, err
     assert "Traceback" not in err
     rows = [json.loads(line) for line in out.splitlines()]
-    assert [r["line"] for r in rows] == [1, 2, 3, 5, 6, 7]
-    assert [r.get("id") for r in rows] == ["a", None, "c", "d", None, None]
+    assert [r["line"] for r in rows] == [1, 2, 3, 5, 6, 7, 8]
+    assert [r.get("id") for r in rows] == ["a", None, "c", "d", None, None, "e"]
+    assert "unpaired surrogate escape \\ud800" in rows[6]["error"]
     assert rows[0]["report"]["counts"]["grounded"] == 1
     assert "error" in rows[1] and "malformed JSON" in rows[1]["error"]
     assert rows[2]["report"]["counts"]["contradicted"] == 1
     assert "no sources" in rows[3]["error"]
     assert "UTF-8" in rows[4]["error"]
     assert rows[5]["report"]["schema"] == "sourced.report/1"
-    for n in (2, 5, 6):
+    for n in (2, 5, 6, 8):
         assert f"line {n}:" in err
-    assert "3 malformed" in err
+    assert "4 malformed" in err
 
 
 @pytest.mark.parametrize("mode", ["one", "many"])
