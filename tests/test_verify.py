@@ -210,6 +210,20 @@ def test_unverified_reason_for_no_sources_about_it(nlp):
     assert "no source passage" in report.claims[0].reason
 
 
+def test_support_drops_for_what_no_source_holds(nlp):
+    """Among unverified claims, words and names that no source holds anywhere lower the support
+    to the bottom of the unverified band (0.15-0.65)."""
+    sources = ["Acme opened a new office in Boston in 2023. Jane Doe leads the sales team at Acme."]
+    known, unknown_name, unknown_words = (
+        sourced_nlp.check(answer, sources, nlp=nlp).claims[0]
+        for answer in ("The Boston office is run by Jane Doe.", "The Boston office is run by John Smith.",
+                       "The Boston office was opened to serve nearby zeppelin hangars.")
+    )
+    assert {known.verdict, unknown_name.verdict, unknown_words.verdict} == {"unverified"}
+    assert unknown_name.support < known.support
+    assert 0.15 <= unknown_words.support <= 0.2 < known.support
+
+
 SOURCES = [
     {"id": "intro", "text": "Acme is a bakery chain based in Lisbon.\nIt was founded in 1990."},
     {
