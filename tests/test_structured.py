@@ -149,6 +149,7 @@ DINER = {
     "hours": {d: "6:0-14:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")},
 }
 SIX_DAYS = dict(DINER, hours={d: "6:0-14:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")})
+PRICEY = dict(DINER, attributes={"RestaurantsPriceRange2": "4", "GoodForKids": "True"})
 LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday": "11:0-0:0", "Saturday": "12:0-0:0"})
 
 
@@ -172,6 +173,11 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (DINER, "Sunrise Diner is a highly rated breakfast spot.", "grounded"),
         (LATE, "Sunrise Diner is a highly rated breakfast spot.", "contradicted"),
         (dict(DINER, business_stars=3.5), "Sunrise Diner is a highly rated breakfast spot.", "unverified"),
+        # a rating's scale; a price level in words; "falls into", "is considered" relate, state nothing
+        (DINER, "Sunrise Diner has a rating of 4.5 out of 5 stars.", "grounded"),
+        (PRICEY, "It holds a 4.5-star rating and falls into a higher price range.", "grounded"),
+        (PRICEY, "It is considered good for kids and falls into the highest price range.", "grounded"),
+        (dict(PRICEY, attributes={"RestaurantsPriceRange2": "2"}), "It falls into a higher price range.", "unverified"),
     ],
 )
 def test_record_phrasings(nlp, record, answer, expected):
