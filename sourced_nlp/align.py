@@ -307,6 +307,11 @@ class PassageIndex:
                 # the words of names too ("Nail Salons" holds "salon"), and compounds written as one
                 # word ("take out" holds "takeout", "health care" "healthcare")
                 p.joined = {w for w in words if w.isalpha()}
+                # a word of letters and digits ("82nd" of "5364 E 82nd St"): the passage reads it
+                # as a value, a claim's parse may leave it a word
+                p.joined |= {w for w in words if w.isalnum() and not w.isalpha() and not w.isdigit()}
+                if structured:  # a record's categories name trades by their gerund ("Waxing", "Towing")
+                    p.joined |= {w[:-3] for w in p.joined if len(w) >= 6 and w.endswith("ing")}
                 p.joined |= {w[:-1] for w in p.joined if len(w) > 3 and w.endswith("s") and not w.endswith("ss")}
                 p.joined |= {a + b for a, b in zip(words, words[1:]) if a.isalpha() and b.isalpha()}
                 if canon:  # a name's word in its canonical form too ("Barbeque" holds "barbecue")

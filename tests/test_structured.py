@@ -149,6 +149,10 @@ DINER = {
     "hours": {d: "6:0-14:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")},
 }
 SIX_DAYS = dict(DINER, hours={d: "6:0-14:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")})
+TAVERNA = {"name": "Santorini Taverna", "address": "5364 E 82nd St", "city": "Indianapolis", "state": "IN",
+           "categories": "Greek, Mediterranean, Restaurants", "business_stars": 4.0}
+SALON = {"name": "Lotus Nail Lounge", "address": "1708 W Swann Ave", "city": "Tampa", "state": "FL",
+         "categories": "Nail Salons, Beauty & Spas, Waxing, Hair Removal", "business_stars": 4.5}
 PRICEY = dict(DINER, attributes={"RestaurantsPriceRange2": "4", "GoodForKids": "True"})
 LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday": "11:0-0:0", "Saturday": "12:0-0:0"})
 
@@ -178,6 +182,10 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (PRICEY, "It holds a 4.5-star rating and falls into a higher price range.", "grounded"),
         (PRICEY, "It is considered good for kids and falls into the highest price range.", "grounded"),
         (dict(PRICEY, attributes={"RestaurantsPriceRange2": "2"}), "It falls into a higher price range.", "unverified"),
+        # the opening sentence: name, trade, address, city and state from five lines
+        (TAVERNA, "Santorini Taverna is a Greek restaurant located at 5364 E 82nd St in Indianapolis, IN.", "grounded"),
+        (SALON, "Lotus Nail Lounge is a nail salon offering waxing services, located at 1708 W Swann Ave in Tampa, FL.", "grounded"),
+        (SALON, "Lotus Nail Lounge is a nail salon offering massage services, located at 1708 W Swann Ave in Tampa, FL.", "unverified"),
     ],
 )
 def test_record_phrasings(nlp, record, answer, expected):
