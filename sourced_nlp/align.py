@@ -31,7 +31,8 @@ For each claim:
      claim, the counted noun, or 70% of its words. Against a business record: an affirmed
      claim naming an attribute the record denies ("accepts reservations" for ``reservations:
      False``), another value of a field ("a full bar" for ``alcohol: beer and wine``), a part of
-     a fused claim a false line denies, or "highly rated" for fewer than 3.5 stars.
+     a fused claim a false line denies, a week of opening hours told right but for one day, or
+     "highly rated" for fewer than 3.5 stars.
    * ``grounded`` by two passages — a claim that fuses two facts: two passages, each naming the
      claim's entities, that together hold every anchor and enough content, neither
      contradicting it.
@@ -74,6 +75,9 @@ _SUPPORT_SPREAD = 0.25
 _SUPPORT_NOVEL_WORDS = 0.3  # ... - this x the weighted share of its words no source holds
 _SUPPORT_NOVEL_NAME = 0.04  # ... - this x each name no source mentions (at most 3)
 _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business stars: 4.0."
+# lines of one record a claim may be told from: a week of opening hours (seven lines) and a few
+# more fields ("open Monday to Friday from 7 AM to 4 PM, ... and a great place for lunch")
+_FUSION_RECORD_LINES = 12
 _SWAP_MIN_WORDS = 2  # content words a swap of names needs the passage to share when it shares no other name or value
 _UNANCHORED_CONFLICT = 0.7  # coverage at which a passage with no name or other value of the claim is about the same thing
 # words of Yelp's attribute keys that name no field of their own ("attributes", "restaurants
@@ -904,7 +908,7 @@ class Verifier:
         (a fact of its own), a word of the claim (a line of a record: each line states one field),
         or — for prose — at least ``fusion_min_share`` of the claim's
         weighted content (a summary sentence compressing two source sentences). At most two
-        passages of prose, eight lines of one record (each line states one field). Every name and
+        passages of prose, ``_FUSION_RECORD_LINES`` lines of one record (each line states one field). Every name and
         value of the claim must be covered, and ``fusion_coverage`` of its content
         (``fusion_coverage_record`` for records; ``fusion_coverage_content`` when a passage was
         taken for its words alone); no chosen passage may conflict with the claim or deny it; a
@@ -936,7 +940,7 @@ class Verifier:
                            and not (times and a.get("label") == "DAY" and not any(q.kind == "time" for _, q in p.quantities))}
             got_anchors |= {("q", i) for i, (qd, _) in enumerate(cq) if any(qd is m for m in al.q_match)}
             offers[al.pid] = (got_anchors, {x for x in lemmas if self._word_in(x, p, index)})
-        max_parts = 8 if structured else 2
+        max_parts = _FUSION_RECORD_LINES if structured else 2
         chosen: list[int] = []
         have_a: set = set()
         have_l: set = set()
@@ -973,6 +977,10 @@ class Verifier:
                 differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
                 return _result("contradicted", f"opposite polarity: the source says '{p.value}' for {', '.join(denied[1])}",
                                0.05, [self._evidence(p)], differs)
+        if structured and times and chosen and cov >= need and have_a != set(anchors):
+            wrong = self._misstated_day(claim, own, cq, set(anchors) - have_a, aligns, index)
+            if wrong is not None:
+                return wrong
         if len(chosen) < 2 or have_a != set(anchors) or cov < need:
             return None
         if claim.get("one_subject") and len({index.passages[pid].text_of for pid in chosen} - {None}) > 1:
@@ -982,6 +990,41 @@ class Verifier:
         chosen.sort()
         return _result("grounded", f"stated across {len(chosen)} source passages", 0.7 + 0.25 * min(1.0, cov),
                        [self._evidence(index.passages[pid]) for pid in chosen])
+
+    def _misstated_day(self, claim: Feature, own: list[dict], cq: list, missing: set, aligns: list[Alignment],
+                       index: PassageIndex) -> dict | None:
+        """A week of opening hours told right but for a day ("... and Sunday from 8 AM to 1 PM"
+        against "hours Sunday: 8:0-12:0"): what the other lines do not hold is only that day and a
+        time of the claim, and that day's line shares one end of its hours with the claim's times
+        but not the other, every time of the claim a range with both ends. Contradicted, with the
+        day's line as evidence; None otherwise (a day the claim names without its hours shares no
+        end: it stays unverified)."""
+        times = [q for _, q in cq if q.kind == "time"]
+        if not all(_hours_range(q) for q in times):
+            return None  # "until 10 PM on Saturdays" names one end only: a line's other end is not said
+        ends = {x for q in times for x in (q.low, q.high)}
+        wrong: list[tuple[Alignment, Quantity]] = []
+        for al in aligns:
+            p = index.passages[al.pid]
+            days = [a for a in al.ents_direct if a.get("label") == "DAY"]
+            ranges = [q for _, q in p.quantities if _hours_range(q)] if p.structured else []
+            if days and len(ranges) == 1 and (ranges[0].low in ends) != (ranges[0].high in ends):
+                wrong.append((al, ranges[0]))
+        if not wrong:
+            return None
+        wrong_days = {a["key"] for al, _ in wrong for a in al.ents_direct if a.get("label") == "DAY"}
+        for kind, i in missing:
+            if kind == "e" and not (own[i].get("label") == "DAY" and own[i]["key"] in wrong_days):
+                return None
+            if kind == "q" and cq[i][1].kind != "time":
+                return None
+        al, r = wrong[0]
+        p = index.passages[al.pid]
+        day = next(a["text"] for a in al.ents_direct if a.get("label") == "DAY")
+        hours = p.f["text"].split(":", 1)[1].strip(" .")
+        differs = [{"claim": day, "source": hours, "kind": "quantity"}]
+        return _result("contradicted", f"the record gives {hours} for {p.f['text'].split(':')[0].split()[-1]}",
+                       0.05, [self._evidence(p)], differs)
 
     def _denied_part(self, claim: Feature, chosen: list[int], held: set[str], aligns: list[Alignment],
                      index: PassageIndex) -> tuple[int, list[str]] | None:

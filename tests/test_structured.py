@@ -153,6 +153,9 @@ TAVERNA = {"name": "Santorini Taverna", "address": "5364 E 82nd St", "city": "In
            "categories": "Greek, Mediterranean, Restaurants", "business_stars": 4.0}
 SALON = {"name": "Lotus Nail Lounge", "address": "1708 W Swann Ave", "city": "Tampa", "state": "FL",
          "categories": "Nail Salons, Beauty & Spas, Waxing, Hair Removal", "business_stars": 4.5}
+GYM = {"name": "Desert Iron", "city": "Tempe", "state": "AZ", "categories": "Gyms, Fitness & Instruction", "business_stars": 4.5,
+       "hours": {**{d: "5:0-21:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")},
+                 "Saturday": "7:0-14:0", "Sunday": "8:0-12:0"}}
 PRICEY = dict(DINER, attributes={"RestaurantsPriceRange2": "4", "GoodForKids": "True"})
 LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday": "11:0-0:0", "Saturday": "12:0-0:0"})
 
@@ -186,6 +189,13 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (TAVERNA, "Santorini Taverna is a Greek restaurant located at 5364 E 82nd St in Indianapolis, IN.", "grounded"),
         (SALON, "Lotus Nail Lounge is a nail salon offering waxing services, located at 1708 W Swann Ave in Tampa, FL.", "grounded"),
         (SALON, "Lotus Nail Lounge is a nail salon offering massage services, located at 1708 W Swann Ave in Tampa, FL.", "unverified"),
+        # a week of opening hours and another field: nine lines of one record
+        (GYM, "The gym has a 4.5-star rating and is open Monday through Friday from 5 AM to 9 PM, Saturday from 7 AM to 2 PM, "
+              "and Sunday from 8 AM to 12 PM.", "grounded"),
+        (GYM, "The gym has a 4.5-star rating and is open Monday through Friday from 5 AM to 9 PM, Saturday from 7 AM to 2 PM, "
+              "and Sunday from 8 AM to 1 PM.", "contradicted"),
+        # a day named with one end of its hours only is not misstated: its other end is not said
+        (GYM, "The gym is open Monday through Friday from 5 AM to 9 PM and until 2 PM on Saturday and Sunday.", "unverified"),
     ],
 )
 def test_record_phrasings(nlp, record, answer, expected):
