@@ -675,6 +675,14 @@ class Verifier:
             claim = dict(claim, entities=[a for a in claim["entities"] if not a.get("every_day")])
         if index.has_records and any(a["key"] in _PLATFORMS for a in claim["entities"]):
             claim = dict(claim, entities=[a for a in claim["entities"] if a["key"] not in _PLATFORMS])
+        if index.has_records:
+            # "Takeout and delivery are available", "offers free Wi-Fi": a capitalised word the
+            # tagger took for a name (no NER label), whose words are those of a field of the record
+            as_words = {id(a): w for a in claim["entities"]
+                        if not a.get("inherited") and not a["label"] and (w := self._record_words(a["key"], index))}
+            if as_words:
+                claim = dict(claim, entities=[a for a in claim["entities"] if id(a) not in as_words],
+                             lemmas=[*claim["lemmas"], *(w for ws in as_words.values() for w in ws)])
         if index.business_stars and (m := _HIGH_PRAISE.search(claim["text"])):
             rated = self._rating_level(m.group(0), index)
             if rated is not None:
@@ -735,6 +743,31 @@ class Verifier:
         support = (0.15 + _SUPPORT_BEST * best.partial + _SUPPORT_SPREAD * self._spread(claim, cq, aligns, index)
                    - self._novelty(claim, index))
         return _result("unverified", self._reason(claim, best, aligns, index), max(0.15, support))
+
+    @staticmethod
+    def _record_words(key: str, index: PassageIndex) -> list[str] | None:
+        """The words of a name's key as one field line of a record holds them all ("free wi fi"
+        -> ``["free", "wifi"]`` for "attributes wifi: free.": two words may be one of the line's);
+        None when no line holds them all. A review's text is no field line: the names in it are
+        names ("a walk to the French Quarter")."""
+        words = key.split()
+
+        def held(p: Passage) -> list[str] | None:
+            have = p.joined | p.lemmas
+            out: list[str] = []
+            i = 0
+            while i < len(words):
+                if words[i] in have:
+                    out.append(words[i])
+                    i += 1
+                elif i + 1 < len(words) and words[i] + words[i + 1] in have:
+                    out.append(words[i] + words[i + 1])
+                    i += 2
+                else:
+                    return None
+            return out
+
+        return next((got for p in index.passages if p.structured and p.text_of is None and (got := held(p)) is not None), None)
 
     def _rating_level(self, phrase: str, index: PassageIndex) -> dict | None:
         """A claim that calls a record's business highly rated ("highly rated", "top-rated")

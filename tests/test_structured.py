@@ -156,6 +156,8 @@ SALON = {"name": "Lotus Nail Lounge", "address": "1708 W Swann Ave", "city": "Ta
 GYM = {"name": "Desert Iron", "city": "Tempe", "state": "AZ", "categories": "Gyms, Fitness & Instruction", "business_stars": 4.5,
        "hours": {**{d: "5:0-21:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")},
                  "Saturday": "7:0-14:0", "Sunday": "8:0-12:0"}}
+AMENITIES = dict(DINER, attributes={"RestaurantsTakeOut": "True", "RestaurantsDelivery": "True", "WiFi": "u'free'",
+                                    "BusinessAcceptsCreditCards": "True"})
 PRICEY = dict(DINER, attributes={"RestaurantsPriceRange2": "4", "GoodForKids": "True"})
 LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday": "11:0-0:0", "Saturday": "12:0-0:0"})
 
@@ -194,6 +196,10 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
               "and Sunday from 8 AM to 12 PM.", "grounded"),
         (GYM, "The gym has a 4.5-star rating and is open Monday through Friday from 5 AM to 9 PM, Saturday from 7 AM to 2 PM, "
               "and Sunday from 8 AM to 1 PM.", "contradicted"),
+        # a capitalised field word the tagger takes for a name is a word of the record's line
+        (AMENITIES, "Takeout and delivery are available.", "grounded"),
+        (AMENITIES, "Free Wi-Fi is available, and credit cards are accepted.", "grounded"),
+        (dict(AMENITIES, attributes={"WiFi": "u'no'"}), "Free Wi-Fi is available.", "unverified"),
         # a day named with one end of its hours only is not misstated: its other end is not said
         (GYM, "The gym is open Monday through Friday from 5 AM to 9 PM and until 2 PM on Saturday and Sunday.", "unverified"),
     ],
