@@ -182,15 +182,17 @@ def _compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
 
 
 def _conflict_credible(claim_q: dict, source_q: dict) -> bool:
-    """Whether two values can conflict: not two measures said of two verbs ("rest for 10
-    minutes" / "roast for about 20 minutes": two steps of a procedure — a percent or an amount
-    is reported with many verbs, "affected 21%" / "reported by 12%"); two plain counts only when both count the same
+    """Whether two values can conflict: not two measures or dates said of two verbs ("rest for 10
+    minutes" / "roast for about 20 minutes": two steps of a procedure; "released in 2016" /
+    "first heard in 2005": two events — a percent or an amount is reported with many verbs, "affected 21%" / "reported by 12%"); two plain counts only when both count the same
     noun ("5 offices" / "56 offices"), or neither counts a noun and both are written in digits and at least 10
     ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
     "the two pieces") are too often not the attribute the source counts."""
     ha, hb = claim_q.get("head"), source_q.get("head")
-    if claim_q.get("kind") == source_q.get("kind") == "measure" and ha and hb and not _same_word(ha, hb):
-        return False  # "rest for 10 minutes" and "roast for about 20 minutes": two steps, two values
+    if claim_q.get("kind") == source_q.get("kind") and claim_q.get("kind") in ("measure", "date") and ha and hb and not _same_word(ha, hb):
+        # "rest for 10 minutes" and "roast for about 20 minutes": two steps, two values; "released
+        # in 2016" and "first heard in 2005": two events, two dates
+        return False
     kinds = {claim_q.get("kind"), source_q.get("kind")}
     if kinds == {"number", "money"}:
         # "56B" for "$56 billion" is comparable; "four" crew members against "$65 million" is not

@@ -176,6 +176,12 @@ VERDICT_TABLE = [
         "contradicted",
     ),
     (
+        "two dates said of two events are no conflict",
+        "The band released the album Square One in 2016.",
+        ["The band recorded the album Square One in 2005."],
+        "unverified",
+    ),
+    (
         "a fabricated quote",
         'The CEO called the merger "a historic turning point" in 2023.',
         ['The CEO called the merger "a sensible step" in 2023.'],
