@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import sourced_nlp
+
 from sourced_nlp.extensions import CLAIMS_KEY
 
 # (sentence, negated, cue as written, lower-cased; None when not negated)
@@ -70,3 +72,20 @@ def test_negation_reaches_the_passage_record(nlp):
     (rec,) = doc._.passages
     assert rec["negated"] is True
     assert rec["cue"].lower() == "no longer"
+
+
+@pytest.mark.parametrize(
+    "claim,source,expected",
+    [
+        # "failed to reduce" denies "reduce", not "fail"
+        ("The drug reduced mortality.", "The drug failed to reduce mortality.", "contradicted"),
+        ("The drug failed to reduce mortality.", "The drug did not reduce mortality.", "grounded"),
+        ("The board refused to approve the merger.", "The board approved the merger.", "contradicted"),
+    ],
+)
+def test_verb_cue_denies_its_complement(nlp, claim, source, expected):
+    doc = nlp(source)
+    (rec,) = doc._.passages
+    if "fail" in source:
+        assert rec["negated_predicate"] == "reduce"
+    assert sourced_nlp.check(claim, [source], nlp=nlp).claims[0].verdict == expected

@@ -108,6 +108,8 @@ class Negation:
                 # "no X" deny an argument, so they name no negated predicate
                 predicate_cue = tok.dep_ == "neg" or tok.lemma_.lower() in self.verb_cues or cue.lower().startswith("no longer")
                 negated = scope_head
+                if tok.lemma_.lower() in self.verb_cues_xcomp:  # "failed to reduce": "reduce" is denied
+                    negated = next((c for c in tok.children if c.dep_ == "xcomp"), negated)
                 if negated.lemma_ == "be":  # "is not profitable": the complement is what is denied
                     comps = [c for c in negated.children if c.dep_ in ("acomp", "attr", "oprd")]
                     negated = comps[0] if comps else negated
