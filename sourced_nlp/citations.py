@@ -35,6 +35,7 @@ __all__ = [
     "strip_citations",
     "citation_spans",
     "resolve_target",
+    "positional_ids",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -606,19 +607,29 @@ _PREFIXED_RE = re.compile(
     rf"^(?:{_KEYWORDS}|src|s|p|d)s?[\s\-_#.:]*(\d+)$", re.IGNORECASE)
 
 
+def positional_ids(source_ids: list[str]) -> list[bool]:
+    """Per id, whether it is only its place in the list: ``"0"`` first, ``"1"`` second... (the
+    ids that sources given as plain strings get; they name no number an answer writes)."""
+    return [sid == str(i) for i, sid in enumerate(source_ids)]
+
+
 def resolve_target(target: str, source_ids: list[str], *, base: int = 1) -> int | None:
     """The index in ``source_ids`` of the source a citation target points to.
 
     Rules, in order:
 
-    1. default ids: when ``source_ids`` are the list indices ``["0", "1", ...]`` (sources given
-       as plain strings), a number is the answer's own numbering, ``base``-based
-       (``"1"`` -> 0 with ``base=1``), since an answer's ``[1]`` means the first source;
+    1. a number ``N`` is the ``N``-th source of the list (``base``-based: ``"1"`` -> 0 with
+       ``base=1``), since an answer's ``[1]`` means the first source -- also when plain-string
+       sources (ids ``"0"``, ``"1"``, ...: their list index) and ``{"id", "text"}`` sources are
+       mixed. Two exceptions: when some source was given a number as its id other than its
+       list index (ids ``"10"``, ``"20"``), numbers are ids only; and a number that is no place
+       in the list (``"0"`` with ``base=1``) names the source with that id, if any (``[0]`` is
+       the source with id ``"0"``);
     2. an id equal to ``target`` (then equal after casefolding, if that is unique);
-    3. a number, or a label with a number -- ``"S2"``, ``"P2"``, ``"Passage 2"``,
-       ``"Source 2"``, ``"doc-2"``, ``"doc_2"`` -- is ``base``-based: ``"S2"`` -> 1. Not applied when
-       some id has the same shape as the target (ids like ``"doc-0"``, ``"doc-1"``: the label
-       is then an id, and a missing id resolves to ``None``, not to a position).
+    3. a label with a number -- ``"S2"``, ``"P2"``, ``"Passage 2"``, ``"Source 2"``, ``"doc-2"``,
+       ``"doc_2"`` -- is ``base``-based: ``"S2"`` -> 1. Not applied when some id has the same
+       shape as the target (ids like ``"doc-0"``, ``"doc-1"``: the label is then an id, and a
+       missing id resolves to ``None``, not to a position).
 
     Args:
         target: one entry of :attr:`Citation.targets`.
@@ -631,24 +642,26 @@ def resolve_target(target: str, source_ids: list[str], *, base: int = 1) -> int 
     t = target.strip()
     if not t or not source_ids:
         return None
-    default_ids = all(sid == str(i) for i, sid in enumerate(source_ids))
-    if not (default_ids and t.isdigit()):
-        if t in source_ids:
-            return source_ids.index(t)
-        folded = [i for i, sid in enumerate(source_ids) if sid.casefold() == t.casefold()]
-        if len(folded) == 1:
-            return folded[0]
     if t.isdigit():
-        if not default_ids and any(sid.strip().isdigit() for sid in source_ids):
-            return None  # numeric ids that do not contain it
-        k = int(t) - base
-    else:
-        m = _PREFIXED_RE.match(t)
-        if not m:
-            return None
-        shape = re.sub(r"\d+$", "", t).casefold()
-        if any(re.sub(r"\d+$", "", sid).casefold() == shape and sid[-1:].isdigit()
-               for sid in source_ids):
-            return None
-        k = int(m.group(1)) - base
+        positional = positional_ids(source_ids)
+        numeric_ids = any(sid.strip().isdigit() and not pos for sid, pos in zip(source_ids, positional))
+        if not numeric_ids:
+            k = int(t) - base
+            if 0 <= k < len(source_ids):
+                return k
+    if t in source_ids:
+        return source_ids.index(t)
+    folded = [i for i, sid in enumerate(source_ids) if sid.casefold() == t.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    if t.isdigit():
+        return None
+    m = _PREFIXED_RE.match(t)
+    if not m:
+        return None
+    shape = re.sub(r"\d+$", "", t).casefold()
+    if any(re.sub(r"\d+$", "", sid).casefold() == shape and sid[-1:].isdigit()
+           for sid in source_ids):
+        return None
+    k = int(m.group(1)) - base
     return k if 0 <= k < len(source_ids) else None

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .citations import find_citations, locate, resolve_target, strip_citations
+from .citations import find_citations, locate, positional_ids, resolve_target, strip_citations
 from .quantity import Quantity, compare, parse_quantity
 from .sources import SourceError
 
@@ -101,11 +101,12 @@ def _resolve(target: str, ids: list[str]) -> tuple[int | None, str | None]:
     t = str(target).strip()
     m = _NUMBERED.match(t)
     if m:
+        # ids that are only list places ("0", "1": plain-string sources) are positions, not
+        # ids of a numbered shape: a number past them is out of range
+        named = [sid for sid, pos in zip(ids, positional_ids(ids)) if not pos]
         shape = re.sub(r"\d+$", "", t).casefold()
-        same_shape = any(re.sub(r"\d+$", "", sid).casefold() == shape and sid[-1:].isdigit() for sid in ids)
-        numeric_ids = t.isdigit() and any(sid.strip().isdigit() for sid in ids) and not all(
-            sid == str(i) for i, sid in enumerate(ids))
-        if not same_shape and not numeric_ids:
+        same_shape = any(re.sub(r"\d+$", "", sid).casefold() == shape and sid[-1:].isdigit() for sid in named)
+        if not same_shape:
             return None, "out-of-range"
     return None, "missing-source"
 

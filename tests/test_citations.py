@@ -279,7 +279,9 @@ RESOLVE_CASES = [
     ("1", DEFAULT_IDS, 0),            # an answer's [1] is the first source
     ("3", DEFAULT_IDS, 2),
     ("4", DEFAULT_IDS, None),
-    ("0", DEFAULT_IDS, None),
+    ("0", DEFAULT_IDS, 0),            # no place 0 in the answer's numbering: the id "0"
+    ("0", ["0"], 0),
+    ("0", ["x", "y"], None),
     ("S2", DEFAULT_IDS, 1),
     ("Passage 2", DEFAULT_IDS, 1),
     ("Source 3", NAMED_IDS, 2),
@@ -296,6 +298,14 @@ RESOLVE_CASES = [
     ("2", ["10", "20"], None),        # numeric ids that do not contain it
     ("20", ["10", "20"], 1),
     ("1", [], None),
+    # plain-string sources (id = list index) mixed with {"id", "text"} ones: [N] is the N-th
+    ("1", ["0", "x"], 0),
+    ("1", ["x", "1"], 0),
+    ("2", ["x", "1"], 1),
+    ("3", ["x", "1"], None),
+    ("x", ["x", "1"], 0),
+    ("1", ["1", "x"], 0),             # an id "1" given to the first source
+    ("2", ["1", "x"], None),          # numbers given as ids: numbers are ids only
     ("", DEFAULT_IDS, None),
 ]
 

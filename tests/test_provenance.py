@@ -138,6 +138,42 @@ def test_grounded_only_in_a_source_it_does_not_cite(nlp):
     assert r.score == 100 and r.coverage == 0.0
 
 
+SRC0 = "Contoso revenue rose 8% in 2023."
+JSON0 = json.dumps({"claims": [{"text": "Contoso revenue rose 8% in 2023.",
+                                "citations": [{"source": "0", "quote": "revenue rose 8%"}]}]})
+
+
+@pytest.mark.parametrize("answer, sources", [
+    (JSON0, [{"id": "0", "text": SRC0}]),          # a JSON citation of the id "0"
+    (JSON0, [SRC0]),                               # ... of a plain-string source (id "0")
+    (JSON0, [{"id": 0, "text": SRC0}]),
+    ("Contoso revenue rose 8% in 2023 [0].", [{"id": "0", "text": SRC0}]),
+    ("Contoso revenue rose 8% in 2023 [0].", [SRC0]),
+])
+def test_source_with_id_zero_resolves(nlp, answer, sources):
+    r = sourced_nlp.cite(answer, sources, nlp=nlp)
+    c = r.claims[0]
+    assert [x["sources"] for x in c.citations] == [["0"]]
+    assert c.citation_status == "supported" and kinds(r) == []
+
+
+@pytest.mark.parametrize("sources, cited", [
+    ([SRC0, {"id": "x", "text": "Other."}], "0"),   # a plain string, then an {"id", "text"}
+    ([{"id": "x", "text": SRC0}, "Other."], "x"),   # the other way round: [1] is still the first
+])
+def test_numbered_marker_with_mixed_sources_is_a_position(nlp, sources, cited):
+    r = sourced_nlp.cite("Contoso revenue rose 8% in 2023 [1].", sources, nlp=nlp)
+    c = r.claims[0]
+    assert [x["sources"] for x in c.citations] == [[cited]]
+    assert c.citation_status == "supported" and kinds(r) == []
+    assert c.citations[0]["status"] == "resolved"
+
+
+def test_number_past_plain_string_sources_is_out_of_range():
+    c = check_citation(find_citations("Up [7].")[0].to_dict(), [{"id": "0", "text": "A."}, {"id": "1", "text": "B."}])
+    assert (c["status"], c["sources"]) == ("out-of-range", [])
+
+
 def test_uncited_only_when_citations_are_required(nlp):
     src = ["Profit was $5 million in 2023."]
     assert kinds(sourced_nlp.cite("Profit was $5 million in 2023.", src, nlp=nlp)) == ["uncited"]
