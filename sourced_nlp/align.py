@@ -78,6 +78,7 @@ _RECORD_NUMBER = re.compile(r":\s*[-+]?\d[\d,]*(?:\.\d+)?\.?\s*$")  # "business 
 # lines of one record a claim may be told from: a week of opening hours (seven lines) and a few
 # more fields ("open Monday to Friday from 7 AM to 4 PM, ... and a great place for lunch")
 _FUSION_RECORD_LINES = 12
+_CLOSED = re.compile(r"\bclosed\b", re.IGNORECASE)  # "closed on Mondays": a day without hours
 _SWAP_MIN_WORDS = 2  # content words a swap of names needs the passage to share when it shares no other name or value
 _UNANCHORED_CONFLICT = 0.7  # coverage at which a passage with no name or other value of the claim is about the same thing
 # words of Yelp's attribute keys that name no field of their own ("attributes", "restaurants
@@ -689,6 +690,10 @@ class Verifier:
             rated = self._rating_level(m.group(0), index)
             if rated is not None:
                 return rated
+        if index.has_records and _CLOSED.search(claim["text"]) and not claim["negated"]:
+            closed = self._closed_days(claim, index)
+            if closed is not None:
+                return closed
         if not claim["lemmas"] and not claim["entities"] and not claim["quantities"]:
             return _result("unverified", "nothing to check: no content word, name or number", 0.15)
         cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None and not _is_article_one(qd)]
@@ -745,6 +750,30 @@ class Verifier:
         support = (0.15 + _SUPPORT_BEST * best.partial + _SUPPORT_SPREAD * self._spread(claim, cq, aligns, index)
                    - self._novelty(claim, index))
         return _result("unverified", self._reason(claim, best, aligns, index), max(0.15, support))
+
+    def _closed_days(self, claim: Feature, index: PassageIndex) -> dict | None:
+        """A claim that a record's business is closed on named days ("closed on Mondays"),
+        against the record's opening hours: a named day with a line of hours contradicts it (the
+        record gives that day's hours); when none has one and the claim says nothing more, it is
+        unverified: hours that leave a day out do not say the business is closed then (the
+        reading of the hand-written record cases). None (checked as usual) for a record without
+        hours, a claim that names no day or gives a time."""
+        days = [a for a in claim["entities"] if a.get("label") == "DAY" and not a.get("inherited") and not a.get("every_day")]
+        lines = [p for p in index.passages if p.structured and _hours_line(p)]
+        if not days or not lines or any(qd.get("kind") == "time" for qd in claim["quantities"]):
+            return None
+        for a in days:
+            for p in lines:
+                if self._entity_in(a, p):
+                    hours = p.f["text"].split(":", 1)[1].strip(" .")
+                    differs = [{"claim": f"closed on {a['text']}", "source": hours, "kind": "quantity"}]
+                    return _result("contradicted", f"the record gives {hours} for {a['text']}", 0.05, [self._evidence(p)], differs)
+        rest = [x for x in claim["lemmas"] if x not in index.relation_words and x != "close"]
+        if rest or any(a not in days and not a.get("inherited") and not any(self._entity_in(a, p) for p in index.passages if p.structured)
+                       for a in claim["entities"]):
+            return None  # more than the closed days, or a name the record does not hold
+        names = ", ".join(a["text"] for a in days)
+        return _result("unverified", f"the record's opening hours leave out {names}; they do not say it is closed", 0.4)
 
     @staticmethod
     def _record_words(key: str, index: PassageIndex) -> list[str] | None:

@@ -200,6 +200,10 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (AMENITIES, "Takeout and delivery are available.", "grounded"),
         (AMENITIES, "Free Wi-Fi is available, and credit cards are accepted.", "grounded"),
         (dict(AMENITIES, attributes={"WiFi": "u'no'"}), "Free Wi-Fi is available.", "unverified"),
+        # "closed on" a day the hours give is contradicted; a day they leave out is not stated
+        ({"name": "Luigi's", "hours": {"Monday": "17:0-21:0"}}, "Luigi's is closed on Monday.", "contradicted"),
+        (GYM, "The gym is closed on Saturdays.", "contradicted"),
+        (SIX_DAYS, "It is closed on Sundays.", "unverified"),
         # a day named with one end of its hours only is not misstated: its other end is not said
         (GYM, "The gym is open Monday through Friday from 5 AM to 9 PM and until 2 PM on Saturday and Sunday.", "unverified"),
     ],
