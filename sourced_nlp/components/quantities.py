@@ -11,7 +11,8 @@ How candidates are found:
 1. *Seeds* are tokens that can carry a value: ``token.like_num``, tokens with a digit (``56bn``,
    ``17:0``, ``3/3/2021``), month names inside a DATE entity, ordinal words tagged ORDINAL.
 2. Tokens that are not values are blocked first: citation markers (``[1]``, ``[1, 3]``, ``[S2]``,
-   ``(Passage 2)``, ``(Source 3)``), list numbers at the start of a line (``1.``, ``2)``) and
+   ``(Passage 2)``, ``(Source 3)``, and every marker ``sourced_claims`` found, such as
+   ``[2023-report]``; a marker's quote is not blocked), list numbers at the start of a line (``1.``, ``2)``) and
    numbers after a label word (``version 3``, ``Table 2``; list ``label_words`` in
    ``models/units.json``). Labels such as ``Q3``/``GPT-4``/``COVID-19`` are refused by
    :func:`~sourced_nlp.quantity.parse_quantity` itself.
@@ -33,7 +34,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 import sourced_nlp.extensions  # noqa: F401  (registers Span._.quantity)
-from sourced_nlp.extensions import QUANTITIES_KEY
+from sourced_nlp.extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
 from sourced_nlp.quantity import Quantity, load_lexicon, parse_quantity
 
 _MAX_LEFT = 4
@@ -135,6 +136,13 @@ class QuantityFinder:
         """Token indices that must never be read as values (citations, list numbers, labels)."""
         out: set[int] = set()
         n = len(doc)
+        # the markers sourced_claims found ("[2023-report]", "[q3.txt]"), up to a marker's quote
+        for seg in (*doc.spans.get(CLAIMS_KEY, ()), *doc.spans.get(SKIPPED_KEY, ())):
+            for c in seg._.citations or ():
+                end = c["end"] if not c.get("quote") else c["start"] + c["marker"].find(c["quote"])
+                marker = doc.char_span(c["start"], max(end, c["start"] + 1), alignment_mode="expand")
+                if marker is not None:
+                    out.update(range(marker.start, marker.end))
         for tok in doc:
             # [1], [1, 3], [S2]
             if tok.text in ("[", "("):
