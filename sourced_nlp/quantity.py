@@ -115,6 +115,11 @@ class Quantity:
 # comparison
 
 
+# a claim may round what the source states by half a unit of its last digit, but by no more than
+# this share of its value: "$56 billion" states "$56.2 billion", "$2 billion" does not state "$2.4 billion"
+_ROUNDING = 0.05
+
+
 def comparable(a: Quantity, b: Quantity) -> bool:
     """Whether two quantities have the same identity (kind and unit/dimension).
 
@@ -137,7 +142,10 @@ def comparable(a: Quantity, b: Quantity) -> bool:
 def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     """Compare a claimed value with a source value.
 
-    The claim interval is widened by ``claim.precision`` (a claim rounds what the source states).
+    The claim interval is widened by ``claim.precision`` (a claim rounds what the source states),
+    for an exact count, amount or measure against an exact source value by at most
+    ``_ROUNDING`` (5%) of the claim's value ("$56 billion" states "$56.2 billion"; "$2 billion"
+    does not state "$2.4 billion").
 
     Returns:
         ``"match"`` when the source interval lies inside the widened claim interval; with
@@ -150,7 +158,11 @@ def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     """
     if not comparable(claim, source):
         return "incomparable"
-    lo, hi = claim.low - claim.precision, claim.high + claim.precision
+    widen = claim.precision
+    if (claim.kind in ("money", "number", "measure") and not claim.approx and not source.approx
+            and math.isfinite(claim.low) and math.isfinite(claim.high)):
+        widen = min(widen, _ROUNDING * max(abs(claim.low), abs(claim.high)))
+    lo, hi = claim.low - widen, claim.high + widen
     s_lo, s_hi = source.low, source.high
     finite = [abs(x) for x in (lo, hi, s_lo, s_hi) if not math.isinf(x)]
     eps = 1e-9 * max([1.0, *finite])
