@@ -401,7 +401,8 @@ _LINK_RE = re.compile(
 _CODE_RE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]+`", re.DOTALL)
 _QUOTED_RE = re.compile(
     r"(?P<open>[\[(])\s*(?P<label>[^\[\]()\n:\"\u201c\u201d]{1,60}?)\s*:\s*"
-    r"[\"\u201c\u201d\u00ab'\u2018\u2019](?P<quote>[^\n]{1,2000}?)[\"\u201c\u201d\u00bb'\u2018\u2019]"
+    r"[\"\u201c\u201d\u00ab'\u2018\u2019](?P<quote>(?:[^\n]|\n(?![ \t]*\n)){1,2000}?)"  # a wrapped line, no blank one
+    r"[\"\u201c\u201d\u00bb'\u2018\u2019]"
     r"\s*(?P<close>[\])])"
 )
 _FOOTNOTE_RE = re.compile(r"\[\^(?P<body>[^\[\]\s]{1,60})\]")

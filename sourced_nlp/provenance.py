@@ -193,8 +193,9 @@ def check_citation(citation: Mapping, sources: list[dict]) -> dict:
 
 
 def _citation_findings(c: dict, i: int | None) -> list[dict]:
-    status, marker = c["status"], c.get("marker") or "citation"
-    q = c.get("quote")
+    status = c["status"]
+    marker = " ".join(str(c.get("marker") or "citation").split())  # a marker wrapped over two lines: one
+    q = " ".join(c["quote"].split()) if isinstance(c.get("quote"), str) else c.get("quote")
     if status == "not-found":
         return [finding("fabricated-quote", f'{marker}: the quote "{q}" is in no source', i)]
     if status == "misattributed":
@@ -811,8 +812,11 @@ def parse_claims(reply: str, sources: Any) -> list[dict]:
             pos = end + 1
         return out
     cits = find_citations(reply)
+    flat = list(reply)  # a line break inside a marker ('[S1: "words\nwrapped"]') ends no sentence
+    for c in cits:
+        flat[c.start:c.end] = [" " if ch in "\r\n" else ch for ch in reply[c.start:c.end]]
     pos = 0
-    bounds = [m.end() for m in _SENT_END.finditer(reply)] + [len(reply)]
+    bounds = [m.end() for m in _SENT_END.finditer("".join(flat))] + [len(reply)]
     for b in bounds:
         seg = reply[pos:b]
         if seg.strip():

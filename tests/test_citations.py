@@ -182,6 +182,10 @@ CITATION_CASES = [
     ("It opened [S2: \u201cthe bridge opened\u201d].",
      [("[S2: \u201cthe bridge opened\u201d]", ("S2",), "the bridge opened")]),
     ("It opened [1: 'it's open'].", [("[1: 'it's open']", ("1",), "it's open")]),
+    # a quote wrapped over two lines (an answer copied from a narrow terminal or page)
+    ('It opened [S1: "opened offices\nin Lisbon"].',
+     [('[S1: "opened offices\nin Lisbon"]', ("S1",), "opened offices\nin Lisbon")]),
+    ('It opened [S1: "opened offices\n\nin Lisbon"].', []),  # a blank line ends any marker
     ("It opened (Passage 2).", [("(Passage 2)", ("2",), None)]),
     ("It opened (passage 2).", [("(passage 2)", ("2",), None)]),
     ("It opened (Source 3).", [("(Source 3)", ("3",), None)]),

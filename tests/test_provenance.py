@@ -174,6 +174,29 @@ def test_number_past_plain_string_sources_is_out_of_range():
     assert (c["status"], c["sources"]) == ("out-of-range", [])
 
 
+# the README's worked example, as printed: the marker's quote is wrapped over two lines
+WRAPPED = ('Contoso revenue rose 8% to $2.4 billion [1]. It opened an office in Oslo [S1: "opened offices\n'
+           'in Lisbon and Oslo"]. Contoso plans 40 new stores.')
+README_SOURCES = [{"id": "q3.txt", "text": "Contoso revenue rose 8% to $2.4 billion in 2023."},
+                  {"id": "offices.txt", "text": "Contoso opened offices in Lisbon and Oslo."}]
+
+
+def test_line_break_inside_a_marker_quote_ends_no_claim(nlp):
+    r = sourced_nlp.cite(WRAPPED, README_SOURCES, nlp=nlp)
+    assert [c.verdict for c in r.claims] == ["grounded", "grounded", "unverified"]
+    c = r.claims[1]
+    assert c.text.startswith("It opened") and c.text.endswith('Oslo"].')
+    assert [(x["status"], x["match"]["source"]) for x in c.citations] == [("misattributed", "offices.txt")]
+    assert kinds(r) == ["broken-citation", "broken-citation", "fabricated-number", "uncited", "unsupported-claim"]
+    assert r.score == 67 and r.coverage == pytest.approx(1 / 3, abs=1e-3)
+    assert any(f["message"].startswith('[S1: "opened offices in Lisbon and Oslo"]: the quote is in offices.txt')
+               for f in r.findings)
+    parsed = sourced_nlp.parse_claims(WRAPPED, README_SOURCES)
+    assert [p["text"] for p in parsed] == ["Contoso revenue rose 8% to $2.4 billion.", "It opened an office in Oslo.",
+                                           "Contoso plans 40 new stores."]
+    assert [x["status"] for x in parsed[1]["citations"]] == ["misattributed"]
+
+
 def test_uncited_only_when_citations_are_required(nlp):
     src = ["Profit was $5 million in 2023."]
     assert kinds(sourced_nlp.cite("Profit was $5 million in 2023.", src, nlp=nlp)) == ["uncited"]
