@@ -2,7 +2,7 @@
 
 spaCy's sentences, plus the rules spaCy lacks for LLM answers:
 
-* a line break ends a segment (not one inside a citation marker: ``[S1: "words\nwrapped"]``
+* a line break ends a segment (not one inside a citation marker: ``[S1: "words\\nwrapped"]``
   is masked first); markdown bullets, numbered list markers (``1.``,
   ``1)``) and heading marks (``#``) are left out of the segment they start;
 * a sentence boundary right after an abbreviation (``Dr.``, ``U.S.``, ``e.g.``, ``approx.``;
