@@ -21,10 +21,11 @@ from .citations import Match, find_citations, locate
 from .html import displacy_options
 from .provenance import FieldsReport, check_fields, citation_instructions, parse_claims, to_footnotes
 from .report import Report, to_frame
-from .sources import SourceError, normalize_sources
+from .sources import SourceError, TextTooLongError, normalize_sources, unpaired_surrogate
 
 __version__ = "0.1.0"
-__all__ = ["check", "check_many", "assert_grounded", "load_pipeline", "Report", "SourceError", "NotGroundedError", "to_frame", "displacy_options"]
+__all__ = ["check", "check_many", "assert_grounded", "load_pipeline", "Report", "SourceError", "TextTooLongError",
+           "NotGroundedError", "to_frame", "displacy_options"]
 __all__ += ["cite", "locate", "Match", "find_citations", "check_fields", "FieldsReport", "citation_instructions",
             "parse_claims", "to_footnotes"]
 
@@ -84,12 +85,31 @@ def _load_pipeline(model: str | None, config: tuple):
 
 
 def _make_doc(nlp, answer: str, sources: Any):
+    """The answer's doc with its normalised sources, every text checked before spaCy sees it.
+
+    Raises:
+        TypeError: ``answer`` is not a string.
+        SourceError: an empty answer; an answer holding an unpaired surrogate; invalid sources
+            (:func:`~sourced_nlp.sources.normalize_sources`).
+        TextTooLongError: the answer or a source is longer than ``nlp.max_length``.
+    """
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")
     if not answer.strip():
         raise SourceError("the answer is empty: nothing to check")
+    problem = unpaired_surrogate(answer)
+    if problem:
+        raise SourceError(f"answer: {problem}")
+    srcs = normalize_sources(sources)
+    limit = getattr(nlp, "max_length", None)
+    if isinstance(limit, int):
+        if len(answer) > limit:
+            raise TextTooLongError("answer", len(answer), limit)
+        for i, src in enumerate(srcs):
+            if len(src["text"]) > limit:
+                raise TextTooLongError(f"source {src['id']!r}", len(src["text"]), limit, index=i)
     doc = nlp.make_doc(answer)
-    doc._.sources = normalize_sources(sources)
+    doc._.sources = srcs
     return doc
 
 
@@ -108,7 +128,11 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
         counts.
 
     Raises:
-        SourceError: no sources, an empty source, a malformed mapping.
+        SourceError: no sources, an empty source, a malformed mapping (``{"id": "a"}`` with no
+            text), an answer or source holding an unpaired surrogate (``"\\ud800"``).
+        TextTooLongError: (a SourceError) the answer or a source is longer than the pipeline
+            reads at once (``nlp.max_length``, 1,000,000 characters by default); the message
+            names ``answer`` or ``source 'id'``.
         TypeError: ``answer`` is not a string.
     """
     nlp = nlp or load_pipeline()
@@ -129,7 +153,9 @@ def check_many(records: Iterable[tuple[str, Any]], nlp=None, n_process: int = 1,
         One report per record, in order.
 
     Raises:
-        SourceError: a record's sources are invalid (raised before any record is checked).
+        SourceError: a record's answer or sources are invalid, as for :func:`check` (among them
+            a text longer than ``nlp.max_length``: :class:`TextTooLongError`); raised before any
+            record is checked.
         TypeError: ``records`` is not an iterable of ``(answer, sources)`` pairs (the message
             names the first record that is not one).
         ValueError: ``n_process`` or ``batch_size`` is not an integer >= 1.
@@ -159,7 +185,7 @@ def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nl
 
     Raises:
         NotGroundedError: listing each failing claim with its verdict and reason.
-        SourceError: invalid sources.
+        SourceError: an invalid answer or sources, as for :func:`check`.
     """
     report = check(answer, sources, nlp=nlp)
     fail_on = "contradicted" if allow_unverified else "unverified"
@@ -187,7 +213,8 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
         require_citations: a claim without a citation gets an ``uncited`` finding.
 
     Raises:
-        SourceError: no sources, an empty source, a malformed mapping.
+        SourceError: no sources, an empty source, a malformed mapping, an unpaired surrogate,
+            a text longer than ``nlp.max_length`` (as for :func:`check`).
         TypeError: ``answer`` is not a string.
     """
     from .extensions import CLAIMS_KEY

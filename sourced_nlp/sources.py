@@ -16,11 +16,30 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["SourceError", "normalize_sources", "linearize", "load_source_file", "read_answer"]
+__all__ = ["SourceError", "TextTooLongError", "normalize_sources", "linearize", "load_source_file", "read_answer"]
 
 
 class SourceError(ValueError):
     """A source or an answer that cannot be used: missing, empty, unreadable or malformed."""
+
+
+class TextTooLongError(SourceError):
+    """An answer or a source longer than the language model reads at once (``nlp.max_length``).
+
+    Attributes:
+        what: how the text is named in the message (``"answer"``, ``"source 'q3.txt'"``, a path).
+        length: its length in characters.
+        limit: the most characters the pipeline reads at once.
+        index: the source's position in the list, or None for the answer.
+    """
+
+    def __init__(self, what: str, length: int, limit: int, index: int | None = None) -> None:
+        super().__init__(f"{what}: {length:,} characters, more than the {limit:,} the language model reads at once")
+        self.what, self.length, self.limit, self.index = what, length, limit, index
+
+    def named(self, what: str) -> "TextTooLongError":
+        """The same error with the text named ``what`` (a file path, say)."""
+        return TextTooLongError(what, self.length, self.limit, self.index)
 
 
 # Key words whose capitalisation carries meaning and is kept when keys are split into words.
@@ -192,6 +211,15 @@ def _is_mapping_source(item: Mapping) -> bool:
     return "text" in keys and keys <= _MAPPING_KEYS
 
 
+def _id_without_text(item: Any) -> bool:
+    """A mapping of source keys with an ``"id"`` and no ``"text"`` (``{"id": "a"}``): a source
+    whose text was left out, not a structured record."""
+    if not isinstance(item, Mapping):
+        return False
+    keys = set(item.keys())
+    return "id" in keys and "text" not in keys and keys <= _MAPPING_KEYS
+
+
 def normalize_sources(sources: Any) -> list[dict]:
     """Normalise the sources of one check.
 
@@ -230,6 +258,8 @@ def normalize_sources(sources: Any) -> list[dict]:
             structured = bool(item.get("structured", False))
         elif item is None:
             raise SourceError(f"source {i} is null")
+        elif _id_without_text(item):
+            raise SourceError(f"source {str(item['id'])!r} has an id but no text")
         else:
             try:
                 sid, text, structured = str(i), linearize(item), True
@@ -237,6 +267,9 @@ def normalize_sources(sources: Any) -> list[dict]:
                 raise SourceError(f"source {i} is nested too deeply to linearise") from err
         if not text.strip():
             raise SourceError(f"source {sid!r} is empty")
+        problem = unpaired_surrogate(text)
+        if problem:
+            raise SourceError(f"source {sid!r}: {problem}")
         if sid in seen:
             raise SourceError(f"duplicate source id {sid!r} (sources {seen[sid]} and {i})")
         seen[sid] = i
@@ -284,6 +317,12 @@ def parse_json(text: str, where: str) -> Any:
 def unpaired_surrogate(value: Any) -> str | None:
     """What is wrong when a parsed JSON value holds a string with an unpaired surrogate escape
     (``"\\ud800"``: valid JSON, but no Unicode character, so no text to check), else None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return None
+        except UnicodeEncodeError:
+            pass
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as err:
@@ -307,8 +346,8 @@ def load_source_file(path: str) -> dict:
 
     Raises:
         SourceError: naming the file, when it is missing, a directory, unreadable, not UTF-8,
-            empty (or whitespace only), malformed JSON (with line and column), or JSON that
-            linearises to nothing.
+            empty (or whitespace only), malformed JSON (with line and column), a JSON mapping
+            with an ``"id"`` but no ``"text"``, or JSON that linearises to nothing.
     """
     text = _read_utf8(path, "source")
     sid = os.path.basename(path)
@@ -323,6 +362,8 @@ def load_source_file(path: str) -> dict:
         if value.get("id") is not None:
             sid = str(value["id"])
         out = {"id": sid, "text": value["text"], "structured": False}
+    elif _id_without_text(value):
+        raise SourceError(f"source file {path}: source {str(value['id'])!r} has an id but no text")
     elif value is None:
         raise SourceError(f"source file {path} holds JSON null")
     else:

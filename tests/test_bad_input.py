@@ -109,3 +109,40 @@ def test_check_many_refuses_bad_arguments(nlp, records, kwargs, error):
 def test_check_many_batch_size_one_keeps_every_record(nlp):
     reports = sourced_nlp.check_many([("Acme grew 8%.", ["Acme grew 8%."])] * 3, nlp=nlp, batch_size=1)
     assert [r.counts["grounded"] for r in reports] == [1, 1, 1]
+
+
+# ------------------------------------------------------------ a new user's bad answers and sources
+
+HUGE = "Contoso rose. " * 80_000  # 1,120,000 characters: more than nlp.max_length
+
+
+def test_answer_longer_than_max_length_is_a_source_error(nlp):
+    with pytest.raises(sourced_nlp.SourceError) as info:
+        sourced_nlp.check(HUGE, ["Contoso rose."], nlp=nlp)
+    assert str(info.value) == "answer: 1,120,000 characters, more than the 1,000,000 the language model reads at once"
+    assert isinstance(info.value, sourced_nlp.TextTooLongError) and info.value.index is None
+
+
+@pytest.mark.parametrize("sources,name,index", [
+    (["Contoso rose.", HUGE], "source '1'", 1),
+    ([{"id": "big", "text": HUGE}], "source 'big'", 0),
+])
+def test_source_longer_than_max_length_is_a_source_error(nlp, sources, name, index):
+    with pytest.raises(sourced_nlp.SourceError) as info:
+        sourced_nlp.check("Contoso rose.", sources, nlp=nlp)
+    assert str(info.value).startswith(f"{name}: 1,120,000 characters, more than the 1,000,000")
+    assert info.value.index == index
+    with pytest.raises(sourced_nlp.SourceError, match=name):
+        sourced_nlp.check_many([("Contoso rose.", ["Contoso rose."]), ("Contoso rose.", sources)], nlp=nlp)
+
+
+def test_answer_with_an_unpaired_surrogate_is_a_source_error(nlp):
+    with pytest.raises(sourced_nlp.SourceError, match=r"answer: .*unpaired surrogate escape \\ud800"):
+        sourced_nlp.check("\ud800 Contoso rose.", ["Contoso rose."], nlp=nlp)
+    with pytest.raises(sourced_nlp.SourceError, match=r"source '0': .*unpaired surrogate escape \\ud800"):
+        sourced_nlp.check("Contoso rose.", ["\ud800 Contoso rose."], nlp=nlp)
+
+
+def test_source_with_an_id_but_no_text_is_a_source_error(nlp):
+    with pytest.raises(sourced_nlp.SourceError, match="source 'a' has an id but no text"):
+        sourced_nlp.check("Contoso rose.", [{"id": "a"}], nlp=nlp)

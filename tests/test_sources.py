@@ -250,3 +250,31 @@ def test_read_answer_stdin(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe")))
     with pytest.raises(SourceError, match="not UTF-8"):
         read_answer("-")
+
+
+# ---------------------------------------------------------------- a new user's bad sources
+
+@pytest.mark.parametrize("item", [{"id": "a"}, {"id": "a", "structured": True}])
+def test_mapping_with_an_id_but_no_text_is_an_error(item):
+    with pytest.raises(SourceError, match="source 'a' has an id but no text"):
+        normalize_sources(["fine", item])
+
+
+def test_structured_records_without_id_or_text_still_linearise():
+    out = normalize_sources([{"name": "Joe's", "stars": 4}, {"identifier": "a"}])
+    assert out[0] == {"id": "0", "text": "name: Joe's.\nstars: 4.", "structured": True}
+    assert out[1]["structured"] and out[1]["text"] == "identifier: a."
+
+
+def test_json_source_file_with_an_id_but_no_text(tmp_path):
+    path = tmp_path / "a.json"
+    path.write_text('{"id": "a"}', encoding="utf-8")
+    with pytest.raises(SourceError, match=r"a\.json: source 'a' has an id but no text"):
+        load_source_file(str(path))
+
+
+@pytest.mark.parametrize("item", ["A \ud800 b", {"id": "s", "text": "A \udc00 b"}, {"name": "A \ud800"}])
+def test_source_text_with_an_unpaired_surrogate_is_an_error(item):
+    with pytest.raises(SourceError, match=r"unpaired surrogate escape \\ud[8c]00") as info:
+        normalize_sources([item])
+    assert "source " in str(info.value)
