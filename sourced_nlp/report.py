@@ -38,6 +38,51 @@ SEVERITIES = ("high", "medium", "low")
 _MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
 
 
+def check_fail_on(fail_on: Any) -> str:
+    """``fail_on`` when it names a gate: a verdict of :data:`FAIL_ON` or a severity of
+    :data:`SEVERITIES`.
+
+    Raises:
+        TypeError: not a string.
+        ValueError: an unknown name; the message lists every one that works.
+    """
+    value = getattr(fail_on, "value", fail_on)  # the command line's enum members
+    if not isinstance(value, str):
+        raise TypeError(f"fail_on must be a string, got {type(fail_on).__name__}")
+    if value not in FAIL_ON + SEVERITIES:
+        raise ValueError(f"unknown fail_on {value!r}; expected one of {', '.join(FAIL_ON + SEVERITIES)}")
+    return value
+
+
+def check_thresholds(fail_under: Any = None, min_coverage: Any = None,
+                     names: tuple[str, str] = ("fail_under", "min_coverage")) -> tuple[float | None, float | None]:
+    """Validate the score and coverage gates, the same for the API and the command line.
+
+    Args:
+        fail_under: None, or a score in 0-100.
+        min_coverage: None, or a share in 0-1; a value above 1 (up to 100) is a percentage.
+        names: how the two are named in messages (``("--fail-under", "--min-coverage")`` on
+            the command line).
+
+    Returns:
+        ``(fail_under, min_coverage)``, the coverage as a share in [0, 1].
+
+    Raises:
+        TypeError: a value that is not a number (a bool is not one either).
+        ValueError: ``fail_under`` outside 0-100, ``min_coverage`` outside 0-100, or NaN.
+    """
+    for name, value in zip(names, (fail_under, min_coverage)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+    if fail_under is not None and not (0 <= fail_under <= 100):  # also rejects nan
+        raise ValueError(f"{names[0]} must be a score in 0-100, got {fail_under:g}")
+    if min_coverage is not None:
+        if not (0 <= min_coverage <= 100):
+            raise ValueError(f"{names[1]} must be a share in 0-1 (or a percentage), got {min_coverage:g}")
+        min_coverage = min_coverage / 100 if min_coverage > 1 else min_coverage
+    return fail_under, min_coverage
+
+
 @dataclass
 class Evidence:
     """A source passage cited for a claim.
@@ -205,14 +250,21 @@ class Report:
         Args:
             fail_on: a verdict (``contradicted``, ``unverified``; see :meth:`failing_claims`)
                 or a severity (``high``, ``medium``, ``low``: a finding that severe or worse).
-            fail_under: the :attr:`score` must be at least this.
-            min_coverage: the :attr:`coverage` must be at least this share.
+            fail_under: the :attr:`score` (0-100) must be at least this.
+            min_coverage: the :attr:`coverage` must be at least this share (0-1; a value above
+                1 is a percentage, as ``--min-coverage`` reads it: ``70`` is 0.7).
 
         Raises:
-            ValueError: an unknown ``fail_on``.
+            ValueError: an unknown ``fail_on`` (the message lists the verdicts and severities
+                that work), ``fail_under`` outside 0-100, ``min_coverage`` outside 0-100 (or
+                NaN).
+            TypeError: ``fail_on`` is not a string, or ``fail_under``/``min_coverage`` is not
+                a number.
         """
         from .provenance import gate
 
+        fail_on = check_fail_on(fail_on)
+        fail_under, min_coverage = check_thresholds(fail_under, min_coverage)
         reasons = []
         if fail_on in SEVERITIES:
             reasons += gate(self.all_findings(), fail_on=fail_on)
@@ -250,24 +302,27 @@ class Report:
     def from_dict(cls, d: dict) -> "Report":
         """Rebuild a report from :meth:`to_dict` output.
 
+        ``schema``, ``sources``, ``claims`` and ``skipped`` are required; ``answer``,
+        ``counts`` (recomputed from the claims), ``findings``, ``score`` and ``coverage`` are
+        optional.
+
         Raises:
-            ValueError: ``d`` is not a mapping, or its ``"schema"`` is not :data:`SCHEMA`,
-                or a claim has an unknown verdict.
+            ValueError: ``d`` is not a mapping, or its ``"schema"`` is not :data:`SCHEMA`;
+                ``"malformed report: ..."`` naming the field that is missing or has the wrong
+                type (``claims[0].start``), or a claim's unknown verdict.
         """
         if not isinstance(d, dict):
-            raise ValueError(f"a report must be a JSON object, got {type(d).__name__}")
+            raise ValueError(f"a report must be a JSON object, got {_json_type(d)}")
         if d.get("schema") != SCHEMA:
             raise ValueError(f"unsupported report schema {d.get('schema')!r}; expected {SCHEMA!r}")
-        try:
-            return cls(
-                answer=d.get("answer") or "",
-                claims=[ClaimResult.from_dict(c) for c in d.get("claims") or []],
-                skipped=[Skipped.from_dict(s) for s in d.get("skipped") or []],
-                sources=[dict(s) for s in d.get("sources") or []],
-                findings=[dict(f) for f in d["findings"]] if d.get("findings") is not None else None,
-            )
-        except (KeyError, TypeError) as err:
-            raise ValueError(f"malformed report: {err!r}") from err
+        _validate_report(d)
+        return cls(
+            answer=d.get("answer") or "",
+            claims=[ClaimResult.from_dict(c) for c in d["claims"]],
+            skipped=[Skipped.from_dict(s) for s in d["skipped"]],
+            sources=[dict(s) for s in d["sources"]],
+            findings=[dict(f) for f in d["findings"]] if d.get("findings") is not None else None,
+        )
 
     def to_json(self, indent: int | None = 2) -> str:
         """Deterministic JSON: sorted keys, UTF-8 text kept; equal reports give equal strings."""
@@ -289,7 +344,12 @@ class Report:
         return [c for c in self.claims if c.verdict in bad]
 
     def failed(self, fail_on: str = "contradicted") -> bool:
-        """Whether the gate fails; see :meth:`failing_claims`, or for a severity :meth:`gate`."""
+        """Whether the gate fails; see :meth:`failing_claims`, or for a severity :meth:`gate`.
+
+        Raises:
+            ValueError: an unknown ``fail_on``; TypeError: one that is not a string.
+        """
+        fail_on = check_fail_on(fail_on)
         if fail_on in SEVERITIES:
             return bool(self.gate(fail_on))
         return bool(self.failing_claims(fail_on))
@@ -364,6 +424,92 @@ class Report:
             lines[2] += f" {score} | {cov} | {sev['high']} | {sev['medium']} | {sev['low']} |"
             lines.append(findings_markdown(self.findings).rstrip("\n"))
         return "\n".join(lines) + "\n"
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a value's type, for messages: object, array, string, ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {dict: "object", list: "array", str: "string"}.get(type(value), type(value).__name__)
+
+
+def _is_int(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, float) and value.is_integer())
+
+
+_KINDS = {
+    "string": lambda v: isinstance(v, str),
+    "integer": _is_int,
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "source id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
+}
+
+
+def _field(obj: dict, key: str, where: str, kind: str, required: bool = True) -> None:
+    """Check ``obj[key]`` is of ``kind`` (a key of ``_KINDS``); a missing (or, when not
+    ``required``, null) value passes only when not ``required``."""
+    name = f"{where}.{key}" if where else key
+    if key not in obj:
+        if required:
+            raise ValueError(f"malformed report: {where or 'the report'} has no {key!r}")
+        return
+    value = obj[key]
+    if value is None and not required:
+        return
+    if not _KINDS[kind](value):
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise ValueError(f"malformed report: {name} must be {article} {kind}, got {_json_type(value)}")
+
+
+def _objects(obj: dict, key: str, where: str, required: bool = True) -> list[tuple[str, dict]]:
+    """The items of the array ``obj[key]``, each checked to be an object, with their names."""
+    _field(obj, key, where, "array", required)
+    name = f"{where}.{key}" if where else key
+    items = obj.get(key) or []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ValueError(f"malformed report: {name}[{i}] must be an object, got {_json_type(item)}")
+    return [(f"{name}[{i}]", item) for i, item in enumerate(items)]
+
+
+def _validate_report(d: dict) -> None:
+    """Raise ValueError ``malformed report: ...`` naming the first field of a saved report
+    that is missing or of the wrong type (the shape of the module docstring)."""
+    _field(d, "answer", "", "string", required=False)
+    _objects(d, "sources", "")
+    for where, c in _objects(d, "claims", ""):
+        _field(c, "text", where, "string")
+        _field(c, "start", where, "integer")
+        _field(c, "end", where, "integer")
+        _field(c, "verdict", where, "string")
+        if c["verdict"] not in VERDICTS:
+            raise ValueError(f"malformed report: {where}.verdict {c['verdict']!r} is none of {', '.join(VERDICTS)}")
+        _field(c, "reason", where, "string", required=False)
+        _field(c, "support", where, "number", required=False)
+        _field(c, "citation_status", where, "string", required=False)
+        for ew, e in _objects(c, "evidence", where, required=False):
+            _field(e, "source", ew, "source id")
+            _field(e, "start", ew, "integer")
+            _field(e, "end", ew, "integer")
+            _field(e, "text", ew, "string")
+        _objects(c, "differs", where, required=False)
+        _objects(c, "citations", where, required=False)
+    for where, s in _objects(d, "skipped", ""):
+        _field(s, "text", where, "string")
+        _field(s, "start", where, "integer")
+        _field(s, "end", where, "integer")
+        _field(s, "kind", where, "string")
+    for where, f in _objects(d, "findings", "", required=False):
+        _field(f, "kind", where, "string")
+        _field(f, "severity", where, "string")
+    _field(d, "counts", "", "object", required=False)
 
 
 def _md(text: str) -> str:

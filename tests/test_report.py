@@ -131,3 +131,63 @@ def test_markdown_escapes_pipes():
     r = Report(claims=[ClaimResult("a | b\nc", 0, 7, "unverified", reason="x|y")])
     row = r.to_markdown().splitlines()[-1]
     assert "a \\| b c" in row and "x\\|y" in row
+
+
+# ---------------------------------------------------------------- from_dict names the bad field
+
+def _saved(**over):
+    d = make_report().to_dict()
+    d.update(over)
+    return d
+
+
+@pytest.mark.parametrize(
+    "d,needle",
+    [
+        ({"schema": SCHEMA}, "the report has no 'sources'"),
+        ({"schema": SCHEMA, "sources": [], "skipped": []}, "the report has no 'claims'"),
+        (_saved(claims=None), "claims must be an array, got null"),
+        (_saved(claims=[{"text": "x"}]), "claims[0] has no 'start'"),
+        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "evidence": [None]}]),
+         "claims[0].evidence[0] must be an object, got null"),
+        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "maybe"}]),
+         "claims[0].verdict 'maybe' is none of grounded, contradicted, unverified"),
+        (_saved(sources=[[1]]), "sources[0] must be an object, got array"),
+        (_saved(skipped=[{"text": "Hi", "start": 0, "end": 2}]), "skipped[0] has no 'kind'"),
+        (_saved(answer=3), "answer must be a string, got number"),
+    ],
+)
+def test_from_dict_names_the_missing_or_mistyped_field(d, needle):
+    with pytest.raises(ValueError) as info:
+        Report.from_dict(d)
+    assert str(info.value) == f"malformed report: {needle}"
+
+
+# ---------------------------------------------------------------- the gate validates like the CLI
+
+@pytest.mark.parametrize(
+    "kwargs,error,needle",
+    [
+        ({"fail_under": 500}, ValueError, "fail_under must be a score in 0-100, got 500"),
+        ({"fail_under": -5}, ValueError, "fail_under must be a score in 0-100, got -5"),
+        ({"fail_under": float("nan")}, ValueError, "fail_under must be a score in 0-100"),
+        ({"fail_under": "x"}, TypeError, "fail_under must be a number, got str 'x'"),
+        ({"min_coverage": 250}, ValueError, "min_coverage must be a share in 0-1 (or a percentage), got 250"),
+        ({"min_coverage": True}, TypeError, "min_coverage must be a number, got bool"),
+        ({"fail_on": "bogus"}, ValueError,
+         "unknown fail_on 'bogus'; expected one of contradicted, unverified, high, medium, low"),
+        ({"fail_on": 3}, TypeError, "fail_on must be a string, got int"),
+    ],
+)
+def test_gate_refuses_bad_arguments(kwargs, error, needle):
+    with pytest.raises(error) as info:
+        make_report().gate(**kwargs)
+    assert needle in str(info.value)
+
+
+def test_gate_reads_min_coverage_above_one_as_a_percentage():
+    report = make_report()
+    assert report.gate("high", min_coverage=7) == report.gate("high", min_coverage=0.07)
+    assert report.gate("high", min_coverage=7)[-1] == "citation coverage 0% < 7%"
+    with pytest.raises(ValueError, match="unknown fail_on 'bogus'"):
+        report.failed("bogus")
