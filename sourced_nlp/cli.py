@@ -4,8 +4,9 @@ Exit codes (the same for every command):
     0: the gate passed (no claim failed it).
     1: the gate failed: a claim is contradicted (``--fail-on contradicted``, the default), or
        contradicted or unverified (``--fail-on unverified``).
-    2: a usage or input error: a missing, empty, non-UTF-8 or malformed input, no sources, an
-       unknown option, an ``--output`` that is one of the input files. One line ``error: ...``
+    2: a usage or input error: a missing, empty, non-UTF-8 or malformed input, no sources, a
+       text longer than the language model reads at once, an unknown option, an ``--output``
+       that is one of the input files or cannot be written. One line ``error: ...``
        on stderr, naming the file (and, in a JSONL file, the line), never a traceback. In
        ``batch``, any malformed line makes the run exit 2, after every good line has been checked.
 
@@ -14,6 +15,7 @@ Any other exception is a bug and surfaces with its traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from enum import Enum
@@ -21,8 +23,8 @@ from typing import Any, Optional
 
 import typer
 
-from .report import Report
-from .sources import SourceError, load_source_file, normalize_sources, read_answer, read_stdin
+from .report import Report, check_thresholds
+from .sources import SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin
 
 app = typer.Typer(
     name="sourced",
@@ -199,6 +201,37 @@ def _open_output(out: str):
         raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
 
 
+@contextlib.contextmanager
+def _output(out: Optional[str]):
+    """The stream to write a result to: the file ``out`` (opened, then closed), or stdout for
+    None or ``-`` (flushed).
+
+    Raises:
+        SourceError: ``out`` (or standard output) cannot be opened or written (a full disk,
+            ``/dev/full``), naming it and the reason. A closed pipe on stdout stays a
+            BrokenPipeError (``main`` stops quietly).
+    """
+    out = None if out == "-" else out
+    name = out or "standard output"
+    fh = _open_output(out) if out else sys.stdout
+    try:
+        try:
+            yield fh
+        finally:
+            if out:
+                fh.close()
+            else:
+                fh.flush()
+    except BrokenPipeError:
+        if out:
+            raise SourceError(f"cannot write {name}: broken pipe") from None
+        raise
+    except OSError as err:
+        if isinstance(err, SourceError):
+            raise
+        raise SourceError(f"cannot write {name}: {err.strerror or err}") from err
+
+
 def _load_sources(paths: list[str]) -> list[dict]:
     """Load source files; ids are base names, or the path as given when base names collide.
 
@@ -255,8 +288,7 @@ def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
         SourceError: ``out`` cannot be opened for writing (named in the message).
     """
     out = None if out == "-" else out  # "-o -": standard output, as for the inputs
-    fh = _open_output(out) if out else sys.stdout
-    try:
+    with _output(out) as fh:
         if fmt == Format.json.value:
             fh.write(report.to_json() + "\n")
         elif fmt == Format.markdown.value:
@@ -274,11 +306,6 @@ def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
                 console = _stdout_console()
             render_text(report, console)
             _show_findings(report, console)
-    finally:
-        if out:
-            fh.close()
-        else:
-            fh.flush()
 
 
 @app.command()
@@ -350,6 +377,11 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
 
     try:
         return getattr(sourced_nlp, how)(answer_text, source_list)
+    except TextTooLongError as err:  # name the file, not the id
+        if json_input is not None:
+            raise SourceError(f"{_where(json_input)}: {err}") from err
+        path = answer if err.index is None else sources[err.index]
+        raise err.named(_where(path)) from err
     except SourceError as err:
         if str(err).startswith("the reply is a JSON claims reply"):  # about the answer itself
             where = json_input if json_input is not None else answer
@@ -357,29 +389,25 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
         raise
 
 
-def _share(value: Optional[float]) -> Optional[float]:
-    if value is None:
-        return None
-    if value < 0 or value > 100:
-        raise UsageError(f"--min-coverage must be a share in 0-1 (or a percentage), got {value:g}")
-    return value / 100 if value > 1 else value
-
-
 def _validate_gates(fail_under: Optional[float], min_coverage: Optional[float]) -> None:
-    """Reject a gate that can never fail or never pass, before anything is written.
+    """Reject a gate that can never fail or never pass, before anything is written (the
+    checks of :func:`sourced_nlp.report.check_thresholds`, as ``Report.gate`` makes them).
 
     Raises:
         UsageError: ``--fail-under`` outside 0-100 or not a number; a bad ``--min-coverage``.
     """
-    if fail_under is not None and not (0 <= fail_under <= 100):  # also rejects nan
-        raise UsageError(f"--fail-under must be a score in 0-100, got {fail_under:g}")
-    if min_coverage is not None and not (0 <= min_coverage <= 100):
-        raise UsageError(f"--min-coverage must be a share in 0-1 (or a percentage), got {min_coverage:g}")
+    try:
+        check_thresholds(fail_under, min_coverage, names=("--fail-under", "--min-coverage"))
+    except (TypeError, ValueError) as err:
+        raise UsageError(str(err)) from err
 
 
 def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optional[float]) -> int:
-    """Exit code of the gate; each reason it fails is one ``gate: ...`` line on stderr."""
-    reasons = report.gate(fail_on, fail_under=fail_under, min_coverage=_share(min_coverage))
+    """Exit code of the gate; each reason it fails is one ``gate: ...`` line on stderr.
+    ``min_coverage`` above 1 is a percentage (``Report.gate`` reads it so)."""
+    if min_coverage is not None:
+        min_coverage = check_thresholds(None, min_coverage)[1]
+    reasons = report.gate(fail_on, fail_under=fail_under, min_coverage=min_coverage)
     for r in reasons:
         typer.echo(f"gate: {r}", err=True)
     return 1 if reasons else 0
@@ -469,11 +497,13 @@ def fields(
 
     from .sources import _read_utf8, parse_json
 
+    _validate_gates(fail_under, None)
     if not sources:
         raise UsageError("no SOURCE given: need at least one source file")
     where = _where(fields_file)
     text = read_stdin("fields") if fields_file == "-" else _read_utf8(fields_file, "fields")
     value = parse_json(text, where)
+    _check_fields_value(value, where)
     source_list = _load_sources(sources)
     try:
         rep = sourced_nlp.check_fields(value, source_list)
@@ -497,6 +527,27 @@ def fields(
         _show_findings(rep, console)
     sys.stdout.flush()
     return _gate(rep, fail_on.value, fail_under, None)
+
+
+def _check_fields_value(value: Any, where: str) -> None:
+    """Refuse a fields file that gives nothing to check: a gate over no field would pass.
+
+    Raises:
+        SourceError: naming ``where``: no field at all (``{}``, ``[]``), or a field whose
+            value is null (``{"a": null}``, ``{"a": {"value": null}}``), naming the field.
+            A shape :func:`sourced_nlp.check_fields` cannot read is left for it to refuse.
+    """
+    from .provenance import _field_nodes
+
+    try:
+        nodes = _field_nodes(value)
+    except ValueError:
+        return
+    if not nodes:
+        raise SourceError(f"{where}: no field to check (the fields are empty)")
+    for name, node_value, _ in nodes:
+        if node_value is None:
+            raise SourceError(f"{where}: field {name!r} has a null value: nothing to check")
 
 
 def _validate_record(value: Any) -> dict:
@@ -529,6 +580,31 @@ def _json_type(value: Any) -> str:
     )
 
 
+def _parse_line(line: str) -> tuple[Any, Optional[str]]:
+    """One JSONL line parsed: ``(value, None)``, or ``(None, error)`` when it is not JSON.
+
+    The fast parser (srsly) reads it first; when it fails, the standard ``json`` module reads
+    it again, so that the message is that module's (its words and column), and a line only the
+    fast parser refuses is still read.
+    """
+    import json
+
+    import srsly
+
+    try:
+        return srsly.json_loads(line), None
+    except ValueError as err:
+        try:
+            return json.loads(line), None
+        except json.JSONDecodeError as jerr:
+            msg = jerr.msg[:-3] if jerr.msg.endswith(" at") else jerr.msg
+            return None, f"malformed JSON: {msg} at column {jerr.colno}"
+        except RecursionError:
+            return None, "malformed JSON: nested too deeply to read"
+        except ValueError:
+            return None, f"malformed JSON: {err}"
+
+
 def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]]]:
     """Parse a JSONL file into ``(line_no, id, record | None, error | None)`` per non-blank line.
 
@@ -538,8 +614,6 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
     Raises:
         SourceError: naming the file: it is missing, a directory, or unreadable.
     """
-    import srsly
-
     from .sources import unpaired_surrogate
 
     if path == "-":
@@ -565,10 +639,9 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
         except UnicodeDecodeError as err:
             rows.append((n, None, None, f"not UTF-8 text (invalid byte at column {err.start + 1})"))
             continue
-        try:
-            value = srsly.json_loads(line)
-        except ValueError as err:
-            rows.append((n, None, None, f"malformed JSON: {err}"))
+        value, problem = _parse_line(line)
+        if problem:
+            rows.append((n, None, None, problem))
             continue
         problem = unpaired_surrogate(value)
         if problem:
@@ -675,8 +748,7 @@ def batch(
         typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
 
     out = None if out == "-" else out  # "-o -": standard output, as for the inputs
-    fh = _open_output(out) if out else sys.stdout
-    try:
+    with _output(out) as fh:
         if fmt == BatchFormat.json:
             for r in results:
                 row = dict(r)
@@ -696,11 +768,6 @@ def batch(
                 else:
                     console.print(f"── {label}", markup=False, highlight=False)
                     render_text(r["report"], console)
-    finally:
-        if out:
-            fh.close()
-        else:
-            fh.flush()
 
     checked = [r["report"] for r in results if "report" in r]
     failing = sum(1 for rep in checked if rep.failed(fail_on.value))

@@ -733,3 +733,113 @@ def test_fields_offers_no_html(tmp_path, files):
     fields.write_text('{"revenue": {"value": "8%", "citations": [{"source": "source.txt"}]}}', encoding="utf-8")
     code, out, err = run("fields", fields, source, "-f", "html")
     assert code == 2 and "Traceback" not in err and "html" in err
+
+
+# ------------------------------------------------------------ a new user's bad inputs
+
+HUGE = "Contoso rose. " * 150_000  # 2,100,000 characters: more than spaCy's nlp.max_length
+
+
+@pytest.mark.parametrize("which", ["answer", "source"])
+def test_text_longer_than_the_model_reads_names_the_file(files, which):
+    tmp, answer, source = files
+    huge = tmp / "huge.txt"
+    huge.write_text(HUGE, encoding="utf-8")
+    args = [huge, source] if which == "answer" else [answer, huge]
+    code, _, err = run("check", *args)
+    assert_input_error(code, err, f"{huge}: 2,100,000 characters, more than the 1,000,000 the language model reads at once")
+    assert "E088" not in err
+
+
+def test_batch_text_longer_than_the_model_reads_is_one_line_error(tmp_path):
+    path = write_batch(tmp_path, [
+        {"output": HUGE, "sources": ["Contoso rose."]},
+        {"output": "Contoso rose.", "sources": ["Contoso rose."]},
+        {"id": "x", "output": "Contoso rose.", "sources": [{"id": "big", "text": HUGE}]},
+    ])
+    code, out, err = run("batch", path)
+    assert code == 2, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [("report" in r, r["line"]) for r in rows] == [(False, 1), (True, 2), (False, 3)]
+    assert rows[0]["error"] == "answer: 2,100,000 characters, more than the 1,000,000 the language model reads at once"
+    assert rows[2]["error"].startswith("source 'big': 2,100,000 characters, more than the 1,000,000")
+    assert "E088" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ('{"schema": "sourced.report/1"}', "malformed report: the report has no 'sources'"),
+        ('{"schema": "sourced.report/1", "sources": [], "claims": null, "skipped": []}',
+         "malformed report: claims must be an array, got null"),
+        ('{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x"}]}',
+         "malformed report: claims[0] has no 'start'"),
+        ('{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x", "start": 0, '
+         '"end": 1, "verdict": "grounded", "evidence": [null]}]}',
+         "malformed report: claims[0].evidence[0] must be an object, got null"),
+        ('{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x", "start": "0", '
+         '"end": 1, "verdict": "grounded"}]}',
+         "malformed report: claims[0].start must be an integer, got string"),
+    ],
+)
+def test_saved_report_missing_or_mistyped_field_is_named(files, content, needle):
+    tmp, _, _ = files
+    bad = tmp / "r.json"
+    bad.write_text(content, encoding="utf-8")
+    code, out, err = run("check", "--json-input", bad, fake="one")
+    assert_input_error(code, err, f"{bad}: {needle}")
+    assert "KeyError" not in err and "TypeError" not in err and "no claims found" not in out
+
+
+def test_json_input_source_with_id_but_no_text(files):
+    tmp, _, _ = files
+    rec = tmp / "rec.json"
+    rec.write_text('{"output": "Contoso rose.", "sources": [{"id": "a"}]}', encoding="utf-8")
+    code, _, err = run("check", "--json-input", rec, fake="one")
+    assert_input_error(code, err, f"{rec}: source 'a' has an id but no text")
+
+
+def test_batch_line_that_is_not_json_gets_the_json_module_message(tmp_path):
+    path = tmp_path / "b.jsonl"
+    path.write_text('not json\n{"output": "abc\n', encoding="utf-8")
+    code, out, err = run("batch", path, fake="one")
+    assert code == 2
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows[0]["error"] == "malformed JSON: Expecting value at column 1"
+    assert rows[1]["error"] == "malformed JSON: Unterminated string starting at column 12"
+    assert "decoding" not in err and "Unmatched" not in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", ["check", "batch"])
+def test_output_on_a_full_disk_names_the_file(files, command):
+    tmp, answer, source = files
+    args = [answer, source] if command == "check" else [write_batch(tmp, [{"output": "x.", "sources": ["y."]}])]
+    code, _, err = run(command, *args, "-o", "/dev/full", fake="one")
+    assert_input_error(code, err, "cannot write /dev/full: No space left on device")
+
+
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ("{}", "no field to check"),
+        ("[]", "no field to check"),
+        ('{"a": null}', "field 'a' has a null value"),
+        ('{"a": {"value": null}}', "field 'a' has a null value"),
+    ],
+)
+def test_fields_with_nothing_to_check_is_an_input_error(files, content, needle):
+    tmp, _, source = files
+    path = tmp / "f.json"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run("fields", path, source)
+    assert_input_error(code, err, f"{path}: {needle}")
+    assert "score" not in out
+
+
+def test_fields_fail_under_out_of_range(files):
+    tmp, _, source = files
+    path = tmp / "f.json"
+    path.write_text('{"a": "8%"}', encoding="utf-8")
+    code, _, err = run("fields", path, source, "--fail-under", "500")
+    assert_input_error(code, err, "--fail-under must be a score in 0-100, got 500")
