@@ -97,6 +97,7 @@ _PLATFORMS = frozenset(load_lexicon("records").get("platform_names", ()))
 _FIELD_WORDS: dict[str, list[str]] = load_lexicon("records").get("field_words", {})
 _VALUE_DENIES: dict[str, dict[str, list[str]]] = load_lexicon("records").get("value_denies", {})
 _NOT_FIELDS = re.compile(r"\b(?:" + "|".join(re.escape(x) for x in load_lexicon("records").get("not_fields", ["(?!)"])) + r")\b")
+_CLAUSE_END = re.compile(r",\s*(?:and|but|while|whereas|though|although|yet)\s|;\s|\s(?:but|whereas)\s")  # the end of a denied clause
 _NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the denied part of a mixed claim starts
 # "highly rated" (and "top-rated", "well-rated", "highly regarded"): a business of 4 stars or more
 # of 5; the cut-off the hand-written record cases are labelled by (3.5 stars is not "highly rated")
@@ -1147,15 +1148,24 @@ def _hours_line(p: Passage) -> bool:
 
 
 def _polarity_sides(claim: Feature) -> tuple[str, str] | None:
-    """``(before, after)`` the negation cue, as lower-case text, for a claim of both polarities
-    ("It offers takeout, but it does not offer delivery"); None for any other claim."""
-    if not claim.get("contrast"):
-        return None
+    """``(affirmed, denied)`` parts of a claim of both polarities, as lower-case text: the denied
+    part runs from the negation cue to the end of its clause ("It offers takeout, but it does not
+    offer delivery"; "It does not serve alcohol, and parking is on the street"), the rest is
+    affirmed. None for a claim without a cue, or one cue whose clause is the whole claim after it
+    and no contrast ("It does not offer delivery or Wi-Fi")."""
     text = claim["text"].lower()
-    m = _NEGATION_WORD.search(text)
-    if m is None:
+    affirmed, denied, pos, bounded = [], [], 0, False
+    while (m := _NEGATION_WORD.search(text, pos)) is not None:
+        end = _CLAUSE_END.search(text, m.end())
+        stop = end.start() if end else len(text)
+        bounded = bounded or end is not None
+        affirmed.append(text[pos: m.start()])
+        denied.append(text[m.start(): stop])
+        pos = stop
+    if not denied or not (bounded or claim.get("contrast")):
         return None
-    return text[: m.start()], text[m.start():]
+    affirmed.append(text[pos:])
+    return " ".join(affirmed), " ".join(denied)
 
 
 def _in_words(lemma: str, text: str) -> bool:

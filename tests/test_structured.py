@@ -158,6 +158,9 @@ GYM = {"name": "Desert Iron", "city": "Tempe", "state": "AZ", "categories": "Gym
                  "Saturday": "7:0-14:0", "Sunday": "8:0-12:0"}}
 AMENITIES = dict(DINER, attributes={"RestaurantsTakeOut": "True", "RestaurantsDelivery": "True", "WiFi": "u'free'",
                                     "BusinessAcceptsCreditCards": "True"})
+BYO = dict(DINER, attributes={"Alcohol": "u'none'", "RestaurantsTakeOut": "True", "OutdoorSeating": "False",
+                              "BusinessAcceptsCreditCards": "True",
+                              "BusinessParking": "{'garage': False, 'street': True, 'validated': False, 'lot': False, 'valet': False}"})
 PRICEY = dict(DINER, attributes={"RestaurantsPriceRange2": "4", "GoodForKids": "True"})
 LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday": "11:0-0:0", "Saturday": "12:0-0:0"})
 
@@ -200,6 +203,10 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (AMENITIES, "Takeout and delivery are available.", "grounded"),
         (AMENITIES, "Free Wi-Fi is available, and credit cards are accepted.", "grounded"),
         (dict(AMENITIES, attributes={"WiFi": "u'no'"}), "Free Wi-Fi is available.", "unverified"),
+        # a claim of both polarities joined by "and": each clause against the lines on its side
+        (BYO, "It does not serve alcohol, and parking is on the street.", "grounded"),
+        (BYO, "It offers takeout but no outdoor seating, and it does not serve alcohol, though it accepts credit cards.", "grounded"),
+        (BYO, "It does not offer takeout, and parking is on the street.", "unverified"),
         # "closed on" a day the hours give is contradicted; a day they leave out is not stated
         ({"name": "Luigi's", "hours": {"Monday": "17:0-21:0"}}, "Luigi's is closed on Monday.", "contradicted"),
         (GYM, "The gym is closed on Saturdays.", "contradicted"),
