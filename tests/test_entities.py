@@ -60,6 +60,8 @@ ANCHORS = [
     ("Officials in the U.S. approved the plan in May.", "us", "united states"),
     # the small model's NER takes in the preposition after a street name; the key ends at the name
     ("Treasure Valley Family Dental is located at 1420 W Idaho St in Boise, Idaho.", "w idaho st", None),
+    # a place with its state or country goes by the place alone too
+    ("Two shootings occurred in Washington, DC on Thursday.", "washington dc", "washington"),
 ]
 
 

@@ -103,12 +103,22 @@ class EntityKeys:
             words = words[:-1]
         return " ".join(w for w in words if w)
 
+    def _is_region(self, key: str) -> bool:
+        """A state or country of the alias groups written with a two-letter code ("az",
+        "arizona", "dc", "uk")."""
+        return any(len(k) == 2 for k in self.alias_of.get(key, ()))
+
     def aliases(self, key: str) -> list[str]:
         """Every other key the same thing goes by (alias groups, acronym); sorted."""
         out = set(self.alias_of.get(key, ()))
         words = [w for w in key.split() if w not in ("of", "and", "the", "for", "&")]
         if len(words) >= 2:
             out.add("".join(w[0] for w in words))
+        parts = key.split()
+        for n in (1, 2):  # "washington dc", "tucson az", "portland new york": the place without its region
+            if len(parts) > n and self._is_region(" ".join(parts[-n:])):
+                out.add(" ".join(parts[:-n]))
+                break
         out.discard(key)
         return sorted(out)
 
