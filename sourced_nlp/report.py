@@ -27,6 +27,7 @@ character offsets into the source named by ``source``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -434,7 +435,11 @@ def _json_type(value: Any) -> str:
         return "boolean"
     if isinstance(value, (int, float)):
         return "number"
-    return {dict: "object", list: "array", str: "string"}.get(type(value), type(value).__name__)
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "string" if isinstance(value, str) else type(value).__name__
 
 
 def _is_int(value: Any) -> bool:
@@ -446,8 +451,8 @@ _KINDS = {
     "string": lambda v: isinstance(v, str),
     "integer": _is_int,
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, (list, tuple)),  # a tuple: a report back from a DocBin
+    "object": lambda v: isinstance(v, Mapping),
     "source id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
 }
 
@@ -474,7 +479,7 @@ def _objects(obj: dict, key: str, where: str, required: bool = True) -> list[tup
     name = f"{where}.{key}" if where else key
     items = obj.get(key) or []
     for i, item in enumerate(items):
-        if not isinstance(item, dict):
+        if not isinstance(item, Mapping):
             raise ValueError(f"malformed report: {name}[{i}] must be an object, got {_json_type(item)}")
     return [(f"{name}[{i}]", item) for i, item in enumerate(items)]
 
