@@ -57,7 +57,7 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True) 
         style = STYLES.get(c.verdict, "white")
         mark = MARKS.get(c.verdict, "?")
         console.print(
-            f"[bold {style}]{mark} {c.verdict:<12}[/bold {style}] {escape(c.text)} "
+            f"[bold {style}]{mark} {c.verdict:<12}[/bold {style}] {escape(' '.join(c.text.split()))} "
             f"[dim](support {c.support:.2f})[/dim]",
             highlight=False,
         )

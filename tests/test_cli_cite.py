@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +160,22 @@ def test_cite_refuses_a_malformed_json_reply(srcs, reply):
     assert code == 2, (out, err)
     assert err.startswith("error: ") and str(ans) in err and "JSON claims reply" in err
     assert "Traceback" not in err and out == ""
+
+
+def test_readme_worked_example_prints_what_the_readme_shows(tmp_path):
+    """The README's `sourced cite` worked example, its files built from the README itself, prints
+    exactly the block the README shows (a wrapped citation quote prints on one line)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    head = "$ sourced cite answer.txt q3.txt offices.txt\n"
+    start = readme.index(head) + len(head)
+    shown = readme[start : readme.index("```", start)]
+    opening = "and this answer:\n\n```\n"
+    a = readme.index(opening) + len(opening)
+    answer = readme[a : readme.index("```", a)]
+    (tmp_path / "q3.txt").write_text("Contoso revenue rose 8% to $2.4 billion in 2023.", encoding="utf-8")
+    (tmp_path / "offices.txt").write_text("Contoso opened offices in Lisbon and Oslo.", encoding="utf-8")
+    (tmp_path / "answer.txt").write_text(answer, encoding="utf-8")
+    assert "[S1: \"opened offices\nin Lisbon" in answer  # the README wraps inside the quote
+    code, out, _ = run("cite", "answer.txt", "q3.txt", "offices.txt", cwd=tmp_path)
+    assert code == 1
+    assert out == shown
