@@ -503,11 +503,10 @@ def fields(
     where = _where(fields_file)
     text = read_stdin("fields") if fields_file == "-" else _read_utf8(fields_file, "fields")
     value = parse_json(text, where)
-    _check_fields_value(value, where)
     source_list = _load_sources(sources)
     try:
         rep = sourced_nlp.check_fields(value, source_list)
-    except ValueError as err:  # the fields have no usable shape (the sources were checked above)
+    except ValueError as err:  # no usable shape, or nothing to check (the sources were checked above)
         raise SourceError(f"{where}: {err}") from err
     if fmt == FieldsFormat.json:
         sys.stdout.write(rep.to_json() + "\n")
@@ -527,27 +526,6 @@ def fields(
         _show_findings(rep, console)
     sys.stdout.flush()
     return _gate(rep, fail_on.value, fail_under, None)
-
-
-def _check_fields_value(value: Any, where: str) -> None:
-    """Refuse a fields file that gives nothing to check: a gate over no field would pass.
-
-    Raises:
-        SourceError: naming ``where``: no field at all (``{}``, ``[]``), or a field whose
-            value is null (``{"a": null}``, ``{"a": {"value": null}}``), naming the field.
-            A shape :func:`sourced_nlp.check_fields` cannot read is left for it to refuse.
-    """
-    from .provenance import _field_nodes
-
-    try:
-        nodes = _field_nodes(value)
-    except ValueError:
-        return
-    if not nodes:
-        raise SourceError(f"{where}: no field to check (the fields are empty)")
-    for name, node_value, _ in nodes:
-        if node_value is None:
-            raise SourceError(f"{where}: field {name!r} has a null value: nothing to check")
 
 
 def _validate_record(value: Any) -> dict:

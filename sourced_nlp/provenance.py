@@ -589,7 +589,17 @@ class FieldsReport:
 
     def gate(self, fail_on: str = "medium", fail_under: float | None = None,
              min_coverage: float | None = None) -> list[str]:
-        """Why the gate fails (empty: it passes); see :func:`gate`."""
+        """Why the gate fails (empty: it passes); see :func:`gate`.
+
+        Raises:
+            ValueError: an unknown severity ``fail_on``, or ``fail_under`` outside 0-100.
+            TypeError: ``fail_under`` is not a number.
+        """
+        from .report import check_thresholds
+
+        if fail_on not in SEVERITIES:
+            raise ValueError(f"unknown fail_on {fail_on!r}; expected one of {', '.join(SEVERITIES)}")
+        fail_under, _ = check_thresholds(fail_under)
         return gate(self.findings, fail_on=fail_on, fail_under=fail_under, score_value=self.score)
 
     def failed(self, fail_on: str = "medium", fail_under: float | None = None) -> bool:
@@ -633,17 +643,24 @@ def check_fields(fields: Any, sources: Any) -> FieldsReport:
         sources: as for :func:`sourced_nlp.check`; an empty list gives a ``no-sources`` finding.
 
     Raises:
-        ValueError: ``fields`` has no usable shape.
+        ValueError: ``fields`` has no usable shape, no field at all (``{}``, ``[]``: a gate over
+            no field would pass), or a field whose value is null (named).
         SourceError: a malformed source.
     """
     from .sources import normalize_sources
 
+    nodes = _field_nodes(fields)
+    if not nodes:
+        raise ValueError("no field to check (the fields are empty)")
+    for name, value, _ in nodes:
+        if value is None:
+            raise ValueError(f"field {name!r} has a null value: nothing to check")
     srcs = normalize_sources(sources) if sources else []
     rep = FieldsReport(sources=[{"id": s["id"], "chars": len(s["text"])} for s in srcs])
     if not srcs:
         rep.findings.append(_field_finding("no-sources", "no sources were given: nothing can be grounded", None))
     texts = {s["id"]: s["text"] for s in srcs}
-    for name, value, cites in _field_nodes(fields):
+    for name, value, cites in nodes:
         checked = [check_citation(json_citation(c, label=f"{name} citation {j + 1}"), srcs)
                    for j, c in enumerate(cites or [])] if srcs else []
         for c in checked:

@@ -146,3 +146,21 @@ def test_answer_with_an_unpaired_surrogate_is_a_source_error(nlp):
 def test_source_with_an_id_but_no_text_is_a_source_error(nlp):
     with pytest.raises(sourced_nlp.SourceError, match="source 'a' has an id but no text"):
         sourced_nlp.check("Contoso rose.", [{"id": "a"}], nlp=nlp)
+
+
+@pytest.mark.parametrize(
+    "fields,needle",
+    [({}, "no field to check"), ([], "no field to check"), ({"a": None}, "field 'a' has a null value"),
+     ({"a": {"value": None}}, "field 'a' has a null value")],
+)
+def test_check_fields_with_nothing_to_check_raises(fields, needle):
+    with pytest.raises(ValueError, match=needle):
+        sourced_nlp.check_fields(fields, ["Revenue was $2.4 billion."])
+
+
+@pytest.mark.parametrize("kwargs,error", [({"fail_under": 500}, ValueError), ({"fail_under": "x"}, TypeError),
+                                          ({"fail_on": "bogus"}, ValueError)])
+def test_fields_gate_validates_its_arguments(kwargs, error):
+    rep = sourced_nlp.check_fields({"revenue": {"value": "$2.4 billion", "source": 0}}, ["Revenue was $2.4 billion."])
+    with pytest.raises(error):
+        rep.gate(**kwargs)
