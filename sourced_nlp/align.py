@@ -186,9 +186,10 @@ def _compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
 def _conflict_credible(claim_q: dict, source_q: dict) -> bool:
     """Whether two values can conflict: not two measures or dates said of two verbs ("rest for 10
     minutes" / "roast for about 20 minutes": two steps of a procedure; "released in 2016" /
-    "first heard in 2005": two events — a percent or an amount is reported with many verbs, "affected 21%" / "reported by 12%"); two plain counts only when both count the same
-    noun ("5 offices" / "56 offices"), or neither counts a noun and both are written in digits and at least 10
-    ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
+    "first heard in 2005": two events — a percent or an amount is reported with many verbs,
+    "affected 21%" / "reported by 12%"); two plain counts only when both count the same noun
+    ("5 offices" / "56 offices"), or neither counts a noun and both are written in digits and
+    at least 10 ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
     "the two pieces") are too often not the attribute the source counts."""
     ha, hb = claim_q.get("head"), source_q.get("head")
     if claim_q.get("kind") == source_q.get("kind") and claim_q.get("kind") in ("measure", "date") and ha and hb and not _same_word(ha, hb):
@@ -766,7 +767,7 @@ class Verifier:
         for a in days:
             for p in lines:
                 if self._entity_in(a, p):
-                    hours = p.f["text"].split(":", 1)[1].strip(" .")
+                    hours = _line_value_text(p)
                     differs = [{"claim": f"closed on {a['text']}", "source": hours, "kind": "quantity"}]
                     return _result("contradicted", f"the record gives {hours} for {a['text']}", 0.05, [self._evidence(p)], differs)
         rest = [x for x in claim["lemmas"] if x not in index.relation_words and x != "close"]
@@ -785,14 +786,13 @@ class Verifier:
         words = key.split()
 
         def held(p: Passage) -> list[str] | None:
-            have = p.joined | p.lemmas
             out: list[str] = []
             i = 0
             while i < len(words):
-                if words[i] in have:
+                if words[i] in p.joined or words[i] in p.lemmas:
                     out.append(words[i])
                     i += 1
-                elif i + 1 < len(words) and words[i] + words[i + 1] in have:
+                elif i + 1 < len(words) and (words[i] + words[i + 1] in p.joined or words[i] + words[i + 1] in p.lemmas):
                     out.append(words[i] + words[i + 1])
                     i += 2
                 else:
@@ -856,7 +856,7 @@ class Verifier:
                 p = index.passages[pid]
                 other = _other_value(claim, p)
                 if other:
-                    differs = [{"claim": other, "source": p.f["text"].split(":", 1)[1].strip(" ."), "kind": "value"}]
+                    differs = [{"claim": other, "source": _line_value_text(p), "kind": "value"}]
                     found.append((1.0, self.align(claim, [], pid, index), differs,
                                   f"the record gives {differs[0]['source']} where the claim says {other}"))
                 elif p.value in _FALSE_VALUES and self._states_field(claim, p, index):
@@ -971,10 +971,10 @@ class Verifier:
         """Ground a claim that fuses facts from several passages: greedily pick the passage that
         adds the most of what is still missing. A passage must add a name or value the others lack
         (a fact of its own), a word of the claim (a line of a record: each line states one field),
-        or — for prose — at least ``fusion_min_share`` of the claim's
-        weighted content (a summary sentence compressing two source sentences). At most two
-        passages of prose, ``_FUSION_RECORD_LINES`` lines of one record (each line states one field). Every name and
-        value of the claim must be covered, and ``fusion_coverage`` of its content
+        or — for prose — at least ``fusion_min_share`` of the claim's weighted content (a
+        summary sentence compressing two source sentences). At most two passages of prose,
+        ``_FUSION_RECORD_LINES`` lines of one record (each line states one field). Every name
+        and value of the claim must be covered, and ``fusion_coverage`` of its content
         (``fusion_coverage_record`` for records; ``fusion_coverage_content`` when a passage was
         taken for its words alone); no chosen passage may conflict with the claim or deny it; a
         claim about one person or thing ("One customer ...") may not join two free-text values of
@@ -1086,7 +1086,7 @@ class Verifier:
         al, r = wrong[0]
         p = index.passages[al.pid]
         day = next(a["text"] for a in al.ents_direct if a.get("label") == "DAY")
-        hours = p.f["text"].split(":", 1)[1].strip(" .")
+        hours = _line_value_text(p)
         differs = [{"claim": day, "source": hours, "kind": "quantity"}]
         return _result("contradicted", f"the record gives {hours} for {p.f['text'].split(':')[0].split()[-1]}",
                        0.05, [self._evidence(p)], differs)
@@ -1141,6 +1141,11 @@ class Verifier:
 def _hours_range(q: Quantity) -> bool:
     """A time-of-day range with both ends stated ("8:0-13:0"): opening hours."""
     return q.kind == "time" and q.low != q.high and not math.isinf(q.low) and not math.isinf(q.high)
+
+
+def _line_value_text(p: Passage) -> str:
+    """What a record's line gives after its key ("hours Monday: 17:0-21:0." -> "17:0-21:0")."""
+    return p.f["text"].split(":", 1)[1].strip(" .")
 
 
 def _hours_line(p: Passage) -> bool:
