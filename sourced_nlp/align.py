@@ -103,6 +103,14 @@ _NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the 
 # of 5; the cut-off the hand-written record cases are labelled by (3.5 stars is not "highly rated")
 _HIGH_PRAISE = re.compile(r"\b(?:highly|top|well|best)[- ](?:rated|reviewed|regarded)\b", re.IGNORECASE)
 _HIGHLY_RATED = 4.0
+# "an impressive 4.5-star rating", "a perfect 5-star rating", "a low rating": the adjective judges
+# the record's stars; it holds when they fall in its range of ``models/records.json`` rating words
+_RATING_WORDS: dict[str, tuple[float, float]] = {
+    w: (float(lo), float(hi)) for w, (lo, hi) in load_lexicon("records").get("rating_words", {}).items()}
+_RATING_PHRASE = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _RATING_WORDS), key=len, reverse=True) or ["(?!)"]) + r")\s+"
+    r"(?:(?:\d(?:\.\d+)?|one|two|three|four|five)(?:[- ]star|\s+out\s+of|\s+stars?\b)"
+    r"|(?:(?:overall|average|star|customer|user|yelp)\s+)?(?:ratings?|scores?)\b)", re.IGNORECASE)
 _RECORD_KEY = re.compile(r"^[^:\n]{1,80}:\s")  # "review info review text: "
 _TEXT_VALUE_WORDS = 6  # a record value of this many words is free text (a review), not a field
 _RECORD_KIND = re.compile(r"^(?:name|categories|category|type|kind)\s*:", re.IGNORECASE)
@@ -692,6 +700,10 @@ class Verifier:
             rated = self._rating_level(m.group(0), index)
             if rated is not None:
                 return rated
+        if len(index.business_stars) == 1 and (judged := list(_RATING_PHRASE.finditer(claim["text"]))):
+            claim, rated = self._rating_words(claim, judged, index)
+            if rated is not None:
+                return rated
         if index.has_records and _CLOSED.search(claim["text"]) and not claim["negated"]:
             closed = self._closed_days(claim, index)
             if closed is not None:
@@ -817,6 +829,35 @@ class Verifier:
                            [{"claim": phrase, "source": f"{stars:g} stars", "kind": "quantity"}])
         return _result("unverified", f"'{phrase}' for a business of {stars:g} stars: the record does not say so", 0.3,
                        [self._evidence(p)])
+
+    def _rating_words(self, claim: Feature, judged: list[re.Match], index: PassageIndex) -> tuple[Feature, dict | None]:
+        """The adjectives that judge the stars of the one record among the sources ("an
+        impressive 4.5-star rating"), against those stars and the adjective's range of
+        ``models/records.json`` rating words (in stars of 5).
+
+        Returns:
+            ``(claim, None)`` with each adjective that fits the stars taken out of the claim's
+            lemmas (the rest of the claim is checked as usual); or ``(claim, verdict)`` for the
+            first that does not fit: contradicted when the stars are a star or more outside its
+            range ("a low rating" for 4.5 stars), unverified when half a star.
+        """
+        pid, stars = next(iter(index.business_stars.values()))
+        lemmas = list(claim["lemmas"])
+        for m in judged:
+            word = m.group(1).lower()
+            lo, hi = _RATING_WORDS[word]
+            off = max(lo - stars, stars - hi, 0.0)
+            if off == 0.0:
+                if word in lemmas:
+                    lemmas.remove(word)
+                continue
+            p = index.passages[pid]
+            if off >= 1.0:
+                return claim, _result("contradicted", f"'{m.group(0)}' for a business of {stars:g} stars", 0.05,
+                                      [self._evidence(p)], [{"claim": m.group(0), "source": f"{stars:g} stars", "kind": "quantity"}])
+            return claim, _result("unverified", f"'{m.group(0)}' for a business of {stars:g} stars: the record does not say so",
+                                  0.3, [self._evidence(p)])
+        return dict(claim, lemmas=lemmas), None
 
     def _novelty(self, claim: Feature, index: PassageIndex) -> float:
         """What an unverified claim's support loses for what no source holds anywhere:

@@ -185,6 +185,13 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (DINER, "Sunrise Diner is a highly rated breakfast spot.", "grounded"),
         (LATE, "Sunrise Diner is a highly rated breakfast spot.", "contradicted"),
         (dict(DINER, business_stars=3.5), "Sunrise Diner is a highly rated breakfast spot.", "unverified"),
+        # an adjective that judges the rating must fit the stars (DINER has 4.5)
+        (DINER, "It boasts an impressive 4.5-star rating.", "grounded"),
+        (DINER, "It has an excellent rating.", "grounded"),
+        (dict(DINER, business_stars=5.0), "It has a perfect 5-star rating.", "grounded"),
+        (DINER, "It has a perfect 4.5-star rating.", "unverified"),
+        (DINER, "It has a low rating.", "contradicted"),
+        (LATE, "It has an impressive rating.", "contradicted"),
         # a rating's scale; a price level in words; "falls into", "is considered" relate, state nothing
         (DINER, "Sunrise Diner has a rating of 4.5 out of 5 stars.", "grounded"),
         (PRICEY, "It holds a 4.5-star rating and falls into a higher price range.", "grounded"),
