@@ -400,9 +400,12 @@ class PassageIndex:
             words = a["key"].split()
             # a name the passage's NER cut one word shorter ("S Virginia St" / "Virginia St")
             parts = {" ".join(words[1:]), " ".join(words[:-1])} if len(words) > 2 else set()
-            for k in {a["key"], *a["aliases"], *parts}:
-                for pid in set(self.by_key.get(k, ())):
-                    score[pid] = score.get(pid, 0.0) + self.max_idf
+            named = {pid for k in {a["key"], *a["aliases"], *parts} for pid in self.by_key.get(k, ())}
+            # a record's line that holds the name where its NER saw none ("city: Fishers.")
+            named |= {pid for pid, p in enumerate(self.passages)
+                      if p.structured and p.text_of is None and len(a["key"]) >= 2 and f" {a['key']} " in p.f["norm"]}
+            for pid in named:
+                score[pid] = score.get(pid, 0.0) + self.max_idf
         for qd in claim["quantities"]:
             q = to_quantity(qd)
             if q is None:

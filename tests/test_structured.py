@@ -206,6 +206,11 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
               "and Sunday from 8 AM to 12 PM.", "grounded"),
         (GYM, "The gym has a 4.5-star rating and is open Monday through Friday from 5 AM to 9 PM, Saturday from 7 AM to 2 PM, "
               "and Sunday from 8 AM to 1 PM.", "contradicted"),
+        # a city whose line the tagger reads as a common noun ("city: Fishers.") is still that line's
+        ({"name": "Umi Sushi", "address": "8235 E 116th St", "city": "Fishers", "state": "IN", "categories": "Sushi Bars, Japanese"},
+         "Umi Sushi is a sushi bar located at 8235 E 116th St in Fishers, Indiana.", "grounded"),
+        ({"name": "Umi Sushi", "address": "8235 E 116th St", "city": "Carmel", "state": "IN", "categories": "Sushi Bars, Japanese"},
+         "Umi Sushi is a sushi bar located at 8235 E 116th St in Fishers, Indiana.", "unverified"),
         # a capitalised field word the tagger takes for a name is a word of the record's line
         (AMENITIES, "Takeout and delivery are available.", "grounded"),
         (AMENITIES, "Free Wi-Fi is available, and credit cards are accepted.", "grounded"),
