@@ -921,9 +921,10 @@ class Verifier:
                 # against another step's "cook for 10 minutes" is no conflict)
                 anchored = (p.structured or al.ents_found or al.q_match or al.coverage >= _UNANCHORED_CONFLICT
                             or any(qd.get("noun") and qd.get("noun") == sd.get("noun") for qd, sd in al.q_conflict))
-                if al.q_conflict and anchored and self._conflict_stands(al, aligns):
-                    qd, sd = al.q_conflict[0]
-                    differs = [{"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in al.q_conflict]
+                conflicts = _own_day_conflicts(claim, al, p)
+                if conflicts and anchored and self._conflict_stands(al, aligns):
+                    qd, sd = conflicts[0]
+                    differs = [{"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in conflicts]
                     found.append((al.coverage, al, differs, f"the source gives {sd.get('text')} where the claim says {qd.get('text')}"))
                     continue
                 if al.polarity_flip and al.coverage >= self.t.polarity_coverage and not al.q_conflict:
@@ -1026,10 +1027,13 @@ class Verifier:
         own = [a for a in claim["entities"] if not a.get("inherited")]
         anchors = [("e", i) for i in range(len(own))] + [("q", i) for i in range(len(cq))]
         times = [q for _, q in cq if q.kind == "time"]
+        day_times = _day_times(claim, cq) if times else None
         sides = _polarity_sides(claim)
         usable = [
             al for al in aligns
-            if (not al.q_conflict or _other_days_times(times, al, index.passages[al.pid])) and not al.q_partial and not al.antonym and not al.inherited_blocked
+            if (not al.q_conflict or _other_days_times(times, al, index.passages[al.pid])
+                or _day_times_hold(day_times, al, index.passages[al.pid]))
+            and not al.q_partial and not al.antonym and not al.inherited_blocked
             and self._polarity_fits(claim, al, index.passages[al.pid], sides, index)
             and (not own or al.ents_found or index.passages[al.pid].structured)  # a record line is about the record
         ]
@@ -1042,7 +1046,7 @@ class Verifier:
         offers: dict[int, tuple[set, set]] = {}
         for al in usable:
             p = index.passages[al.pid]
-            if structured and times and not _day_hours_stated(times, al, p):
+            if structured and times and not (_day_hours_stated(times, al, p) or _day_times_hold(day_times, al, p)):
                 continue
             got_anchors = {("e", i) for i, a in enumerate(own) if self._entity_found(a, al.pid, index)
                            # the day of a claimed time comes from a line with times, not from a review
@@ -1232,6 +1236,87 @@ def _other_days_times(times: list[Quantity], al: Alignment, p: Passage) -> bool:
         return False
     ends = {x for q in times for x in (q.low, q.high) if not math.isinf(x)}
     return all(r.low in ends and r.high in ends for _, r in p.quantities if _hours_range(r))
+
+
+def _day_times(claim: Feature, cq: list) -> dict[str, list[dict]] | None:
+    """The times of day a claim gives for each day it names, by the order it names them:
+    ``{day key: [time quantity dicts]}``. When the claim names a time first ("from 4 PM to
+    midnight Monday through Thursday and until 2 AM on Fridays and Saturdays"), a time is said of
+    the days after it up to the next time; when it names a day first ("Friday and Saturday from
+    11 AM to 2 AM, and Sunday from 11 AM to 10 PM"), of the days before it back to the last time;
+    when it names days first and again after its last time, the first are a heading and the
+    times are said of the days after them.
+    None when the claim names no day, or a time of it cannot be placed or takes no day."""
+    days = sorted(((at - claim["start"], a["key"]) for a in claim["entities"]
+                   if a.get("label") == "DAY" and not a.get("inherited") and "start" in a
+                   for at in (a["start"], *a.get("also_at", ()))), key=lambda x: x[0])
+    if not days:
+        return None
+    text, pos, events = claim["text"], 0, []
+    for qd, q in cq:
+        if q.kind != "time":
+            continue
+        at = text.find(qd.get("text") or "\0", pos)
+        if at < 0:
+            return None
+        events.append((at, qd))
+        pos = at + 1
+    if not events:
+        return None
+    # time first when a day follows the last time; days before the first time are then a
+    # heading ("open Tuesday through Sunday, from 7 AM to 3 PM on weekdays and 8 AM to 2 PM on
+    # weekends") that the days after the times spell out
+    time_first = events[0][0] < days[0][0] or days[-1][0] > events[-1][0]
+    said: list[list[str]] = []
+    for i, (at, _) in enumerate(events):
+        if time_first:
+            end = events[i + 1][0] if i + 1 < len(events) else len(text)
+            said.append([k for start, k in days if at < start < end])
+        else:
+            begin = events[i - 1][0] if i else -1
+            said.append([k for start, k in days if begin < start < at])
+    # times in a row share their days ("opens at 3 PM and closes at midnight Monday through
+    # Thursday"); a last time without a day is said of the days before it ("..., when it opens
+    # at 11 AM")
+    order = range(len(events) - 1, -1, -1) if time_first else range(len(events))
+    last: list[str] = []
+    for i in order:
+        said[i] = said[i] or last
+        last = said[i]
+    for i in range(1, len(said)):
+        said[i] = said[i] or said[i - 1]
+    out: dict[str, list[dict]] = {}
+    for (_, qd), keys in zip(events, said):
+        if not keys:
+            return None
+        for k in keys:
+            out.setdefault(k, []).append(qd)
+    return out
+
+
+def _own_day_conflicts(claim: Feature, al: Alignment, p: Passage) -> list[tuple[dict, dict]]:
+    """The value conflicts of an alignment that are about its passage: on a line of opening
+    hours, only those of the times the claim gives for the line's days (``_day_times``), when the
+    claim's times can be placed ("4 PM to midnight Monday through Thursday and until 1 AM on
+    Fridays" conflicts with Friday's "11:0-2:0" over "until 1 AM" only)."""
+    if not al.q_conflict or not (p.structured and _hours_line(p)):
+        return al.q_conflict
+    cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None]
+    day_times = _day_times(claim, cq)
+    named = {a["key"] for a in al.ents_direct if a.get("label") == "DAY"}
+    if not day_times or not named or not named <= day_times.keys():
+        return al.q_conflict
+    own = {id(qd) for k in named for qd in day_times[k]}
+    return [(qd, sd) for qd, sd in al.q_conflict if id(qd) in own or qd.get("kind") != "time"]
+
+
+def _day_times_hold(day_times: dict[str, list[dict]] | None, al: Alignment, p: Passage) -> bool:
+    """A line of opening hours holds every time the claim gives for each day of the line it names
+    (``_day_times``); the claim's times for other days are not about this line."""
+    if not day_times or not (p.structured and _hours_line(p)):
+        return False
+    named = {a["key"] for a in al.ents_direct if a.get("label") == "DAY"}
+    return bool(named) and all(k in day_times and all(any(qd is m for m in al.q_match) for qd in day_times[k]) for k in named)
 
 
 def _day_hours_stated(times: list[Quantity], al: Alignment, p: Passage) -> bool:

@@ -162,6 +162,8 @@ BYO = dict(DINER, attributes={"Alcohol": "u'none'", "RestaurantsTakeOut": "True"
                               "BusinessAcceptsCreditCards": "True",
                               "BusinessParking": "{'garage': False, 'street': True, 'validated': False, 'lot': False, 'valet': False}"})
 PRICEY = dict(DINER, attributes={"RestaurantsPriceRange2": "4", "GoodForKids": "True"})
+TAPROOM = dict(DINER, hours={**{d: "16:0-0:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday")},
+                            "Friday": "11:0-2:0", "Saturday": "11:0-2:0", "Sunday": "11:0-22:0"})
 LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday": "11:0-0:0", "Saturday": "12:0-0:0"})
 
 
@@ -219,6 +221,18 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (BYO, "It does not serve alcohol, and parking is on the street.", "grounded"),
         (BYO, "It offers takeout but no outdoor seating, and it does not serve alcohol, though it accepts credit cards.", "grounded"),
         (BYO, "It does not offer takeout, and parking is on the street.", "unverified"),
+        # each time of a week of hours is said of the days next to it: before them when the claim
+        # names a time first, after them when it names a day first; a heading of days before the
+        # times is spelled out by the days after them
+        (TAPROOM, "It is open from 4 PM to midnight Monday through Thursday and stays open until 2 AM on Fridays "
+                  "and Saturdays.", "grounded"),
+        (TAPROOM, "It opens at 4 PM Monday through Thursday and at 11 AM Friday through Sunday.", "grounded"),
+        (TAPROOM, "Monday through Thursday it opens at 4 PM, and Friday through Sunday at 11 AM.", "grounded"),
+        (TAPROOM, "It is open every day, starting at 4 PM Monday through Thursday and at 11 AM Friday through Sunday.",
+         "grounded"),
+        (TAPROOM, "It opens at 11 AM Monday through Thursday and at 4 PM Friday through Sunday.", "unverified"),
+        (TAPROOM, "It is open from 4 PM to midnight Monday through Thursday and until 1 AM on Fridays and Saturdays.",
+         "contradicted"),
         # "closed on" a day the hours give is contradicted; a day they leave out is not stated
         ({"name": "Luigi's", "hours": {"Monday": "17:0-21:0"}}, "Luigi's is closed on Monday.", "contradicted"),
         (GYM, "The gym is closed on Saturdays.", "contradicted"),
@@ -230,6 +244,16 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
 def test_record_phrasings(nlp, record, answer, expected):
     report = sourced_nlp.check(answer, [record], nlp=nlp)
     assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+def test_hours_conflict_names_the_time_of_its_day(nlp):
+    """Friday's line conflicts with the time said of Friday, not with Monday's."""
+    report = sourced_nlp.check("It is open from 4 PM to midnight Monday through Thursday and until 1 AM on Fridays and Saturdays.",
+                               [TAPROOM], nlp=nlp)
+    claim = report.claims[0]
+    assert claim.verdict == "contradicted", claim.reason
+    assert claim.differs[0]["claim"] == "until 1 AM", claim.differs
+    assert "Friday" in claim.evidence[0].text or "Saturday" in claim.evidence[0].text, claim.evidence
 
 
 def test_daily_in_prose_names_no_weekday(nlp):

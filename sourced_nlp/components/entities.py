@@ -17,7 +17,9 @@ Assigns ``Span._.anchors`` on the spans of ``doc.spans["sourced_claims"]`` and
 "aliases": [str], "role": str, "inherited": bool}`` (``start``/``end`` char offsets in the doc;
 for an inherited anchor, those of its first mention; an inherited anchor also carries
 ``"refers_back"``: True when a pronoun or definite subject points at it, False when the segment
-merely names nothing itself).
+merely names nothing itself). A day (label ``DAY``) named more than once in a segment is one
+anchor whose ``"also_at"`` lists the char offsets of its other mentions ("open Tuesday through
+Sunday, ... at noon on weekends": where each time's days are).
 """
 
 from __future__ import annotations
@@ -232,7 +234,11 @@ class EntityAnchors:
 
     def _add(self, out: list[dict], ent: Span, label: str, key: str | None = None) -> None:
         key = key or self.keys.key(ent.text)
-        if not key or key in self.keys.titles or any(a["key"] == key for a in out):
+        if not key or key in self.keys.titles:
+            return
+        if (same := next((a for a in out if a["key"] == key), None)) is not None:
+            if label == "DAY" and same["label"] == "DAY" and ent.start_char != same["start"]:
+                same.setdefault("also_at", []).append(ent.start_char)  # a day named again: where (for its times)
             return
         out.append(
             {

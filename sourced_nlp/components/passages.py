@@ -131,8 +131,8 @@ class Passages:
         for a in anchors:
             if not a.get("inherited"):
                 for tok in span:
-                    if a["start"] <= tok.idx < a["end"]:
-                        skip.add(tok.i)
+                    if a["start"] <= tok.idx < a["end"] or tok.idx in a.get("also_at", ()):
+                        skip.add(tok.i)  # the name's words; a day's other mentions
         for c in span._.citations or []:
             for tok in span:
                 if c["start"] <= tok.idx < c["end"]:
