@@ -103,6 +103,8 @@ _NEGATION_WORD = re.compile(r"\b(?:not|no|never|without)\b|n't\b")  # where the 
 # of 5; the cut-off the hand-written record cases are labelled by (3.5 stars is not "highly rated")
 _HIGH_PRAISE = re.compile(r"\b(?:highly|top|well|best)[- ](?:rated|reviewed|regarded)\b", re.IGNORECASE)
 _HIGHLY_RATED = 4.0
+# "costs $9", "paid $65": a word that says a value is a price, stated by the amount of money itself
+_MONEY_WORDS = frozenset(load_lexicon("lexical").get("money_words", ()))
 # "an impressive 4.5-star rating", "a perfect 5-star rating", "a low rating": the adjective judges
 # the record's stars; it holds when they fall in its range of ``models/records.json`` rating words
 _RATING_WORDS: dict[str, tuple[float, float]] = {
@@ -645,7 +647,10 @@ class Verifier:
                 q_absent.append(qd)
                 if best == "partial":
                     q_partial.append(qd)
-        cov = self.coverage(claim["lemmas"], p, index)
+        lemmas = claim["lemmas"]
+        if any(qd.get("kind") == "money" for qd in [*q_match, *(c for c, _ in q_conflict)]):
+            lemmas = [x for x in lemmas if x not in _MONEY_WORDS]  # "costs $9" against "is $9" (or "is $12")
+        cov = self.coverage(lemmas, p, index)
         flip = False
         if p.structured and p.value in _FALSE_VALUES | _TRUE_VALUES:
             flip = claim["negated"] != p.negated
@@ -1052,7 +1057,8 @@ class Verifier:
                            # the day of a claimed time comes from a line with times, not from a review
                            and not (times and a.get("label") == "DAY" and not any(q.kind == "time" for _, q in p.quantities))}
             got_anchors |= {("q", i) for i, (qd, _) in enumerate(cq) if any(qd is m for m in al.q_match)}
-            offers[al.pid] = (got_anchors, {x for x in lemmas if self._word_in(x, p, index)})
+            money = any(qd.get("kind") == "money" for qd in al.q_match)
+            offers[al.pid] = (got_anchors, {x for x in lemmas if self._word_in(x, p, index) or money and x in _MONEY_WORDS})
         max_parts = _FUSION_RECORD_LINES if structured else 2
         chosen: list[int] = []
         have_a: set = set()

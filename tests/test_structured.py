@@ -256,6 +256,21 @@ def test_hours_conflict_names_the_time_of_its_day(nlp):
     assert "Friday" in claim.evidence[0].text or "Saturday" in claim.evidence[0].text, claim.evidence
 
 
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        ("The Double Stack costs $9.", "grounded"),
+        ("The Double Stack is priced at $9.", "grounded"),
+        ("The Double Stack costs $12.", "contradicted"),
+        ("The Double Stack costs a lot.", "unverified"),
+    ],
+)
+def test_a_price_word_is_stated_by_the_amount(nlp, answer, expected):
+    """'costs $9' against 'The Double Stack is $9': the amount says it is a price."""
+    report = sourced_nlp.check(answer, ["The Double Stack is $9 and worth every bite."], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
 def test_daily_in_prose_names_no_weekday(nlp):
     report = sourced_nlp.check("Get enough sleep, 7 hours daily.", ["Adults should get enough sleep, 7 hours daily."], nlp=nlp)
     assert report.claims[0].verdict == "grounded", report.claims[0].reason
