@@ -898,17 +898,23 @@ class Verifier:
 
     def _contradiction(self, claim: Feature, aligns: list[Alignment], index: PassageIndex, has_anchor: bool) -> dict | None:
         found: list[tuple[float, Alignment, list[dict], str]] = []
-        if index.attribute_lines and not _NEGATION_WORD.search(claim["text"].lower()):
+        affirmed = claim
+        if index.attribute_lines and _NEGATION_WORD.search(claim["text"].lower()):
+            # a claim of both polarities affirms what lies outside its denied clauses
+            sides = _polarity_sides(claim)
+            affirmed = None if sides is None else dict(
+                claim, text=sides[0], lemmas=[x for x in claim["lemmas"] if _in_words(x, sides[0])])
+        if index.attribute_lines and affirmed is not None:
             # every attribute line of a record, not only the candidates: "serves beer" shares no
             # word with "attributes alcohol: none."
             for pid in index.attribute_lines:
                 p = index.passages[pid]
-                other = _other_value(claim, p)
+                other = _other_value(affirmed, p)
                 if other:
                     differs = [{"claim": other, "source": _line_value_text(p), "kind": "value"}]
                     found.append((1.0, self.align(claim, [], pid, index), differs,
                                   f"the record gives {differs[0]['source']} where the claim says {other}"))
-                elif p.value in _FALSE_VALUES and self._states_field(claim, p, index):
+                elif p.value in _FALSE_VALUES and self._states_field(affirmed, p, index):
                     # "It also accepts reservations for large parties" against "reservations:
                     # False": the claim affirms a field the record denies, whatever else it adds
                     differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
@@ -1209,15 +1215,20 @@ def _hours_line(p: Passage) -> bool:
 def _polarity_sides(claim: Feature) -> tuple[str, str] | None:
     """``(affirmed, denied)`` parts of a claim of both polarities, as lower-case text: the denied
     part runs from the negation cue to the end of its clause ("It offers takeout, but it does not
-    offer delivery"; "It does not serve alcohol, and parking is on the street"), the rest is
-    affirmed. None for a claim without a cue, or one cue whose clause is the whole claim after it
+    offer delivery"; "It does not serve alcohol, and parking is on the street"), or to the end of
+    the phrase the parse says it denies when that comes first ("does not require appointments,
+    has a parking lot"; the claim's ``denied`` offsets), the rest is affirmed. None for a claim without a cue, or one cue whose clause is the whole claim after it
     and no contrast ("It does not offer delivery or Wi-Fi")."""
     text = claim["text"].lower()
     affirmed, denied, pos, bounded = [], [], 0, False
     while (m := _NEGATION_WORD.search(text, pos)) is not None:
+        # the parse's end of what the cue denies, else the end of its clause
+        parsed = next((e for s, e in claim.get("denied") or () if s <= m.start() < e), None)
         end = _CLAUSE_END.search(text, m.end())
         stop = end.start() if end else len(text)
-        bounded = bounded or end is not None
+        if parsed is not None and parsed < stop:
+            stop = parsed
+        bounded = bounded or stop < len(text.rstrip(" .!?;"))
         affirmed.append(text[pos: m.start()])
         denied.append(text[m.start(): stop])
         pos = stop

@@ -28,6 +28,8 @@ Span extensions (on the spans of ``doc.spans["sourced_claims"]`` and ``["sourced
     negation_cue (str | None): the cue text (``"not"``, ``"never"``, ``"no longer"``, ...).
     negation_scope (list[int] | None): ``[start, end]`` char offsets the cue scopes over.
     negated_predicate (str | None): lower-case lemma of the predicate the cue negates.
+    denied_clauses (list[list[int]] | None): ``[start, end]`` char offsets of what each negation
+        cue of the span denies, up to the verbs coordinated with it.
     verdict (str | None): ``"grounded"``, ``"contradicted"`` or ``"unverified"``.
     evidence (list[dict]): ``{"source", "start", "end", "text"}`` (source char offsets).
     reason (str | None): why the verdict, in words.
@@ -56,6 +58,7 @@ _SPAN_ATTRS = {
     "negation_cue": None,
     "negation_scope": None,
     "negated_predicate": None,
+    "denied_clauses": None,
     "verdict": None,
     "evidence": None,
     "reason": None,

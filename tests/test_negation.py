@@ -75,6 +75,30 @@ def test_negation_reaches_the_passage_record(nlp):
 
 
 @pytest.mark.parametrize(
+    "text,denied",
+    [
+        # a cue on a verb denies up to the verbs coordinated with it
+        ("It accepts credit cards, does not require appointments, has a parking lot and is wheelchair accessible.",
+         ["not require appointments"]),
+        ("It is cheap, does not serve alcohol, and does not accept reservations.",
+         ["not serve alcohol", "not accept reservations"]),
+        # before "or" the cue denies every verb
+        ("It does not offer delivery or take reservations.", ["not offer delivery or take reservations"]),
+        # a determiner or preposition cue denies its whole phrase, coordinated nouns included
+        ("It offers takeout but no outdoor seating or delivery.", ["no outdoor seating or delivery"]),
+        ("The clinic operated without a license.", ["without a license"]),
+        ("The new policy reduced costs.", []),
+    ],
+)
+def test_denied_clauses(nlp, text, denied):
+    doc = nlp(text)
+    (span,) = doc.spans[CLAIMS_KEY]
+    assert [doc.text[a:b] for a, b in span._.denied_clauses] == denied
+    (rec,) = doc._.passages
+    assert [rec["text"][a:b] for a, b in rec["denied"]] == denied
+
+
+@pytest.mark.parametrize(
     "claim,source,expected",
     [
         # "failed to reduce" denies "reduce", not "fail"

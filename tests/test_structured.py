@@ -57,7 +57,8 @@ ROWS = [
     # both polarities in one sentence: each line on its side of the negation
     ("It offers takeout, but it does not offer outdoor seating.", "grounded"),
     ("It offers takeout but no outdoor seating.", "grounded"),
-    ("It offers outdoor seating, but it does not offer takeout.", "unverified"),
+    # the affirmed half states a field the record denies
+    ("It offers outdoor seating, but it does not offer takeout.", "contradicted"),
     # several days, each with its own hours, in one sentence
     ("It is open 11 AM to 9 PM on Monday and until 11 PM on Friday.", "grounded"),
     ("It is open 11 AM to 9 PM on Monday and 11 AM to 9 PM on Friday.", "contradicted"),
@@ -233,6 +234,15 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (TAPROOM, "It opens at 11 AM Monday through Thursday and at 4 PM Friday through Sunday.", "unverified"),
         (TAPROOM, "It is open from 4 PM to midnight Monday through Thursday and until 1 AM on Fridays and Saturdays.",
          "contradicted"),
+        # a denial in a list of verbs denies its own verb only
+        (dict(BYO, attributes={**BYO["attributes"], "ByAppointmentOnly": "False", "WheelchairAccessible": "True"}),
+         "It accepts credit cards, does not require appointments, offers takeout and is wheelchair accessible.", "grounded"),
+        (dict(BYO, attributes={**BYO["attributes"], "ByAppointmentOnly": "False", "WheelchairAccessible": "False"}),
+         "It accepts credit cards, does not require appointments, offers takeout and is wheelchair accessible.", "contradicted"),
+        (dict(BYO, attributes={**BYO["attributes"], "RestaurantsDelivery": "False", "RestaurantsReservations": "False"}),
+         "It offers takeout, though it does not offer delivery or take reservations.", "grounded"),
+        (dict(BYO, attributes={**BYO["attributes"], "RestaurantsTakeOut": "False", "RestaurantsDelivery": "False"}),
+         "It offers takeout but not delivery.", "contradicted"),
         # "closed on" a day the hours give is contradicted; a day they leave out is not stated
         ({"name": "Luigi's", "hours": {"Monday": "17:0-21:0"}}, "Luigi's is closed on Monday.", "contradicted"),
         (GYM, "The gym is closed on Saturdays.", "contradicted"),

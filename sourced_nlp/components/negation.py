@@ -13,7 +13,9 @@ Pseudo-negations are not negation: "not only ... but also", "could not rule out"
 
 Assigns, on every span of ``doc.spans["sourced_claims"]`` and ``["sourced_skipped"]``:
 ``Span._.negated`` (bool), ``Span._.negation_cue`` (str | None, the cue as written) and
-``Span._.negation_scope`` (``[start, end]`` char offsets of the cue's head phrase, or None).
+``Span._.negation_scope`` (``[start, end]`` char offsets of the cue's head phrase, or None) and
+``Span._.denied_clauses`` (``[[start, end]]``: what each cue of the span denies, main predicate
+or not; see :meth:`Negation.denied_clauses`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..lexicons import load_lexicon
 
 @Language.factory(
     "sourced_negation",
-    assigns=["span._.negated", "span._.negation_cue", "span._.negation_scope"],
+    assigns=["span._.negated", "span._.negation_cue", "span._.negation_scope", "span._.denied_clauses"],
     requires=["token.dep", "doc.spans"],
     default_config={"lexicon": "negation"},
 )
@@ -57,7 +59,38 @@ class Negation:
             span._.negation_cue = cue[0] if cue else None
             span._.negation_scope = cue[1] if cue else None
             span._.negated_predicate = cue[2] if cue else None
+            span._.denied_clauses = self.denied_clauses(span)
         return doc
+
+    def denied_clauses(self, span: Span) -> list[list[int]]:
+        """``[start, end]`` char offsets of what each negation cue of the span denies, main
+        predicate or not: from the cue to the end of the phrase it negates, without the verbs
+        coordinated with it ("It accepts credit cards, does not require appointments, has a
+        parking lot and is wheelchair accessible": "not require appointments"). A determiner or
+        preposition cue ("no outdoor seating or delivery", "without a reservation") denies its
+        whole phrase."""
+        out: list[list[int]] = []
+        for tok in span:
+            low = _low(tok)
+            if tok.dep_ == "neg" and low in self.dep_cues:
+                head, verbal = tok.head, True
+            elif low in self.det_cues and tok.dep_ == "det":
+                head, verbal = tok.head, False
+            elif low in self.prep_cues and tok.dep_ == "prep":
+                head, verbal = tok, False
+            else:
+                continue
+            if self._is_pseudo(tok):
+                continue
+            # "does not offer delivery or take reservations": a cue before "or" denies both verbs
+            verbal = verbal and not any(c.dep_ == "cc" and c.lower_ in ("or", "nor") for c in head.children)
+            cut = {t.i for c in head.children if verbal and c.dep_ == "conj" for t in c.subtree}
+            cut |= {c.i for c in head.children if verbal and c.dep_ == "cc" and c.i > tok.i}
+            kept = [t for t in head.subtree if t.i >= tok.i and t.i not in cut and not t.is_punct and span.start <= t.i < span.end]
+            if kept:
+                last = max(kept, key=lambda t: t.i)
+                out.append([tok.idx, last.idx + len(last.text)])
+        return out
 
     def find(self, span: Span) -> tuple[str, list[int], str] | None:
         """The cue text, its scope ``[start, end]`` and the lower-case lemma of the predicate it

@@ -7,13 +7,16 @@ types (so a source parsed once can be cached, pickled and shipped to other proce
 ``{"i": int, "start": int, "end": int, "text": str, "kind": str,
 "lemmas": [str], "predicates": [str], "subject": [str], "one_subject": bool,
 "entities": [anchor dict], "quantities": [quantity dict],
-"negated": bool, "cue": str | None, "hedged": bool, "quotes": [str], "norm": str}``
+"negated": bool, "cue": str | None, "negated_predicate": str | None, "denied": [[int, int]],
+"hedged": bool, "contrast": bool, "quotes": [str], "norm": str}``
 
 * ``lemmas``: content lemmas, lower case, mapped to the canonical member of their synonym group
   (``models/lexical.json``); stop words, punctuation, degree words ("a lot", "sharply"), the
   tokens of quantities, entity anchors and citation markers are left out.
 * ``predicates``: canonical lemmas of the main predicates (root and the verbs it coordinates or
   complements), phrasal verbs joined (``go down`` -> ``fall``).
+* ``denied``: ``[start, end]`` char offsets, from the segment's start, of what each negation cue
+  denies (``Span._.denied_clauses``).
 * ``norm``: the text in entity-key form (lower case, ``.`` dropped, punctuation spaced), for
   finding a name the NER missed.
 
@@ -160,6 +163,7 @@ class Passages:
             "negated": bool(span._.negated),
             "cue": span._.negation_cue,
             "negated_predicate": self.lexical.canonical(span._.negated_predicate) if span._.negated_predicate else None,
+            "denied": [[a - span.start_char, b - span.start_char] for a, b in span._.denied_clauses or ()],
             "hedged": any(self.is_hedge(t) for t in span),
             "contrast": any(t.dep_ == "cc" and t.lower_ in ("but", "yet") or t.lower_ in ("while", "whereas", "although", "though") for t in span),
             "quotes": self.quotes(span),
