@@ -234,6 +234,12 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (TAPROOM, "It opens at 11 AM Monday through Thursday and at 4 PM Friday through Sunday.", "unverified"),
         (TAPROOM, "It is open from 4 PM to midnight Monday through Thursday and until 1 AM on Fridays and Saturdays.",
          "contradicted"),
+        # "order", "suitable", "suited", "fit" relate a true attribute to the business
+        (AMENITIES, "Guests can order takeout or delivery.", "grounded"),
+        (dict(PRICEY, attributes={"GoodForKids": "True", "RestaurantsGoodForGroups": "True"}),
+         "It is suitable for groups and children.", "grounded"),
+        (dict(PRICEY, attributes={"GoodForKids": "False", "RestaurantsGoodForGroups": "True"}),
+         "It is suitable for groups and children.", "contradicted"),
         # a denial in a list of verbs denies its own verb only
         (dict(BYO, attributes={**BYO["attributes"], "ByAppointmentOnly": "False", "WheelchairAccessible": "True"}),
          "It accepts credit cards, does not require appointments, offers takeout and is wheelchair accessible.", "grounded"),
