@@ -49,6 +49,18 @@ VERDICT_TABLE = [
         "grounded",
     ),
     (
+        "an instruction's 'ensure' is not a fact to find",
+        "Ensure the water is boiling.",
+        ["The water must be boiling."],
+        "grounded",
+    ),
+    (
+        "'including' and a list's 'steps' frame the fact",
+        "Repeat these steps until you reach the end of the braid, including the last section.",
+        ["Repeat until you reach the end of the braid and the last section."],
+        "grounded",
+    ),
+    (
         "an approximate value overlapping an open bound is no conflict",
         "Lubitz had logged around 600 flight hours.",
         ["Lubitz had logged over 600 flight hours before the crash."],
