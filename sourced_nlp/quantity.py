@@ -479,7 +479,7 @@ def _parse_ordinal(t: str) -> Quantity | None:
 # numbers, money, percent, measures
 
 _TOKEN_RE = re.compile(
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<num>[1-7]/[2348](?![\d/])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"|(?P<cur>us\$|au\$|a\$|ca\$|c\$|hk\$|nz\$|s\$|r\$|\$|£|€|¥|₹|₩|₽|₺|₪)"
     r"|(?P<pct>%)"
     r"|(?P<dash>-)"
@@ -622,11 +622,16 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
     tk = toks[i]
     if tk.kind == "num":
         raw = tk.text.replace(",", "")
-        value = float(raw)
-        decimals = len(raw.split(".")[1]) if "." in raw else 0
-        precision = 0.5 * 10.0 ** (-decimals)
         spelled = False
         i += 1
+        if "/" in raw:
+            value, precision = _fraction(raw)
+            if value is None:
+                return None
+        else:
+            value = float(raw)
+            decimals = len(raw.split(".")[1]) if "." in raw else 0
+            precision = 0.5 * 10.0 ** (-decimals)
     else:
         nw = _number_words(toks, i)
         if nw is None:
@@ -687,6 +692,15 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
         if hit:
             side.unit, i = hit
     return side, i
+
+
+def _fraction(raw: str) -> tuple[float | None, float]:
+    """``(value, precision)`` of a proper fraction of a kitchen measure ("1/4", "3/4": the
+    denominators 2, 3, 4 and 8 of ``models/units.json``); ``(None, 0)`` for another ("24/7")."""
+    num, _, den = raw.partition("/")
+    if not (num.isdigit() and den in ("2", "3", "4", "8")) or int(num) >= int(den):
+        return None, 0.0
+    return int(num) / int(den), 0.0
 
 
 # "1575 S Virginia St", "1420 W Idaho St": a house number and the street's direction, never a unit

@@ -172,7 +172,9 @@ def test_quantities_after_claims(cqnlp, text, expected):
     [("The firm has 56 offices worldwide.", "office"), ("Acme Corp employs 3,400 people.", "people"),
      ("Acme Corp operates in 15 countries.", "country"), ("The U.S. study enrolled 412 patients.", "patient"),
      ("The Pew survey polled more than 1,000 adults.", "adult"), ("Headcount was 221,000.", None),
-     ("Revenue was $56 billion.", None), ("The first demo of POSTGRES was shown in 1987.", "demo")],
+     ("Revenue was $56 billion.", None), ("The first demo of POSTGRES was shown in 1987.", "demo"),
+     # a volume measures the nouns after it: a recipe's ingredients
+     ("Add 2 cups of flour.", "flour"), ("Stir in 2 c. of chicken or vegetable stock.", "chicken vegetable stock")],
 )
 def test_noun(qnlp, text, noun):
     doc = qnlp(text)

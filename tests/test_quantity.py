@@ -118,6 +118,12 @@ PARSES = [
     ("17:0-21:0", "time", 1020, 1260, "minute"),
     ("5 PM to 9 PM", "time", 1020, 1260, "minute"),
     ("5-9 pm", "time", 1020, 1260, "minute"),
+    # kitchen measures and a recipe's proper fractions (a cup is 236.6 ml, a teaspoon 4.93 ml)
+    ("2 cups", "measure", 2 * 2.365882365e-4, 2 * 2.365882365e-4, "meter ** 3"),
+    ("2 c.", "measure", 2 * 2.365882365e-4, 2 * 2.365882365e-4, "meter ** 3"),
+    ("1/4 tsp", "measure", 0.25 * 4.92892159375e-6, 0.25 * 4.92892159375e-6, "meter ** 3"),
+    ("3 tablespoons", "measure", 3 * 1.478676478125e-5, 3 * 1.478676478125e-5, "meter ** 3"),
+    ("3/4", "number", 0.75, 0.75, None),
     # ordinals
     ("first", "ordinal", 1, 1, None),
     ("3rd", "ordinal", 3, 3, None),
@@ -137,7 +143,7 @@ def test_parse(text, kind, low, high, unit):
 @pytest.mark.parametrize(
     "text",
     ["Q3", "GPT-4", "v2", "COVID-19", "next year", "last week", "yearly", "year over year", "quarterly",
-     "a year earlier", "the fiscal quarter ending in March", "5 offices", "", "hello", "3:1", "1st place"],
+     "a year earlier", "the fiscal quarter ending in March", "5 offices", "", "hello", "3:1", "1st place", "24/7"],
 )
 def test_not_a_quantity(text):
     assert parse_quantity(text) is None

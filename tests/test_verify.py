@@ -61,6 +61,18 @@ VERDICT_TABLE = [
         "grounded",
     ),
     (
+        "a recipe's abbreviated measure is the same measure",
+        "Add 2 cups of chicken stock and 1/4 teaspoon of black pepper.",
+        ["SPICY RICE PILAF. 2 tsp. olive oil. 2 c. chicken stock. 1/4 tsp. black pepper."],
+        "grounded",
+    ),
+    (
+        "a measure of another ingredient of the list is no match",
+        "Add 1 teaspoon ground cardamom.",
+        ["SPICY RICE PILAF. 1 tsp. fennel seeds, crushed. 3/4 tsp. ground cardamom. 1/4 c. slivered almonds."],
+        "contradicted",
+    ),
+    (
         "an approximate value overlapping an open bound is no conflict",
         "Lubitz had logged around 600 flight hours.",
         ["Lubitz had logged over 600 flight hours before the crash."],

@@ -293,7 +293,11 @@ class QuantityFinder:
     @staticmethod
     def _noun(span: Span, q: Quantity) -> str | None:
         """Lemma of the common noun a plain number/ordinal counts (``5 offices`` -> ``"office"``),
-        on the same line; a proper noun is a name, not what is counted (``12 Main St``)."""
+        on the same line; a proper noun is a name, not what is counted (``12 Main St``). For a
+        volume (a recipe's ``1 tsp. fennel seeds``, ``2 cups of flour``): the nouns of the phrase
+        after it, the ingredients measured (see ``_measured``)."""
+        if q.kind == "measure" and q.dimension == "[length] ** 3":
+            return _measured(span)
         if q.kind not in ("number", "ordinal") or span.text.endswith("."):
             return None  # "56B." closes its sentence: the next noun belongs to the next one
         doc = span.doc
@@ -310,6 +314,25 @@ class QuantityFinder:
             if nxt.pos_ == "ADJ" and span.end + 1 < len(doc) and doc[span.end + 1].pos_ == "NOUN":
                 return doc[span.end + 1].lemma_.lower()
         return None
+
+
+def _measured(span: Span) -> str | None:
+    """The ingredients a volume measures: the nouns of the words after it, space-separated
+    ("1 teaspoon ground cardamon" -> "ground cardamon"; "2 c. of chicken or vegetable stock" ->
+    "chicken vegetable stock"), past an abbreviation's period, "of" and a determiner; None when
+    no noun follows."""
+    doc = span.doc
+    i = span.end
+    if i < len(doc) and doc[i].text == "." and not doc[i].whitespace_ == "" and doc[i - 1].text.isalpha():
+        i += 1  # "tsp." written with its period
+    while i < len(doc) and (doc[i].lower_ in ("of", "each") or doc[i].pos_ == "DET"):
+        i += 1
+    words: list[str] = []
+    while i < len(doc) and doc[i].is_alpha and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ", "VERB") or doc[i].pos_ == "CCONJ" and words):
+        if doc[i].pos_ in ("NOUN", "PROPN"):
+            words.append(doc[i].lower_ if doc[i].pos_ == "PROPN" else doc[i].lemma_.lower())
+        i += 1
+    return " ".join(dict.fromkeys(words)) or None
 
 
 def _head_verb_of(span: Span) -> str | None:
