@@ -222,10 +222,13 @@ def _conflict_credible(claim_q: dict, source_q: dict) -> bool:
 
 
 def _nouns_compatible(a: dict, b: dict) -> bool:
+    """Two values may be compared: they count or measure the same thing, or either names none.
+    A noun is one word, or a volume's ingredients (space-separated): one in common will do;
+    words alike in their first four letters are one ("cardamom"/"cardamon")."""
     na, nb = a.get("noun"), b.get("noun")
     if not na or not nb or na == nb:
         return True
-    return na[:4] == nb[:4]
+    return any(x[:4] == y[:4] for x in na.split() for y in nb.split())
 
 
 # -- the index -------------------------------------------------------------------------------
@@ -1217,20 +1220,22 @@ def _polarity_sides(claim: Feature) -> tuple[str, str] | None:
     part runs from the negation cue to the end of its clause ("It offers takeout, but it does not
     offer delivery"; "It does not serve alcohol, and parking is on the street"), or to the end of
     the phrase the parse says it denies when that comes first ("does not require appointments,
-    has a parking lot"; the claim's ``denied`` offsets), the rest is affirmed. None for a claim without a cue, or one cue whose clause is the whole claim after it
+    has a parking lot"; the claim's ``denied`` offsets, which also take in the subject of a
+    denied verb: "though delivery is not available"), the rest is affirmed. None for a claim without a cue, or one cue whose clause is the whole claim after it
     and no contrast ("It does not offer delivery or Wi-Fi")."""
     text = claim["text"].lower()
     affirmed, denied, pos, bounded = [], [], 0, False
     while (m := _NEGATION_WORD.search(text, pos)) is not None:
-        # the parse's end of what the cue denies, else the end of its clause
-        parsed = next((e for s, e in claim.get("denied") or () if s <= m.start() < e), None)
+        # what the parse says the cue denies (its subject included), else the cue to the end of
+        # its clause
+        parsed = next(((s, e) for s, e in claim.get("denied") or () if s <= m.start() < e), None)
         end = _CLAUSE_END.search(text, m.end())
-        stop = end.start() if end else len(text)
-        if parsed is not None and parsed < stop:
-            stop = parsed
+        start, stop = m.start(), end.start() if end else len(text)
+        if parsed is not None:
+            start, stop = max(pos, parsed[0]), min(stop, parsed[1])
         bounded = bounded or stop < len(text.rstrip(" .!?;"))
-        affirmed.append(text[pos: m.start()])
-        denied.append(text[m.start(): stop])
+        affirmed.append(text[pos: start])
+        denied.append(text[start: stop])
         pos = stop
     if not denied or not (bounded or claim.get("contrast")):
         return None

@@ -82,6 +82,8 @@ def test_negation_reaches_the_passage_record(nlp):
          ["not require appointments"]),
         ("It is cheap, does not serve alcohol, and does not accept reservations.",
          ["not serve alcohol", "not accept reservations"]),
+        # the subject of the denied verb is what is denied
+        ("It offers takeout, though delivery is not available.", ["delivery is not available"]),
         # before "or" the cue denies every verb
         ("It does not offer delivery or take reservations.", ["not offer delivery or take reservations"]),
         # a determiner or preposition cue denies its whole phrase, coordinated nouns included

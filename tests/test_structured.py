@@ -249,6 +249,8 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
          "It offers takeout, though it does not offer delivery or take reservations.", "grounded"),
         (dict(BYO, attributes={**BYO["attributes"], "RestaurantsTakeOut": "False", "RestaurantsDelivery": "False"}),
          "It offers takeout but not delivery.", "contradicted"),
+        (dict(BYO, attributes={**BYO["attributes"], "RestaurantsDelivery": "False"}),
+         "It offers takeout, though delivery is not available.", "grounded"),
         # "closed on" a day the hours give is contradicted; a day they leave out is not stated
         ({"name": "Luigi's", "hours": {"Monday": "17:0-21:0"}}, "Luigi's is closed on Monday.", "contradicted"),
         (GYM, "The gym is closed on Saturdays.", "contradicted"),

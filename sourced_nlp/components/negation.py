@@ -64,8 +64,8 @@ class Negation:
 
     def denied_clauses(self, span: Span) -> list[list[int]]:
         """``[start, end]`` char offsets of what each negation cue of the span denies, main
-        predicate or not: from the cue to the end of the phrase it negates, without the verbs
-        coordinated with it ("It accepts credit cards, does not require appointments, has a
+        predicate or not: from the cue (or the subject of the verb it negates: "delivery is not
+        available") to the end of the phrase it negates, without the verbs coordinated with it ("It accepts credit cards, does not require appointments, has a
         parking lot and is wheelchair accessible": "not require appointments"). A determiner or
         preposition cue ("no outdoor seating or delivery", "without a reservation") denies its
         whole phrase."""
@@ -87,9 +87,13 @@ class Negation:
             cut = {t.i for c in head.children if verbal and c.dep_ == "conj" for t in c.subtree}
             cut |= {c.i for c in head.children if verbal and c.dep_ == "cc" and c.i > tok.i}
             kept = [t for t in head.subtree if t.i >= tok.i and t.i not in cut and not t.is_punct and span.start <= t.i < span.end]
+            # "though delivery is not available": the subject before the cue is what is denied
+            subjects = [t for c in head.children if verbal and c.dep_ in ("nsubj", "nsubjpass") and c.i < tok.i
+                        for t in c.subtree if span.start <= t.i < span.end]
             if kept:
+                first = min([tok, *subjects], key=lambda t: t.i)
                 last = max(kept, key=lambda t: t.i)
-                out.append([tok.idx, last.idx + len(last.text)])
+                out.append([first.idx, last.idx + len(last.text)])
         return out
 
     def find(self, span: Span) -> tuple[str, list[int], str] | None:
