@@ -57,6 +57,11 @@ SEGMENTATION = [
         'Engineers said the fix would take "four hours." The outage lasted 9 hours.',
         ['Engineers said the fix would take "four hours."', "The outage lasted 9 hours."],
     ),
+    # a record's key and its value are one line, one claim, however long the key
+    (
+        "attributes business accepts credit cards: False.\nattributes restaurants good for groups: True.",
+        ["attributes business accepts credit cards: False.", "attributes restaurants good for groups: True."],
+    ),
     # plain two-sentence line
     (
         "Acme hired 200 engineers in 2022. The firm opened an office in Lisbon.",

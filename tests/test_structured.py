@@ -240,6 +240,13 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
          "It is suitable for groups and children.", "grounded"),
         (dict(PRICEY, attributes={"GoodForKids": "False", "RestaurantsGoodForGroups": "True"}),
          "It is suitable for groups and children.", "contradicted"),
+        # a field whose key runs to five words is read with its value
+        (dict(DINER, attributes={"BusinessAcceptsCreditCards": "False", "RestaurantsGoodForGroups": "False"}),
+         "It accepts credit cards.", "contradicted"),
+        (dict(DINER, attributes={"BusinessAcceptsCreditCards": "False", "RestaurantsGoodForGroups": "False"}),
+         "It is good for groups.", "contradicted"),
+        (dict(DINER, attributes={"BusinessAcceptsCreditCards": "False", "RestaurantsGoodForGroups": "False"}),
+         "It does not accept credit cards.", "grounded"),
         # a denial in a list of verbs denies its own verb only
         (dict(BYO, attributes={**BYO["attributes"], "ByAppointmentOnly": "False", "WheelchairAccessible": "True"}),
          "It accepts credit cards, does not require appointments, offers takeout and is wheelchair accessible.", "grounded"),

@@ -194,9 +194,12 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def _is_label(piece: str) -> bool:
-    """A short piece ending in a colon: the label of what follows on the same line."""
+    """A short piece ending in a colon: the label of what follows on the same line; up to four
+    words, or eight in lower case (a record's key: "attributes business accepts credit cards:
+    False.")."""
     piece = piece.strip()
-    return piece.endswith(":") and len(piece.split()) <= 4
+    words = len(piece.split())
+    return piece.endswith(":") and (words <= 4 or words <= 8 and piece[:1].islower())
 
 
 def _mask(text: str, citations: list[dict]) -> str:
