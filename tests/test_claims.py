@@ -110,6 +110,11 @@ SKIPPED = [
         [("Here are the steps: preheat the oven.", "preamble")],
     ),
     (
+        "The truck's hours are as follows:\n* Monday: 11 AM to 2 PM",
+        ["Monday: 11 AM to 2 PM"],
+        [("The truck's hours are as follows:", "preamble")],
+    ),
+    (
         "The plant in Ohio closed in April. I hope this helps!",
         ["The plant in Ohio closed in April."],
         [("I hope this helps!", "greeting")],
