@@ -36,6 +36,7 @@ bench: bench-install
 	$(BIN)/python bench/speed.py --json bench/out/speed.json
 	$(BIN)/python bench/records.py
 	$(BIN)/python bench/records.py --cases tests/cases/records-b.jsonl
+	$(BIN)/python bench/records.py --cases tests/cases/records-c.jsonl
 
 bench-quick: bench-install
 	$(BIN)/python bench/ragtruth.py --split test --quick --json bench/out/ragtruth-test-quick.json
