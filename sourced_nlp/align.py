@@ -317,8 +317,9 @@ class PassageIndex:
                     # a free-text value (a review) may run over several sentences: they share the
                     # line that opened it
                     key_line = _RECORD_KEY.match(rec["text"])
-                    if key_line and len(rec["text"][key_line.end():].split()) >= _TEXT_VALUE_WORDS:
-                        p.text_of = pid
+                    if key_line and (len(rec["text"][key_line.end():].split()) >= _TEXT_VALUE_WORDS
+                                     or key_line.group(0).rstrip(": ").lower().endswith(" text")):
+                        p.text_of = pid  # a review's text, however short its first sentence ("Zero tears.")
                     elif not key_line and prev is not None:
                         p.text_of = self.passages[prev].text_of
                 prev = pid
@@ -1027,6 +1028,24 @@ class Verifier:
         return True
 
     def _fusion(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> dict | None:
+        """:meth:`_fusion_of` the candidate passages; for a claim about one person or thing ("One
+        customer ...") that they do not ground, again with the lines of one review at a time (and
+        the record's field lines), so that a sentence of another review that shares a word ("they
+        forgot our iced tea") does not take the place of the review it tells."""
+        fused = self._fusion_of(claim, cq, aligns, index)
+        if fused is not None or not claim.get("one_subject"):
+            return fused
+        reviews = sorted({index.passages[al.pid].text_of for al in aligns} - {None})
+        if len(reviews) < 2:
+            return None
+        for review in reviews:
+            own = [al for al in aligns if index.passages[al.pid].text_of in (None, review)]
+            fused = self._fusion_of(claim, cq, own, index)
+            if fused is not None and fused["verdict"] == "grounded":
+                return fused
+        return None
+
+    def _fusion_of(self, claim: Feature, cq: list, aligns: list[Alignment], index: PassageIndex) -> dict | None:
         """Ground a claim that fuses facts from several passages: greedily pick the passage that
         adds the most of what is still missing. A passage must add a name or value the others lack
         (a fact of its own), a word of the claim (a line of a record: each line states one field),

@@ -116,3 +116,19 @@ def test_record_shape_and_offsets(nlp):
     assert recs[2]["negated"] is True
     assert recs[1]["negated"] is False
     assert " acme " in recs[1]["norm"]
+
+
+@pytest.mark.parametrize(
+    "text,one",
+    [
+        ("One reviewer waited 20 minutes for a table.", True),
+        ("Another customer said everything arrived hot, though the biryani was bland.", True),
+        ("One diner enjoyed the salad, and another said the soup was cold.", False),
+        ("The falafel is crispy, and the hummus is smooth.", False),
+        ("Reviewers praised the tacos.", False),
+    ],
+)
+def test_one_subject(nlp, text, one):
+    """One person or thing is the subject, and no clause joined to the main one has its own."""
+    (rec,) = nlp(text)._.passages
+    assert rec["one_subject"] is one

@@ -296,6 +296,21 @@ def test_a_price_word_is_stated_by_the_amount(nlp, answer, expected):
     assert report.claims[0].verdict == expected, report.claims[0].reason
 
 
+def test_a_review_is_one_text_however_short_its_first_sentence(nlp):
+    """Every sentence of a review belongs to it, "Ehh." included: a claim about one customer is
+    told from that review, not from a sentence of another that shares a word."""
+    record = dict(DINER, review_info=[
+        {"review_stars": 4.0, "review_date": "2021-09-12", "review_text": "Ordered pancakes. They forgot our iced tea."},
+        {"review_stars": 3.0, "review_date": "2022-11-05", "review_text": "Ehh. Came with a group of 8 and they were "
+         "really accommodating. But the food came out staggered. Our server forgot refills a couple times."},
+    ])
+    report = sourced_nlp.check("Another customer said the staff accommodated a group of 8, but the food came out "
+                               "staggered and the server forgot refills.", [record], nlp=nlp)
+    claim = report.claims[0]
+    assert claim.verdict == "grounded", claim.reason
+    assert all("iced tea" not in e.text for e in claim.evidence), claim.evidence
+
+
 def test_daily_in_prose_names_no_weekday(nlp):
     report = sourced_nlp.check("Get enough sleep, 7 hours daily.", ["Adults should get enough sleep, 7 hours daily."], nlp=nlp)
     assert report.claims[0].verdict == "grounded", report.claims[0].reason

@@ -184,10 +184,18 @@ class Passages:
     @staticmethod
     def one_subject(span: Span) -> bool:
         """The main clause's subject is one common-noun thing or person ("One reviewer",
-        "Another customer", "A dog owner": tag ``NN``), not several ("Reviewers": ``NNS``)."""
-        for tok in span:
-            if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.i == tok.i or tok.head.dep_ == "ROOT"):
-                return tok.tag_ == "NN" and not tok.ent_type_
+        "Another customer", "A dog owner": tag ``NN``), not several ("Reviewers": ``NNS``), and
+        no other clause of the span has a subject of its own ("One diner enjoyed the salad, and
+        another said ..."; "The falafel is crispy, and the hummus is smooth")."""
+        subjects = [tok for tok in span if tok.dep_ in ("nsubj", "nsubjpass")]
+        for tok in subjects:
+            if tok.head.i == tok.i or tok.head.dep_ == "ROOT":
+                # a clause joined to the main one with a subject of its own ("..., and another
+                # said", "..., and the hummus is smooth"); a pronoun ("and then he left") is the
+                # same one, and a subordinate clause ("though the biryani was bland") theirs
+                others = any(o is not tok and o.head.dep_ == "conj" and o.head.head.i == tok.head.i
+                             and (o.pos_ in ("NOUN", "PROPN") or o.lower_ in ("another", "others")) for o in subjects)
+                return tok.tag_ == "NN" and not tok.ent_type_ and not others
         return False
 
     @staticmethod
