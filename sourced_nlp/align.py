@@ -317,8 +317,9 @@ class PassageIndex:
                     # a free-text value (a review) may run over several sentences: they share the
                     # line that opened it
                     key_line = _RECORD_KEY.match(rec["text"])
-                    if key_line and (len(rec["text"][key_line.end():].split()) >= _TEXT_VALUE_WORDS
-                                     or key_line.group(0).rstrip(": ").lower().endswith(" text")):
+                    if key_line and not _RECORD_KIND.match(rec["text"]) and (
+                            len(rec["text"][key_line.end():].split()) >= _TEXT_VALUE_WORDS
+                            or key_line.group(0).rstrip(": ").lower().endswith(" text")):
                         p.text_of = pid  # a review's text, however short its first sentence ("Zero tears.")
                     elif not key_line and prev is not None:
                         p.text_of = self.passages[prev].text_of
@@ -407,9 +408,11 @@ class PassageIndex:
             # a name the passage's NER cut one word shorter ("S Virginia St" / "Virginia St")
             parts = {" ".join(words[1:]), " ".join(words[:-1])} if len(words) > 2 else set()
             named = {pid for k in {a["key"], *a["aliases"], *parts} for pid in self.by_key.get(k, ())}
-            # a record's line that holds the name where its NER saw none ("city: Fishers.")
+            # a record's line that holds the name where its NER saw none ("city: Fishers."), or
+            # on a line of one short value, its alias ("state: OK." for "Oklahoma")
             named |= {pid for pid, p in enumerate(self.passages)
-                      if p.structured and p.text_of is None and len(a["key"]) >= 2 and f" {a['key']} " in p.f["norm"]}
+                      if p.structured and p.text_of is None and any(
+                          len(k) >= 2 and f" {k} " in p.f["norm"] for k in (a["key"], *(a["aliases"] if len(p.f["norm"].split()) <= 3 else ())))}
             for pid in named:
                 score[pid] = score.get(pid, 0.0) + self.max_idf
         for qd in claim["quantities"]:
@@ -1193,7 +1196,7 @@ class Verifier:
             if al.pid in chosen or not (p.structured and p.value in _FALSE_VALUES):
                 continue
             words = [x for x in dict.fromkeys(claim["lemmas"]) if x not in held and x not in index.relation_words and self._lemma_in(x, p)]
-            if words:
+            if words and _names_key(claim, p, index):
                 return al.pid, words
         return None
 
@@ -1277,6 +1280,19 @@ def _other_days_times(times: list[Quantity], al: Alignment, p: Passage) -> bool:
         return False
     ends = {x for q in times for x in (q.low, q.high) if not math.isinf(x)}
     return all(r.low in ends and r.high in ends for _, r in p.quantities if _hours_range(r))
+
+
+def _names_key(claim: Feature, p: Passage, index: PassageIndex) -> bool:
+    """The claim holds every distinctive word of a record line's key, in some form ("take out"
+    needs "take" and "out", or "takeout": "takes reservations" names no "take out"; "by
+    appointment only" needs "appointment")."""
+    words = [w for w in re.findall(r"[a-z]+", p.f["text"].split(":")[0].lower())
+             if w not in _GENERIC_KEY_WORDS and w not in ("only", "no", "not")]
+    _, tokens, _ = _claim_words(claim["text"])
+    said = set(tokens) | set(claim["lemmas"])
+    if "".join(words) in said:
+        return True
+    return all(any(w == t or _same_word(w, t) or w.rstrip("s") == t.rstrip("s") or index.canon.get(w, w) == t for t in said) for w in words)
 
 
 def _day_times(claim: Feature, cq: list) -> dict[str, list[dict]] | None:

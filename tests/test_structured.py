@@ -247,6 +247,15 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
          "It is good for groups.", "contradicted"),
         (dict(DINER, attributes={"BusinessAcceptsCreditCards": "False", "RestaurantsGoodForGroups": "False"}),
          "It does not accept credit cards.", "grounded"),
+        # a state's code on its line is the state an answer names in full; a long list of
+        # categories is a field, not a review's free text
+        ({"name": "Red Dirt Brisket Co.", "address": "1324 E 11th St", "city": "Tulsa", "state": "OK",
+          "categories": "Food Trucks, Barbeque, Food, Street Vendors, Caterers, Event Planning & Services"},
+         "Red Dirt Brisket Co. is a barbecue food truck located at 1324 E 11th St in Tulsa, Oklahoma.", "grounded"),
+        # "takes reservations" does not name "take out: False": not contradicted by it
+        (dict(DINER, attributes={"RestaurantsTakeOut": "False", "RestaurantsReservations": "True", "OutdoorSeating": "True",
+                                 "Alcohol": "u'full_bar'", "HappyHour": "True"}),
+         "The restaurant has a full bar, a happy hour, outdoor seating and takes reservations.", "unverified"),
         # a denial in a list of verbs denies its own verb only
         (dict(BYO, attributes={**BYO["attributes"], "ByAppointmentOnly": "False", "WheelchairAccessible": "True"}),
          "It accepts credit cards, does not require appointments, offers takeout and is wheelchair accessible.", "grounded"),
