@@ -257,7 +257,8 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
                                  "Alcohol": "u'full_bar'", "HappyHour": "True"}),
          "The restaurant has a full bar, a happy hour, outdoor seating and takes reservations.", "unverified"),
         # a list's heading word
-        (AMENITIES, "* Amenities: Takeout, delivery, free Wi-Fi", "grounded"),
+        (dict(DINER, attributes={"WiFi": "u'free'", "HasTV": "True", "BusinessParking": "{'garage': False, 'lot': True}"}),
+         "* Amenities: Free Wi-Fi, TVs, parking lot", "grounded"),
         # a denial in a list of verbs denies its own verb only
         (dict(BYO, attributes={**BYO["attributes"], "ByAppointmentOnly": "False", "WheelchairAccessible": "True"}),
          "It accepts credit cards, does not require appointments, offers takeout and is wheelchair accessible.", "grounded"),
