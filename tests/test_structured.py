@@ -256,6 +256,11 @@ LATE = dict(DINER, business_stars=2.5, hours={"Thursday": "11:0-22:0", "Friday":
         (dict(DINER, attributes={"RestaurantsTakeOut": "False", "RestaurantsReservations": "True", "OutdoorSeating": "True",
                                  "Alcohol": "u'full_bar'", "HappyHour": "True"}),
          "The restaurant has a full bar, a happy hour, outdoor seating and takes reservations.", "unverified"),
+        # "with a focus on" states a category; "a bowling alley" is the record of category Bowling
+        ({"name": "Everest Momo House", "city": "Tucson", "state": "AZ", "categories": "Himalayan/Nepalese, Indian, Restaurants, Dumplings"},
+         "Everest Momo House is a Nepalese and Indian restaurant in Tucson, Arizona, with a focus on dumplings.", "grounded"),
+        ({"name": "Starlite Lanes", "city": "Edwardsville", "state": "IL", "categories": "Bowling, Active Life, Bars"},
+         "Starlite Lanes is a bowling alley with a bar in Edwardsville, Illinois.", "grounded"),
         # a list's heading word
         (dict(DINER, attributes={"WiFi": "u'free'", "HasTV": "True", "BusinessParking": "{'garage': False, 'lot': True}"}),
          "* Amenities: Free Wi-Fi, TVs, parking lot", "grounded"),
