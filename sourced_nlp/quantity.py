@@ -685,6 +685,10 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
         hit = _phrase(toks, i, lex["percent_words"], 2)
         if hit:
             side.pct, i = hit
+    # a unit joined by a hyphen: "a 60-minute massage", "a 2-hour window"
+    if (side.unit is None and side.pct is None and side.currency is None and i + 1 < len(toks) and toks[i].kind == "dash"
+            and toks[i].attached and toks[i + 1].kind == "word" and toks[i + 1].attached and toks[i + 1].low in lex["units"]):
+        i += 1
     # unit
     if (side.unit is None and side.pct is None and side.currency is None and i < len(toks) and toks[i].kind == "word"
             and toks[i].text not in _COMPASS):

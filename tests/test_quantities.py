@@ -42,6 +42,9 @@ ROWS = [
     ("We released version 3 in 2020.", [("2020", "date", Y(2020))]),
     ("COVID-19 cases fell by 12% in v2 of the report.", [("12%", "percent", 12)]),
     ("It was one of the best years.", []),
+    # a unit joined by a hyphen is a measure; "-year-old" is an age, a plain number
+    ("The wait was a 30-minute one.", [("30-minute", "measure", 1800)]),
+    ("The 23-year-old resident was arrested.", [("23", "number", 23)]),
     # c01
     ("Microsoft's quarterly revenue was 56B.", [("56B.", "number", 56e9)]),
     ("Microsoft reported 56bn in revenue for the quarter.", [("56bn", "number", 56e9)]),

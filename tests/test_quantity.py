@@ -118,6 +118,9 @@ PARSES = [
     ("17:0-21:0", "time", 1020, 1260, "minute"),
     ("5 PM to 9 PM", "time", 1020, 1260, "minute"),
     ("5-9 pm", "time", 1020, 1260, "minute"),
+    # a unit joined by a hyphen ("a 30-minute wait")
+    ("30-minute", "measure", 1800, 1800, "second"),
+    ("2-hour", "measure", 7200, 7200, "second"),
     # kitchen measures and a recipe's proper fractions (a cup is 236.6 ml, a teaspoon 4.93 ml)
     ("2 cups", "measure", 2 * 2.365882365e-4, 2 * 2.365882365e-4, "meter ** 3"),
     ("2 c.", "measure", 2 * 2.365882365e-4, 2 * 2.365882365e-4, "meter ** 3"),

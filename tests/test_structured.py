@@ -328,6 +328,15 @@ def test_a_review_is_one_text_however_short_its_first_sentence(nlp):
     assert all("iced tea" not in e.text for e in claim.evidence), claim.evidence
 
 
+def test_a_hyphenated_duration_is_a_value(nlp):
+    """'a 60-minute massage' is 60 minutes: the review's '60 min' states it, '90 min' does not."""
+    for review, expected in (("60 min massage was $110 plus tip, worth it.", "grounded"),
+                             ("90 min massage was $110 plus tip, worth it.", "contradicted")):
+        record = dict(DINER, review_info=[{"review_stars": 5.0, "review_date": "2023-01-02", "review_text": review}])
+        report = sourced_nlp.check("A 60-minute massage costs $110 plus tip.", [record], nlp=nlp)
+        assert report.claims[0].verdict == expected, (review, report.claims[0].reason)
+
+
 def test_daily_in_prose_names_no_weekday(nlp):
     report = sourced_nlp.check("Get enough sleep, 7 hours daily.", ["Adults should get enough sleep, 7 hours daily."], nlp=nlp)
     assert report.claims[0].verdict == "grounded", report.claims[0].reason

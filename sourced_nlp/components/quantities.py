@@ -214,6 +214,8 @@ class QuantityFinder:
                 span = doc[start:end]
                 if self._is_change(span):
                     continue
+                if end + 1 < len(doc) and doc[end].text == "-" and doc[end + 1].lower_ == "old" and doc[end - 1].is_alpha:
+                    continue  # "23-year-old" is an age, not a duration of 23 years
                 q = parse_quantity(span.text, self._label_for(doc, start, end, seed))
                 if q is not None:
                     best = (start, end, q)
