@@ -1243,8 +1243,9 @@ def _polarity_sides(claim: Feature) -> tuple[str, str] | None:
     offer delivery"; "It does not serve alcohol, and parking is on the street"), or to the end of
     the phrase the parse says it denies when that comes first ("does not require appointments,
     has a parking lot"; the claim's ``denied`` offsets, which also take in the subject of a
-    denied verb: "though delivery is not available"), the rest is affirmed. None for a claim without a cue, or one cue whose clause is the whole claim after it
-    and no contrast ("It does not offer delivery or Wi-Fi")."""
+    denied verb: "though delivery is not available"), the rest is affirmed. None for a claim
+    without a cue, or one cue whose clause is the whole claim after it and no contrast ("It does
+    not offer delivery or Wi-Fi")."""
     text = claim["text"].lower()
     affirmed, denied, pos, bounded = [], [], 0, False
     while (m := _NEGATION_WORD.search(text, pos)) is not None:

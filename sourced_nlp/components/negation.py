@@ -65,10 +65,11 @@ class Negation:
     def denied_clauses(self, span: Span) -> list[list[int]]:
         """``[start, end]`` char offsets of what each negation cue of the span denies, main
         predicate or not: from the cue (or the subject of the verb it negates: "delivery is not
-        available") to the end of the phrase it negates, without the verbs coordinated with it ("It accepts credit cards, does not require appointments, has a
-        parking lot and is wheelchair accessible": "not require appointments"). A determiner or
-        preposition cue ("no outdoor seating or delivery", "without a reservation") denies its
-        whole phrase."""
+        available") to the end of the phrase it negates, without the verbs coordinated with it
+        ("It accepts credit cards, does not require appointments, has a parking lot and is
+        wheelchair accessible": "not require appointments"; before "or" the cue denies them all).
+        A determiner or preposition cue ("no outdoor seating or delivery", "without a
+        reservation") denies its whole phrase."""
         out: list[list[int]] = []
         for tok in span:
             low = _low(tok)
