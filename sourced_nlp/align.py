@@ -385,6 +385,8 @@ class PassageIndex:
         n = max(len(self.passages), 1)
         self.idf = {lemma: math.log(1 + n / c) for lemma, c in df.items()}
         self.max_idf = math.log(1 + n)
+        # the field lines of records (not a review's text), where a name may stand without NER
+        self.field_lines = [pid for pid, p in enumerate(self.passages) if p.structured and p.text_of is None]
 
     def weight(self, lemma: str) -> float:
         """IDF weight of a lemma; one absent from the sources weighs as the rarest."""
@@ -410,9 +412,11 @@ class PassageIndex:
             named = {pid for k in {a["key"], *a["aliases"], *parts} for pid in self.by_key.get(k, ())}
             # a record's line that holds the name where its NER saw none ("city: Fishers."), or
             # on a line of one short value, its alias ("state: OK." for "Oklahoma")
-            named |= {pid for pid, p in enumerate(self.passages)
-                      if p.structured and p.text_of is None and any(
-                          len(k) >= 2 and f" {k} " in p.f["norm"] for k in (a["key"], *(a["aliases"] if len(p.f["norm"].split()) <= 3 else ())))}
+            for pid in self.field_lines:
+                norm = self.passages[pid].f["norm"]
+                short = len(norm.split()) <= 3
+                if any(len(k) >= 2 and f" {k} " in norm for k in (a["key"], *(a["aliases"] if short else ()))):
+                    named.add(pid)
             for pid in named:
                 score[pid] = score.get(pid, 0.0) + self.max_idf
         for qd in claim["quantities"]:
@@ -905,6 +909,8 @@ class Verifier:
 
     def _contradiction(self, claim: Feature, aligns: list[Alignment], index: PassageIndex, has_anchor: bool) -> dict | None:
         found: list[tuple[float, Alignment, list[dict], str]] = []
+        cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None]
+        day_times = _day_times(claim, cq) if index.has_records and any(q.kind == "time" for _, q in cq) else None
         affirmed = claim
         if index.attribute_lines and _NEGATION_WORD.search(claim["text"].lower()):
             # a claim of both polarities affirms what lies outside its denied clauses
@@ -939,7 +945,7 @@ class Verifier:
                 # against another step's "cook for 10 minutes" is no conflict)
                 anchored = (p.structured or al.ents_found or al.q_match or al.coverage >= _UNANCHORED_CONFLICT
                             or any(qd.get("noun") and qd.get("noun") == sd.get("noun") for qd, sd in al.q_conflict))
-                conflicts = _own_day_conflicts(claim, al, p)
+                conflicts = _own_day_conflicts(day_times, al, p)
                 if conflicts and anchored and self._conflict_stands(al, aligns):
                     qd, sd = conflicts[0]
                     differs = [{"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in conflicts]
@@ -1352,15 +1358,13 @@ def _day_times(claim: Feature, cq: list) -> dict[str, list[dict]] | None:
     return out
 
 
-def _own_day_conflicts(claim: Feature, al: Alignment, p: Passage) -> list[tuple[dict, dict]]:
+def _own_day_conflicts(day_times: dict[str, list[dict]] | None, al: Alignment, p: Passage) -> list[tuple[dict, dict]]:
     """The value conflicts of an alignment that are about its passage: on a line of opening
-    hours, only those of the times the claim gives for the line's days (``_day_times``), when the
-    claim's times can be placed ("4 PM to midnight Monday through Thursday and until 1 AM on
-    Fridays" conflicts with Friday's "11:0-2:0" over "until 1 AM" only)."""
+    hours, only those of the times the claim gives for the line's days (``day_times``, from
+    :func:`_day_times`), when the claim's times can be placed ("4 PM to midnight Monday through
+    Thursday and until 1 AM on Fridays" conflicts with Friday's "11:0-2:0" over "until 1 AM")."""
     if not al.q_conflict or not (p.structured and _hours_line(p)):
         return al.q_conflict
-    cq = [(qd, q) for qd in claim["quantities"] if (q := to_quantity(qd)) is not None]
-    day_times = _day_times(claim, cq)
     named = {a["key"] for a in al.ents_direct if a.get("label") == "DAY"}
     if not day_times or not named or not named <= day_times.keys():
         return al.q_conflict
