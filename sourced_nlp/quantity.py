@@ -553,6 +553,8 @@ def _number_words(toks: list[_Tok], i: int) -> tuple[float, float, int] | None:
     total, current = 0.0, 0.0
     seen_number, last_scale, j = False, 1.0, i
     last_kind = None
+    if i < len(toks) and toks[i].kind == "word" and toks[i].low in lex["frequency_words"]:
+        return float(lex["frequency_words"][toks[i].low]), 0.5, i + 1  # "twice": a count of times, alone
     while j < len(toks):
         tk = toks[j]
         w = tk.low
@@ -825,6 +827,7 @@ def _has_value_word(t: str) -> bool:
     words = set(re.findall(r"[a-z]+", t))
     return bool(
         words & set(lex["number_words"]) or words & set(lex["tens_words"]) or words & set(lex["ordinal_words"])
+        or words & set(lex["frequency_words"])
         or words & set(lex["months"]) or words & {"hundred", "thousand", "million", "billion", "trillion", "noon", "midnight"}
     )
 

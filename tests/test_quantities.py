@@ -45,6 +45,12 @@ ROWS = [
     # a unit joined by a hyphen is a measure; "-year-old" is an age, a plain number
     ("The wait was a 30-minute one.", [("30-minute", "measure", 1800)]),
     ("The 23-year-old resident was arrested.", [("23", "number", 23)]),
+    # frequency words are counts: "twice" always, "once" only before a period or "or"
+    ("The island is accessible by sea twice a year.", [("twice", "number", 2)]),
+    ("Water it once a week.", [("once", "number", 1)]),
+    ("Shampoo once or twice.", [("once", "number", 1), ("twice", "number", 2)]),
+    ("He was once a doctoral student.", []),
+    ("It was once a major player.", []),
     # c01
     ("Microsoft's quarterly revenue was 56B.", [("56B.", "number", 56e9)]),
     ("Microsoft reported 56bn in revenue for the quarter.", [("56bn", "number", 56e9)]),
@@ -177,7 +183,10 @@ def test_quantities_after_claims(cqnlp, text, expected):
      ("The Pew survey polled more than 1,000 adults.", "adult"), ("Headcount was 221,000.", None),
      ("Revenue was $56 billion.", None), ("The first demo of POSTGRES was shown in 1987.", "demo"),
      # a volume measures the nouns after it: a recipe's ingredients
-     ("Add 2 cups of flour.", "flour"), ("Stir in 2 c. of chicken or vegetable stock.", "chicken vegetable stock")],
+     ("Add 2 cups of flour.", "flour"), ("Stir in 2 c. of chicken or vegetable stock.", "chicken vegetable stock"),
+     # a count of times holds its period, so that "twice a year" is never "two times a day"
+     ("It sails twice a year.", "year-time"), ("It sails two times per year.", "year-time"),
+     ("Take it 3 times daily.", "day-time"), ("He married twice.", "time")],
 )
 def test_noun(qnlp, text, noun):
     doc = qnlp(text)

@@ -118,6 +118,9 @@ PARSES = [
     ("17:0-21:0", "time", 1020, 1260, "minute"),
     ("5 PM to 9 PM", "time", 1020, 1260, "minute"),
     ("5-9 pm", "time", 1020, 1260, "minute"),
+    # frequency words ("twice a year" is two times a year)
+    ("twice", "number", 2, 2, None),
+    ("once", "number", 1, 1, None),
     # a unit joined by a hyphen ("a 30-minute wait")
     ("30-minute", "measure", 1800, 1800, "second"),
     ("2-hour", "measure", 7200, 7200, "second"),

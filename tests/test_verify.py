@@ -464,3 +464,24 @@ def test_passage_index_is_built_once_per_list_of_sources(nlp):
     renamed = [{"id": "other", "text": sources[0]["text"]}]
     assert verify.index_for(renamed) is not index
     assert sourced_nlp.check("Acme's revenue rose 8% in 2023.", renamed, nlp=nlp).claims[0].evidence[0].source == "other"
+
+
+@pytest.mark.parametrize(
+    "claim,expected",
+    [("The island is only accessible by sea twice a year.", "unverified"),
+     ("The island is only accessible by sea 60 days a year.", "grounded")],
+)
+def test_a_count_of_times_is_a_value(nlp, claim, expected):
+    """'twice a year' is a count (2 times a year), not stated by '60 days a year'."""
+    source = "The island is also only accessible by sea 60-days-a-year through a small port."
+    report = sourced_nlp.check(claim, [source], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+def test_a_count_of_times_compares_within_its_period(nlp):
+    source = "Water established dahlias deeply once a week. Feed them two times a month."
+    for claim, expected in (("Water established dahlias deeply once a week.", "grounded"),
+                            ("Feed them twice a month.", "grounded"),
+                            ("Feed them three times a month.", "contradicted")):
+        report = sourced_nlp.check(claim, [source], nlp=nlp)
+        assert report.claims[0].verdict == expected, (claim, report.claims[0].reason)

@@ -77,6 +77,8 @@ class QuantityFinder:
         self._labels = {w.lower() for w in lex["label_words"]}
         self._change_verbs = set(lex["change_verbs"])
         self._number_words = set(lex["number_words"]) | set(lex["tens_words"])
+        self._frequency_words = set(lex.get("frequency_words", ()))
+        self._frequency_periods = set(lex.get("frequency_periods", ()))
 
     # -- public ---------------------------------------------------------------------------
 
@@ -126,6 +128,14 @@ class QuantityFinder:
         low = tok.lower_.rstrip(".")
         if low in ("noon", "midnight"):
             return True  # "closes at midnight": a time of day without a digit
+        if low in self._frequency_words:
+            # "twice a year" is two times a year; "once" only before a period ("once a week",
+            # "once or twice"): alone it mostly means "formerly" ("once a doctoral student")
+            nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
+            if low != "once":
+                return True
+            return nxt is not None and nxt.lower_ in self._frequency_periods and not (
+                nxt.lower_ in ("a", "an") and nxt.i + 1 < len(tok.doc) and tok.doc[nxt.i + 1].pos_ not in ("NOUN",))
         if low in self._months and tok.ent_type_ == "DATE" and (tok.text[0].isupper()):
             return True
         if low in self._ordinals and tok.ent_type_ == "ORDINAL":
@@ -303,6 +313,8 @@ class QuantityFinder:
         if q.kind not in ("number", "ordinal") or span.text.endswith("."):
             return None  # "56B." closes its sentence: the next noun belongs to the next one
         doc = span.doc
+        if q.kind == "number" and (frequency := _frequency_noun(span)):
+            return frequency
         for tok in span:
             head = tok.head
             if tok.dep_ in ("nummod", "amod", "quantmod", "compound", "nmod") and not (span.start <= head.i < span.end):
@@ -316,6 +328,28 @@ class QuantityFinder:
             if nxt.pos_ == "ADJ" and span.end + 1 < len(doc) and doc[span.end + 1].pos_ == "NOUN":
                 return doc[span.end + 1].lemma_.lower()
         return None
+
+
+_PERIOD_ADVERBS = {"daily": "day", "nightly": "night", "weekly": "week", "monthly": "month", "yearly": "year", "annually": "year"}
+
+
+def _frequency_noun(span: Span) -> str | None:
+    """What a count of times counts: ``"year-time"`` for "twice a year", "two times per year",
+    "3 times annually"; ``"time"`` for a count of times with no period ("twice", "two times");
+    None for any other number. The period is part of the noun, so that "twice a year" is not
+    compared with "two times a day" (see ``_nouns_compatible``)."""
+    doc = span.doc
+    i = span.end
+    if span[-1].lower_ not in ("once", "twice", "thrice"):
+        if i < len(doc) and doc[i].lemma_.lower() == "time" and doc[i].lower_ in ("time", "times"):
+            i += 1
+        else:
+            return None
+    if i < len(doc) and doc[i].lower_ in _PERIOD_ADVERBS:
+        return f"{_PERIOD_ADVERBS[doc[i].lower_]}-time"
+    if i + 1 < len(doc) and doc[i].lower_ in ("a", "an", "per", "every", "each") and doc[i + 1].pos_ == "NOUN":
+        return f"{doc[i + 1].lemma_.lower()}-time"
+    return "time"
 
 
 def _measured(span: Span) -> str | None:
