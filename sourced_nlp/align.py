@@ -268,7 +268,8 @@ class PassageIndex:
             record's subject.
         relation_words: canonical lemmas a claim need not find in a structured source
             ("located" for ``city: X``).
-        sentiment: review verb (canonical lemma) -> +1 praise / -1 complaint.
+        sentiment: review verb (canonical lemma) -> +1 praise / -1 complaint / 0 a verb that frames
+            an opinion ("felt", "found").
         canon: word -> canonical member of its synonym group (``models/lexical.json``), so that a
             passage's words written in names ("Barbeque") hold their canonical form too.
 
@@ -594,10 +595,13 @@ class Verifier:
     def _review_agrees(lemma: str, p: Passage, index: PassageIndex) -> bool:
         """A review verb of the claim ("praised", "complained") agrees with the review the
         passage is from: a positive verb with a review of 4 stars or more, a negative one with 3
-        stars or fewer (a 3-star review is mixed: its praise is faint, its complaints real) (``models/lexical.json`` review verbs); never for a review without stars."""
+        stars or fewer (a 3-star review is mixed: its praise is faint, its complaints real) (``models/lexical.json`` review verbs); a neutral verb that frames an opinion ("felt",
+        "found", "citing") with any review; never for a review without stars."""
         side = index.sentiment.get(lemma)
         if side is None or p.stars is None:
             return False
+        if side == 0:
+            return True  # "one guest felt ...", "citing ...": the review is the opinion it frames
         return p.stars >= 4 if side > 0 else p.stars <= 3
 
     def _word_in(self, lemma: str, p: Passage, index: PassageIndex) -> bool:
@@ -610,6 +614,8 @@ class Verifier:
         for lemma in set(lemmas):
             if p.structured and lemma in index.relation_words:
                 continue
+            if p.stars is not None and index.sentiment.get(lemma) == 0:
+                continue  # "one guest felt ...": a frame states nothing a review could hold
             w = index.weight(lemma)
             total += w
             if self._word_in(lemma, p, index):

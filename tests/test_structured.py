@@ -389,3 +389,21 @@ def _bar(alcohol: str) -> dict:
 def test_attribute_fields_named_in_a_claim(nlp, record, answer, expected):
     report = sourced_nlp.check(answer, [record], nlp=nlp)
     assert report.claims[0].verdict == expected, report.claims[0].reason
+
+
+@pytest.mark.parametrize(
+    "review,stars,claim,expected",
+    [  # a verb that frames the reviewer's opinion ("felt", "found", "citing") is held by any review
+        ("Rolls were mostly rice and our server forgot our edamame twice.", 2.0,
+         "One reviewer felt the rolls were mostly rice.", "grounded"),
+        ("Rolls were mostly rice and our server forgot our edamame twice.", 2.0,
+         "One reviewer found the rolls to be mostly rice.", "grounded"),
+        # ... but it counts for nothing: an excess ("too much rice") the review does not state stays unshown
+        ("Nigiri fish to rice ratio is off though.", 3.0,
+         "One reviewer felt the nigiri had too much rice.", "unverified"),
+    ],
+)
+def test_a_review_frames_its_own_opinion(nlp, review, stars, claim, expected):
+    record = dict(DINER, review_info=[{"review_stars": stars, "review_date": "2023-01-02", "review_text": review}])
+    report = sourced_nlp.check(claim, [record], nlp=nlp)
+    assert report.claims[0].verdict == expected, report.claims[0].reason

@@ -40,6 +40,7 @@ _QUOTE = re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d]{3,}?)[\"\u201c\u201d]")
 _NORM_PUNCT = re.compile(r"[^\w\s&+-]", re.UNICODE)
 _PARTICLES = {"up", "down", "off", "out", "over", "away", "back"}
 _CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM", "X"}
+_EXCESS = frozenset({"much", "many", "little", "few"})  # after "too": an excess the claim asserts
 
 
 @Language.factory(
@@ -71,9 +72,11 @@ class Lexical:
         # the model's lemma of a few word forms is wrong ("Rated" -> "rat"): surface form -> lemma
         self.lemma_fixes: dict[str, str] = dict(lex.get("lemma_fixes", {}))
         self.relation_words = {self.canonical(w) for w in lex.get("structured_relation_words", [])}
-        # review verbs of a record's reviews: +1 praise, -1 complaint (checked against the stars)
+        # review verbs of a record's reviews: +1 praise, -1 complaint (checked against the stars),
+        # 0 a verb that frames the reviewer's opinion ("felt", "found", "citing"), held by any review
         self.review_sentiment: dict[str, int] = {}
-        for side, words in ((1, lex.get("review_verbs", {}).get("positive", [])), (-1, lex.get("review_verbs", {}).get("negative", []))):
+        verbs = lex.get("review_verbs", {})
+        for side, words in ((0, verbs.get("neutral", [])), (1, verbs.get("positive", [])), (-1, verbs.get("negative", []))):
             for w in words:
                 self.review_sentiment[self.canonical(w)] = side
         # meta words point at the sources ("as passage 1 says"), light words wrap an instruction
@@ -218,7 +221,11 @@ class Passages:
         return True
 
     def token_lemma(self, tok: Token) -> str | None:
-        """The canonical content lemma of a token, or None for a function/degree word."""
+        """The canonical content lemma of a token, or None for a function/degree word. An excess
+        ("too much rice", "too few staff") is content: ``"too much"``, which only a source that
+        says so holds ("the fish to rice ratio is off" does not say which way)."""
+        if tok.lower_ in _EXCESS and tok.i > 0 and tok.doc[tok.i - 1].lower_ == "too":
+            return f"too {tok.lower_}"
         if tok.is_stop or tok.is_punct or tok.is_space or tok.pos_ not in _CONTENT_POS:
             return None
         if tok.like_num and tok.i >= 2 and tok.doc[tok.i - 1].lower_ == "of" and tok.doc[tok.i - 2].lower_ == "out":
