@@ -36,12 +36,17 @@ For each claim:
    * ``grounded`` by two passages — a claim that fuses two facts: two passages, each naming the
      claim's entities, that together hold every anchor and enough content, neither
      contradicting it.
+   * ``grounded`` by a spread of passages — a prose claim that one passage states in most of its
+     words and all its names and values, whose other words the passages beside it hold (at most
+     two more, together with it holding ``fusion_coverage_content`` of the claim), when its
+     support (below) reaches ``spread_support``.
    * ``unverified`` — with the reason: a quote found in no source, anchors that never appear
      together, no passage about it, too little of its content stated.
 
 ``support`` in [0, 1] orders claims from best to least supported: 0.7-1.0 for grounded
-(by coverage), 0.15-0.65 for unverified, 0.0-0.1 for contradicted. An unverified claim's support is
-0.15 + 0.25 x its best partial alignment (the mean of one passage's coverage and the share of
+(by coverage), 0.5-0.69 for grounded by a spread of passages, 0.15-0.65 for unverified
+(above 0.5 only where a spread grounding's other checks fail), 0.0-0.1 for contradicted. An
+unverified claim's support is 0.15 + 0.25 x its best partial alignment (the mean of one passage's coverage and the share of
 anchors it holds) + 0.25 x its spread (the same two shares over all candidate passages together,
 a value counted only where no passage conflicts with it) - 0.3 x the weighted share of its words
 that no source holds in any form - 0.04 x each of its names (at most three) no source mentions,
@@ -126,7 +131,8 @@ class Thresholds:
     ``fusion_coverage_record`` (one weak word of a claim told from several lines of a record may
     be missing) on the hand-written record cases of ``tests/cases/records.jsonl`` (1.0 -> 0.85:
     coverage 66 -> 77 of 136 sentences, false groundings 1 -> 1), since the train split holds
-    no records.
+    no records. ``spread_support`` (the support at which a prose claim spread over one passage and
+    the one or two beside it is grounded; 1.0 turns it off) on the RAGTruth train split.
     """
 
     grounded_coverage: float = 0.75
@@ -139,6 +145,7 @@ class Thresholds:
     fusion_min_share: float = 0.3
     conflict_margin: float = 0.2
     swap_coverage: float = 0.7
+    spread_support: float = 0.55
     max_candidates: int = 24
 
 
@@ -788,7 +795,50 @@ class Verifier:
         best = max(aligns, key=lambda a: (a.partial, -a.pid))
         support = (0.15 + _SUPPORT_BEST * best.partial + _SUPPORT_SPREAD * self._spread(claim, cq, aligns, index)
                    - self._novelty(claim, index))
-        return _result("unverified", self._reason(claim, best, aligns, index), max(0.15, support))
+        reason = self._reason(claim, best, aligns, index)
+        if support >= self.t.spread_support and reason.startswith("too little"):
+            spread = self._spread_grounding(claim, best, aligns, index, support)
+            if spread is not None:
+                return spread
+        return _result("unverified", reason, max(0.15, support))
+
+    def _spread_grounding(self, claim: Feature, best: Alignment, aligns: list[Alignment], index: PassageIndex,
+                          support: float) -> dict | None:
+        """Ground a prose claim whose best passage holds most of it, all its names and values,
+        and whose other words the candidate passages hold: ``support`` >= ``spread_support``
+        (``_SUPPORT_BEST`` x the best passage's share + ``_SUPPORT_SPREAD`` x the candidates'
+        share, less what no source holds). The evidence is the best passage and the one or two
+        passages that add most of the rest. Never for a record (its lines share words with any
+        overview), a hedge the source lacks, or a passage that conflicts with the claim or denies
+        it. Threshold set on the RAGTruth train split: 0.55 grounds 20 more clean sentences and
+        no hallucinated one (coverage 46.1% -> 46.9%); 0.5 grounds 33 more and 1 hallucinated,
+        0.6 none. The record cases and dev sets are unchanged."""
+        p = index.passages[best.pid]
+        if (p.structured or not best.anchors_ok or best.q_conflict or best.q_absent or best.q_partial
+                or best.polarity_flip or best.antonym or best.inherited_blocked or best.coverage < self.t.contradicted_coverage):
+            return None
+        if claim["hedged"] and not p.f["hedged"]:
+            return None
+        lemmas = set(claim["lemmas"])
+        missing = {x for x in lemmas if not self._word_in(x, p, index)}
+        chosen = [best.pid]
+        for _ in range(2):
+            def adds(al: Alignment) -> float:
+                q = index.passages[al.pid]
+                if al.pid in chosen or q.structured or al.q_conflict or al.polarity_flip or al.antonym or not self._polarity_agrees(claim, q):
+                    return 0.0
+                return sum(index.weight(x) for x in missing if self._lemma_in(x, q))
+            more = max(aligns, key=lambda al: (adds(al), -al.pid))
+            if adds(more) <= 0:
+                break
+            chosen.append(more.pid)
+            missing = {x for x in missing if not self._lemma_in(x, index.passages[more.pid])}
+        total = sum(index.weight(x) for x in lemmas)
+        if total and sum(index.weight(x) for x in missing) / total > 1.0 - self.t.fusion_coverage_content:
+            return None  # a word of the claim that none of them holds ("the bribery case")
+        chosen.sort()
+        reason = "stated in the source" if len(chosen) == 1 else f"stated across {len(chosen)} source passages"
+        return _result("grounded", reason, min(support, 0.69), [self._evidence(index.passages[pid]) for pid in chosen])
 
     def _closed_days(self, claim: Feature, index: PassageIndex) -> dict | None:
         """A claim that a record's business is closed on named days ("closed on Mondays"),

@@ -485,3 +485,32 @@ def test_a_count_of_times_compares_within_its_period(nlp):
                             ("Feed them three times a month.", "contradicted")):
         report = sourced_nlp.check(claim, [source], nlp=nlp)
         assert report.claims[0].verdict == expected, (claim, report.claims[0].reason)
+
+
+
+
+SITE = "Water the dahlia plants deeply and often. Young shoots appear in May. Collect rainwater in a barrel."
+SPREAD = "Water the young dahlia plants deeply with rainwater."
+
+
+def test_a_claim_spread_over_passages_is_grounded_with_each(nlp):
+    """Most of the claim in one passage, the rest in the passages beside it: grounded, and the
+    evidence shows the passages that hold its parts."""
+    claim = sourced_nlp.check(SPREAD, [SITE], nlp=nlp).claims[0]
+    assert claim.verdict == "grounded", claim.reason
+    assert [e.text for e in claim.evidence] == [
+        "Water the dahlia plants deeply and often.", "Young shoots appear in May.", "Collect rainwater in a barrel."]
+    assert 0.55 <= claim.support < 0.7  # ranked below a claim that one passage states
+
+
+@pytest.mark.parametrize("claim", ["Water the young dahlia plants deeply with tap water.",
+                                   "Water the young dahlia plants deeply with rainwater from the roof."])
+def test_a_spread_claim_with_a_word_no_passage_holds_is_unverified(nlp, claim):
+    report = sourced_nlp.check(claim, [SITE], nlp=nlp)
+    assert report.claims[0].verdict == "unverified", report.claims[0].reason
+
+
+def test_spread_support_1_turns_the_spread_grounding_off():
+    strict = sourced_nlp.load_pipeline(config={"spread_support": 1.0})
+    report = sourced_nlp.check(SPREAD, [SITE], nlp=strict)
+    assert report.claims[0].verdict == "unverified", report.claims[0].reason

@@ -85,6 +85,7 @@ def validate_config(thresholds: Thresholds, cache_size: int) -> None:
         "fusion_min_share": _DEFAULTS.fusion_min_share,
         "conflict_margin": _DEFAULTS.conflict_margin,
         "swap_coverage": _DEFAULTS.swap_coverage,
+        "spread_support": _DEFAULTS.spread_support,
         "max_candidates": _DEFAULTS.max_candidates,
         "cache_size": 256,
         "require_citations": False,
@@ -104,6 +105,7 @@ def make_verify(
     fusion_min_share: float,
     conflict_margin: float,
     swap_coverage: float,
+    spread_support: float,
     max_candidates: int,
     cache_size: int,
     require_citations: bool = False,
@@ -125,6 +127,7 @@ def make_verify(
         fusion_min_share=fusion_min_share,
         conflict_margin=conflict_margin,
         swap_coverage=swap_coverage,
+        spread_support=spread_support,
         max_candidates=max_candidates,
     )
     validate_config(thresholds, cache_size)
