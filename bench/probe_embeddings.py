@@ -246,28 +246,27 @@ def print_threshold_table(groups: dict[str, list[dict]], key: str, label: str) -
             print(f"  {t:5.2f} {c:8d} {h:7d} | {ng:8d} {(G - F + c) / clean_all:8.3f} {(F + h) / ng:8.3f}")
 
 
+def _gated(rs: list[dict], field: str, gates: tuple[float, ...], label: str) -> str:
+    """One baseline line: grounding the 'too little' claims whose ``field`` reaches each gate."""
+    clean_all, G, F = today(rs)
+    tl = too_little(rs)
+    line = []
+    for g0 in gates:
+        c = sum(r[field] >= g0 and not r["hallucinated"] for r in tl)
+        h = sum(r[field] >= g0 and r["hallucinated"] for r in tl)
+        line.append(f"{label}>={g0}: +{c}clean/+{h}hall cov {(G - F + c) / clean_all:.3f} fg {(F + h) / (G + c + h):.3f}")
+    return " | ".join(line)
+
+
 def print_baselines(groups: dict[str, list[dict]]) -> None:
     print("\n--- baseline: ground 'too little' claims whose coverage (from reason) >= c ---")
     for g, rs in groups.items():
-        clean_all, G, F = today(rs)
-        tl = too_little(rs)
-        line = []
-        for c0 in (0.3, 0.4, 0.5, 0.6):
-            c = sum(r["coverage"] >= c0 and not r["hallucinated"] for r in tl)
-            h = sum(r["coverage"] >= c0 and r["hallucinated"] for r in tl)
-            line.append(f"c>={c0}: +{c}clean/+{h}hall cov {(G - F + c) / clean_all:.3f} fg {(F + h) / (G + c + h):.3f}")
-        print(f"  [{g}] " + " | ".join(line))
+        print(f"  [{g}] " + _gated(rs, "coverage", (0.3, 0.4, 0.5, 0.6), "c"))
 
     print("\n--- baseline: ground 'too little' claims whose support >= s (checker's own score) ---")
     for g, rs in groups.items():
-        clean_all, G, F = today(rs)
+        print(f"  [{g}] " + _gated(rs, "support", (0.3, 0.4, 0.45, 0.5), "s"))
         tl = too_little(rs)
-        line = []
-        for s0 in (0.3, 0.4, 0.45, 0.5):
-            c = sum(r["support"] >= s0 and not r["hallucinated"] for r in tl)
-            h = sum(r["support"] >= s0 and r["hallucinated"] for r in tl)
-            line.append(f"s>={s0}: +{c}clean/+{h}hall cov {(G - F + c) / clean_all:.3f} fg {(F + h) / (G + c + h):.3f}")
-        print(f"  [{g}] " + " | ".join(line))
         y = [not r["hallucinated"] for r in tl]
         print(f"      AUC within 'too little': support {auc(y, [r['support'] for r in tl]):.3f}, cos_max "
               f"{auc(y, [r['cos'] for r in tl]):.3f}, support+cos_max {auc(y, [r['support'] + r['cos'] for r in tl]):.3f}")

@@ -46,12 +46,13 @@ For each claim:
 ``support`` in [0, 1] orders claims from best to least supported: 0.7-1.0 for grounded
 (by coverage), 0.5-0.69 for grounded by a spread of passages, 0.15-0.65 for unverified
 (above 0.5 only where a spread grounding's other checks fail), 0.0-0.1 for contradicted. An
-unverified claim's support is 0.15 + 0.25 x its best partial alignment (the mean of one passage's coverage and the share of
-anchors it holds) + 0.25 x its spread (the same two shares over all candidate passages together,
-a value counted only where no passage conflicts with it) - 0.3 x the weighted share of its words
-that no source holds in any form - 0.04 x each of its names (at most three) no source mentions,
-and never below 0.15; the weights were set on the RAGTruth train split (support ROC-AUC 0.792 ->
-0.804 there for the first two terms, 0.809 -> 0.818 for the last two).
+unverified claim's support is 0.15 + 0.25 x its best partial alignment (the mean of one
+passage's coverage and the share of anchors it holds) + 0.25 x its spread (the same two shares
+over all candidate passages together, a value counted only where no passage conflicts with it)
+- 0.3 x the weighted share of its words that no source holds in any form - 0.04 x each of its
+names (at most three) no source mentions, and never below 0.15; the weights were set on the
+RAGTruth train split (support ROC-AUC 0.792 -> 0.804 there for the first two terms, 0.809 ->
+0.818 for the last two).
 """
 
 from __future__ import annotations
@@ -602,8 +603,9 @@ class Verifier:
     def _review_agrees(lemma: str, p: Passage, index: PassageIndex) -> bool:
         """A review verb of the claim ("praised", "complained") agrees with the review the
         passage is from: a positive verb with a review of 4 stars or more, a negative one with 3
-        stars or fewer (a 3-star review is mixed: its praise is faint, its complaints real) (``models/lexical.json`` review verbs); a neutral verb that frames an opinion ("felt",
-        "found", "citing") with any review; never for a review without stars."""
+        stars or fewer (a 3-star review is mixed: its praise is faint, its complaints real); a
+        neutral verb that frames an opinion ("felt", "found", "citing") with any review
+        (``models/lexical.json`` review verbs); never for a review without stars."""
         side = index.sentiment.get(lemma)
         if side is None or p.stars is None:
             return False

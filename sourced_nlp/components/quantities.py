@@ -330,7 +330,8 @@ class QuantityFinder:
         return None
 
 
-_PERIOD_ADVERBS = {"daily": "day", "nightly": "night", "weekly": "week", "monthly": "month", "yearly": "year", "annually": "year"}
+_PERIOD_ADVERBS: dict[str, str] = load_lexicon().get("period_adverbs", {})  # "twice daily": a day
+_FREQUENCY_WORDS = frozenset(load_lexicon().get("frequency_words", {}))  # "once", "twice", "thrice"
 
 
 def _frequency_noun(span: Span) -> str | None:
@@ -340,7 +341,7 @@ def _frequency_noun(span: Span) -> str | None:
     compared with "two times a day" (see ``_nouns_compatible``)."""
     doc = span.doc
     i = span.end
-    if span[-1].lower_ not in ("once", "twice", "thrice"):
+    if span[-1].lower_ not in _FREQUENCY_WORDS:
         if i < len(doc) and doc[i].lemma_.lower() == "time" and doc[i].lower_ in ("time", "times"):
             i += 1
         else:
