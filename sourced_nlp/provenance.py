@@ -43,6 +43,7 @@ from typing import Any
 from .citations import find_citations, locate, positional_ids, resolve_target, strip_citations
 from .quantity import Quantity, compare, parse_quantity
 from .sources import SourceError
+from .verdict.rules.cited import decided_by_citation
 
 __all__ = [
     "SEVERITY",
@@ -284,26 +285,26 @@ def claim_record(rec: Mapping, citations: list[Mapping] | None) -> Mapping:
 def check_claim(
     rec: Mapping,
     citations: list[Mapping],
-    result: dict,
     sources: list[dict],
-    verify_cited: Callable[[list[str]], dict],
+    verdict: Callable[[list[str]], dict],
     source_quantities: list[Quantity],
     claim_index: int | None = None,
 ) -> tuple[dict, dict, list[dict]]:
-    """Check one claim's citations and settle its verdict, source first.
+    """Check one claim's citations and get its verdict.
 
-    The verdict is computed against the cited sources first (``verify_cited``): when they
-    ground or contradict the claim, that is the verdict; else the verdict against every source
-    (``result``) stands. A claim grounded only in a source it does not cite, or contradicted
-    by a source it cites, gets a ``broken-citation`` finding. A claim without citations keeps
-    ``result`` unchanged.
+    The citations are resolved against the sources (:func:`check_citation`); the verdict is
+    ``verdict(cited_ids)``: the verifier's, whose ``cited`` rule
+    (:mod:`sourced_nlp.verdict.rules.cited`) judges the claim by the cited sources first and
+    names itself in the result's ``rule`` (``grounded.cited``, ``contradicted.cited``) when they
+    decide. A claim grounded only in a source it does not cite, or contradicted by a source it
+    cites, gets a ``broken-citation`` finding.
 
     Args:
         rec: the claim's passage record (``quantities``, ``quotes``, ...).
         citations: the claim's citation dicts (``Span._.citations``).
-        result: the verdict against every source (``Verifier.verify`` shape).
         sources: normalised sources.
-        verify_cited: ``verify_cited(source_ids) -> result`` against those sources only.
+        verdict: ``verdict(cited_source_ids) -> result`` (``Verifier.verify`` shape; an empty list
+            for a claim whose citations name no source).
         source_quantities: every quantity of every source, for ``fabricated-number``.
         claim_index: index of the claim in the report, for the findings.
 
@@ -316,34 +317,9 @@ def check_claim(
     checked = [check_citation(c, sources) for c in citations]
     for c in checked:
         findings.extend(_citation_findings(c, i))
-    bad = any(c["status"] in BAD_STATUSES for c in checked)
-    final = result
-    if not checked:
-        status = "uncited"
-    else:
-        cited_ids: list[str] = []
-        for c in checked:
-            for sid in c["sources"]:
-                if sid not in cited_ids:
-                    cited_ids.append(sid)
-        cited = verify_cited(cited_ids) if cited_ids else None
-        names = ", ".join(cited_ids)
-        if cited is not None and cited["verdict"] in ("grounded", "contradicted"):
-            final = cited
-        if cited is None:
-            status = "broken"
-        elif cited["verdict"] == "grounded":
-            status = "broken" if bad else "supported"
-        elif cited["verdict"] == "contradicted":
-            status = "contradicted"
-            findings.append(finding("broken-citation", f"contradicted by the source it cites ({names})", i))
-        elif result["verdict"] == "grounded":
-            status = "elsewhere"
-            where = ", ".join(dict.fromkeys(e["source"] for e in result["evidence"]))
-            findings.append(finding("broken-citation",
-                                    f"grounded only in {where}, which it does not cite (cites {names})", i))
-        else:
-            status = "broken" if bad else "unsupported"
+    cited_ids = list(dict.fromkeys(sid for c in checked for sid in c["sources"]))
+    final = verdict(cited_ids)
+    status = _citation_status(checked, cited_ids, final, findings, i)
     texts = [s["text"] for s in sources]
     for quote in rec.get("quotes") or []:
         if quote.strip() and not any(locate(quote, t, min_score=0.9) for t in texts):
@@ -354,6 +330,29 @@ def check_claim(
     findings.extend(verdict_findings(final, i))
     extra = {"citations": checked, "citation_status": status}
     return final, extra, findings
+
+
+def _citation_status(checked: list[dict], cited_ids: list[str], final: Mapping, findings: list[dict],
+                     i: int | None) -> str:
+    """The claim's citation status (module docstring), given its checked citations, the sources
+    they name and the final verdict; adds the ``broken-citation`` finding it implies."""
+    if not checked:
+        return "uncited"
+    if not cited_ids:
+        return "broken"
+    bad = any(c["status"] in BAD_STATUSES for c in checked)
+    names = ", ".join(cited_ids)
+    if decided_by_citation(final):
+        if final["verdict"] == "grounded":
+            return "broken" if bad else "supported"
+        findings.append(finding("broken-citation", f"contradicted by the source it cites ({names})", i))
+        return "contradicted"
+    if final["verdict"] == "grounded":
+        where = ", ".join(dict.fromkeys(e["source"] for e in final["evidence"]))
+        findings.append(finding("broken-citation",
+                                f"grounded only in {where}, which it does not cite (cites {names})", i))
+        return "elsewhere"
+    return "broken" if bad else "unsupported"
 
 
 def verdict_findings(claim: Mapping, i: int | None) -> list[dict]:

@@ -14,7 +14,7 @@ import pytest
 import spacy
 
 import sourced_nlp
-from sourced_nlp.align import Thresholds
+from sourced_nlp.verdict import Thresholds
 from sourced_nlp.components.verify import validate_config
 
 COVERAGES = [f.name for f in dataclasses.fields(Thresholds) if isinstance(f.default, float)]

@@ -22,7 +22,7 @@ types (so a source parsed once can be cached, pickled and shipped to other proce
 
 The same records describe an answer's claims, so claims and source passages are compared by the
 same features. Assigns ``doc._.passages``. The inverted index across several sources is
-:class:`sourced_nlp.align.PassageIndex`.
+:class:`sourced_nlp.verdict.index.PassageIndex`.
 """
 
 from __future__ import annotations

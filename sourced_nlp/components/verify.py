@@ -5,8 +5,19 @@ values; normalised by :func:`sourced_nlp.sources.normalize_sources`). Each sourc
 through the pipeline's components before this one (tokenizer, parser, NER, the sourced
 components) and its passage records are cached by content hash (SHA-1 of the text), and the
 passage index of a list of sources is kept for the last 8 lists, so re-checking against the same
-sources costs only the answer. The verdict rules are in
-:mod:`sourced_nlp.align`.
+sources costs only the answer. The verdict rules are in :mod:`sourced_nlp.verdict`, one module
+each; the README's Development section lists them.
+
+Pluggable parts, through spaCy's registry (``@misc``), in the config:
+
+* ``rules``: the decision order, ``{"@misc": "sourced.rules.v1"}`` (the rules of
+  :data:`sourced_nlp.verdict.rules.DEFAULT_RULES`, in that order; ``exclude`` leaves rules out
+  by function name).
+* ``word_matcher``: whether a passage holds a claim's word, for coverage,
+  ``{"@misc": "sourced.word_matcher.v1"}`` (:func:`sourced_nlp.verdict.words.word_in`).
+* The lexicons, by bundled name or path: ``lexicon`` (``models/lexical.json``), ``records``,
+  ``verdict_words``, ``negation`` and ``units`` (:class:`sourced_nlp.verdict.lexicon.VerdictLexicon`);
+  ``nlp.to_disk`` writes each of them beside the component, ``from_disk`` reads them back.
 
 Adding ``sourced_verify`` to a pipeline adds the upstream sourced components it needs
 (``sourced_claims``, ``sourced_quantities``, ``sourced_entities``, ``sourced_negation``,
@@ -24,49 +35,69 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
+import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
+from spacy.util import registry
 
 from .. import extensions
-from ..align import PassageIndex, Thresholds, Verifier
 from .. import provenance
 from ..citations import locate
+from ..lexicons import load_lexicon
 from ..report import SCHEMA
 from ..sources import normalize_sources
+from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
+from ..verdict import validate_thresholds, word_in
+from ..verdict.rules.empty import no_features, no_sources
 from .passages import Lexical
 
 UPSTREAM = ("sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages")
 _DEFAULTS = Thresholds()
 _INDEXES_KEPT = 8
+_THRESHOLD_NAMES = tuple(f.name for f in dataclasses.fields(Thresholds))
+#: the lexicons of the component's config: config key -> bundled default
+LEXICONS = {"lexicon": "lexical", "records": "records", "verdict_words": "verdict", "negation": "negation", "units": "units"}
+
+
+@registry.misc("sourced.rules.v1")
+def make_rules(exclude: list[str] = []) -> tuple[Rule, ...]:  # noqa: B006 - a config default, never mutated
+    """The decision order of the verdict: :data:`~sourced_nlp.verdict.rules.DEFAULT_RULES`
+    without the rules whose function name is in ``exclude`` (``["spread"]``).
+
+    Raises:
+        ValueError: a name in ``exclude`` that is no rule of the default order, or one that
+            would leave out the last rule (``unverified``, which always decides).
+    """
+    names = [r.__name__ for r in DEFAULT_RULES]  # type: ignore[attr-defined]
+    unknown = [x for x in exclude if x not in names]
+    if unknown or "unverified" in exclude:
+        raise ValueError(f"sourced.rules.v1: cannot exclude {unknown or ['unverified']}; the rules are {names}")
+    return tuple(r for r in DEFAULT_RULES if r.__name__ not in exclude)  # type: ignore[attr-defined]
+
+
+@registry.misc("sourced.word_matcher.v1")
+def make_word_matcher() -> WordMatcher:
+    """The word matcher of coverage: a claim's lemma is held by a passage when it is among its
+    lemmas or the words of its names, another form of the word, or a review verb that agrees
+    with the passage's review (:func:`sourced_nlp.verdict.words.word_in`)."""
+    return word_in
 
 
 def validate_config(thresholds: Thresholds, cache_size: int) -> None:
     """Check the tunables of ``sourced_verify`` before it is built.
 
-    Every float field of :class:`~sourced_nlp.align.Thresholds` is a share of a claim's
-    content (a coverage, ``fusion_min_share``, or ``conflict_margin``, a difference of two
-    coverages), so it must lie in [0, 1]; every int field (``max_candidates``, how many
-    passages are compared with a claim) and ``cache_size`` (how many parsed sources are kept)
-    is a count that must be an integer >= 1.
+    Every float field of :class:`~sourced_nlp.verdict.thresholds.Thresholds` is a share in
+    [0, 1]; every int field and ``cache_size`` (how many parsed sources are kept) is a count
+    that must be an integer >= 1 (:func:`~sourced_nlp.verdict.thresholds.validate_thresholds`).
 
     Raises:
         ValueError: naming the field, the value given and the allowed range, for the first
             field out of range (or not a number: a bool, a string, NaN).
     """
-    values = [(f.name, f.default, getattr(thresholds, f.name)) for f in dataclasses.fields(thresholds)]
-    for name, default, value in values + [("cache_size", 1, cache_size)]:
-        if isinstance(default, bool):
-            continue
-        if isinstance(default, int):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(
-                    f"sourced_verify config: {name} must be an integer >= 1 (a count), got {value!r}"
-                )
-        elif isinstance(default, float):
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0
-            if not ok:  # NaN fails the comparison too
-                raise ValueError(f"sourced_verify config: {name} must be in [0, 1], got {value!r}")
+    validate_thresholds(thresholds, {"cache_size": cache_size})
 
 
 @Language.factory(
@@ -74,27 +105,22 @@ def validate_config(thresholds: Thresholds, cache_size: int) -> None:
     assigns=["span._.verdict", "span._.evidence", "span._.reason", "span._.support", "doc._.report"],
     requires=["doc._.passages", "doc._.sources"],
     default_config={
-        "lexicon": "lexical",
-        "grounded_coverage": _DEFAULTS.grounded_coverage,
-        "grounded_coverage_anchored": _DEFAULTS.grounded_coverage_anchored,
-        "contradicted_coverage": _DEFAULTS.contradicted_coverage,
-        "polarity_coverage": _DEFAULTS.polarity_coverage,
-        "fusion_coverage": _DEFAULTS.fusion_coverage,
-        "fusion_coverage_record": _DEFAULTS.fusion_coverage_record,
-        "fusion_coverage_content": _DEFAULTS.fusion_coverage_content,
-        "fusion_min_share": _DEFAULTS.fusion_min_share,
-        "conflict_margin": _DEFAULTS.conflict_margin,
-        "swap_coverage": _DEFAULTS.swap_coverage,
-        "spread_support": _DEFAULTS.spread_support,
-        "max_candidates": _DEFAULTS.max_candidates,
+        **LEXICONS,
+        **{name: getattr(_DEFAULTS, name) for name in _THRESHOLD_NAMES},
         "cache_size": 256,
         "require_citations": False,
+        "rules": {"@misc": "sourced.rules.v1"},
+        "word_matcher": {"@misc": "sourced.word_matcher.v1"},
     },
 )
 def make_verify(
     nlp: Language,
     name: str,
     lexicon: str,
+    records: str,
+    verdict_words: str,
+    negation: str,
+    units: str,
     grounded_coverage: float,
     grounded_coverage_anchored: float,
     contradicted_coverage: float,
@@ -107,35 +133,36 @@ def make_verify(
     swap_coverage: float,
     spread_support: float,
     max_candidates: int,
+    unanchored_conflict: float,
+    support_best: float,
+    support_spread: float,
+    support_novel_words: float,
+    support_novel_name: float,
+    swap_min_words: int,
+    fusion_record_lines: int,
+    key_span: int,
+    text_value_words: int,
     cache_size: int,
+    rules: Sequence[Rule],
+    word_matcher: WordMatcher,
     require_citations: bool = False,
-):
-    """Create the verifier; adds the missing upstream sourced components first.
+) -> "Verify":
+    """Create the verifier; adds the missing upstream sourced components first. The thresholds
+    are the fields of :class:`~sourced_nlp.verdict.thresholds.Thresholds`, by name.
 
     Raises:
         ValueError: a threshold out of range (see :func:`validate_config`), before any
             component is added to ``nlp``.
     """
-    thresholds = Thresholds(
-        grounded_coverage=grounded_coverage,
-        grounded_coverage_anchored=grounded_coverage_anchored,
-        contradicted_coverage=contradicted_coverage,
-        polarity_coverage=polarity_coverage,
-        fusion_coverage=fusion_coverage,
-        fusion_coverage_record=fusion_coverage_record,
-        fusion_coverage_content=fusion_coverage_content,
-        fusion_min_share=fusion_min_share,
-        conflict_margin=conflict_margin,
-        swap_coverage=swap_coverage,
-        spread_support=spread_support,
-        max_candidates=max_candidates,
-    )
-    validate_config(thresholds, cache_size)
+    given = locals()
+    t = Thresholds(**{name: given[name] for name in _THRESHOLD_NAMES})
+    validate_config(t, cache_size)
     for upstream in UPSTREAM:
         if upstream not in nlp.pipe_names:
             nlp.add_pipe(upstream)
-    return Verify(nlp, name, lexicon=lexicon, thresholds=thresholds, cache_size=cache_size,
-                  require_citations=require_citations)
+    lexicons = {"lexicon": lexicon, "records": records, "verdict_words": verdict_words, "negation": negation, "units": units}
+    return Verify(nlp, name, lexicons=lexicons, thresholds=t, cache_size=cache_size,
+                  require_citations=require_citations, rules=rules, word_matcher=word_matcher)
 
 
 class Verify:
@@ -144,28 +171,59 @@ class Verify:
     Args:
         nlp: the pipeline it belongs to; the components before it parse the sources.
         name: the component name.
-        lexicon: bundled name or path of the lexical lexicon (antonym groups).
-        thresholds: the tunables of :mod:`sourced_nlp.align`.
+        lexicons: bundled name or path of each lexicon (:data:`LEXICONS` keys; a missing key
+            takes the bundled one; ``lexicon``: the lexical lexicon, antonym groups).
+        thresholds: the tunables of :mod:`sourced_nlp.verdict`.
         cache_size: how many parsed sources to keep (least recently used dropped first).
         require_citations: a claim without a citation gets an ``uncited`` finding.
+        rules: the decision order (``sourced.rules.v1``).
+        word_matcher: the word matcher of coverage (``sourced.word_matcher.v1``).
 
     Raises:
         ValueError: a threshold or ``cache_size`` out of range (see :func:`validate_config`).
+        FileNotFoundError: a lexicon that is neither bundled nor a file.
     """
 
-    def __init__(self, nlp: Language, name: str, *, lexicon: str, thresholds: Thresholds, cache_size: int,
-                 require_citations: bool = False) -> None:
+    def __init__(self, nlp: Language, name: str, *, lexicons: dict[str, str] | None = None, thresholds: Thresholds,
+                 cache_size: int, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
+                 word_matcher: WordMatcher = word_in) -> None:
         validate_config(thresholds, cache_size)
         self.require_citations = require_citations
         self.nlp = nlp
         self.name = name
-        self.lexical = Lexical(lexicon)
-        self.verifier = Verifier(
-            thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9), self.lexical.meta_words
-        )
+        self.thresholds = thresholds
+        self.rules = tuple(rules)
+        self.word_matcher = word_matcher
         self.cache_size = cache_size
         self._cache: OrderedDict[str, list[dict]] = OrderedDict()
         self._indexes: OrderedDict[tuple, PassageIndex] = OrderedDict()
+        self._load_lexicons({**LEXICONS, **(lexicons or {})})
+
+    def _load_lexicons(self, refs: dict[str, str]) -> None:
+        self.lexicons = refs
+        self.lexical = Lexical(refs["lexicon"])
+        self.verdict_lexicon = VerdictLexicon.load(records=refs["records"], verdict=refs["verdict_words"],
+                                                   negation=refs["negation"], lexical=refs["lexicon"], units=refs["units"])
+        self.verifier = Verifier(
+            self.thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9), self.lexical.meta_words,
+            rules=self.rules, word_matcher=self.word_matcher, lexicon=self.verdict_lexicon,
+        )
+        self._indexes.clear()
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        """Write each lexicon the component reads (``<key>.json`` in ``path``), so that a
+        pipeline saved with a lexicon given as a path loads without that path."""
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        for key, ref in self.lexicons.items():
+            srsly.write_json(path / f"{key}.json", load_lexicon(ref))
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "Verify":
+        """Read back the lexicons :meth:`to_disk` wrote (a missing file keeps the configured one)."""
+        path = Path(path)
+        refs = {key: str(path / f"{key}.json") if (path / f"{key}.json").is_file() else ref for key, ref in self.lexicons.items()}
+        self._load_lexicons(refs)
+        return self
 
     def index_for(self, sources: list[dict]) -> PassageIndex:
         """The passage index of a list of normalised sources, built once per distinct list (the
@@ -177,6 +235,7 @@ class Verify:
         index = PassageIndex(
             [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in sources],
             frozenset(self.lexical.relation_words), self.lexical.review_sentiment, self.lexical.canon,
+            lexicon=self.verdict_lexicon, text_value_words=self.thresholds.text_value_words,
         )
         self._indexes[key] = index
         while len(self._indexes) > _INDEXES_KEPT:
@@ -213,19 +272,19 @@ class Verify:
         relabelled: list[Span] = []
         for span in doc.spans.get(extensions.CLAIMS_KEY, []):
             rec = records.get((span.start_char, span.end_char))
-            if not sources:
-                result = {"verdict": "unverified", "reason": "no sources", "support": 0.0, "evidence": [], "differs": []}
-            elif rec is None:
-                result = {"verdict": "unverified", "reason": "no features for this span", "support": 0.0, "evidence": [], "differs": []}
-            else:
-                rec = provenance.claim_record(rec, span._.citations)
-                result = self.verifier.verify(rec, index, texts)
             extra: dict = {}
-            if sources and rec is not None:  # citations: the cited sources first (provenance.py)
+            if not sources:
+                result = no_sources()
+            elif rec is None:
+                result = no_features()
+            else:  # citations: the cited sources first (the verdict's cited rule), statuses in provenance.py
+                rec = provenance.claim_record(rec, span._.citations)
                 result, extra, found = provenance.check_claim(
-                    rec, list(span._.citations or []), result, sources,
-                    lambda ids, rec=rec: verify_cited(rec, ids), source_quantities, len(claims_out))
+                    rec, list(span._.citations or []), sources, self._verdict(rec, index, texts, verify_cited),
+                    source_quantities, len(claims_out))
                 findings.extend(found)
+            result = dict(result)
+            rule = result.pop("rule")
             new = Span(doc, span.start, span.end, label=result["verdict"])
             for attr in ("verdict", "reason", "support", "evidence", "differs"):
                 setattr(new._, attr, result[attr])
@@ -238,6 +297,7 @@ class Verify:
                     "citations": list(span._.citations or []),
                     **result,
                     **extra,
+                    "rule": rule,
                 }
             )
         doc.spans[extensions.CLAIMS_KEY] = relabelled
@@ -258,6 +318,16 @@ class Verify:
         if self.require_citations:
             provenance.require_citations(doc._.report)
         return doc
+
+    def _verdict(self, rec: dict, index: PassageIndex, texts: dict[str, str], verify_cited):
+        """``verdict(cited_ids) -> result``: the claim's verdict against every source, its cited
+        sources (``cited_ids``, when any) judged first by the ``cited`` rule."""
+
+        def verdict(ids: list[str]) -> dict:
+            cited = CitedSources(ids, lambda chosen: verify_cited(rec, chosen)) if ids else None
+            return self.verifier.verify(rec, index, texts, cited)
+
+        return verdict
 
     def _cited_verifier(self, rec_sources: list[dict]):
         """``verify(rec, source_ids)``: a claim's verdict against those sources only (indexes

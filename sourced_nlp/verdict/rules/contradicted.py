@@ -1,0 +1,140 @@
+"""Rule ``contradicted``: a passage about the same thing states something incompatible.
+
+Decides ``contradicted.value``, ``contradicted.polarity``, ``contradicted.antonym``,
+``contradicted.entity`` (a swap of names) and, against a record, ``contradicted.record_field``
+(:func:`sourced_nlp.verdict.records.fields.field_conflicts`). Every candidate passage is
+read; each conflict is ranked by the passage's coverage (a record's field line 1.0, a swap of
+names its coverage - 0.01) and the first best decides (support 0.1 x (1 - coverage)).
+
+A passage is about the same thing when every named anchor of the claim is there (on a line of
+opening hours, the line's own day is enough) and its coverage >= ``contradicted_coverage``
+(0.5). Then, in this order:
+
+* **value** — a comparable quantity with a disjoint value and none that matches
+  (:func:`~sourced_nlp.verdict.values.compare_values`, a conflict that a passage aligned within
+  ``conflict_margin`` (0.2) of coverage does not resolve by holding the claim's value). In
+  prose it also needs the passage to share a name or another value with the claim, the counted
+  noun ("21% of patients" / "12% of patients"), or ``unanchored_conflict`` (0.7) of its words
+  ("cook for 5 minutes" against another step's "cook for 10 minutes" is no conflict). On a line
+  of opening hours, only the times the claim gives for the line's day count.
+* **polarity** — the claim's predicate with the opposite polarity, at coverage >=
+  ``polarity_coverage`` (0.7) and no value conflict.
+* **antonym** — an antonym predicate (``models/lexical.json`` antonym groups), the rest of the
+  claim's words held at coverage >= 0.6.
+
+Whatever the coverage, **entity**: the claim names someone the sources never mention, and the
+passage names another of the same type in the same grammatical role, the rest of the claim
+there (coverage >= ``swap_coverage``, 0.7), every value of the claim there and another of its
+names or values, or, failing one, 90% of at least ``swap_min_words`` (2) of its words
+("announced by CEO Sundar Pichai" / "announced by CEO Satya Nadella"); never a run of
+capitalised words the NER did not label, nor a weekday. All thresholds were set on the
+acceptance cases and the RAGTruth train split.
+"""
+
+from __future__ import annotations
+
+from ..alignment import Alignment, Conflict
+from ..context import ClaimContext
+from ..passage import single
+from ..records.fields import field_conflicts
+from ..records.hours import day_times, hours_line, own_day_conflicts
+from ..types import Result, result
+from ..words import entity_in
+
+DECIDES = ("contradicted.value", "contradicted.polarity", "contradicted.antonym", "contradicted.entity",
+           "contradicted.record_field")
+
+
+def contradicted(ctx: ClaimContext) -> Result | None:
+    """The rule (module docstring)."""
+    found = field_conflicts(ctx)
+    cq = ctx.all_values
+    times = day_times(ctx.claim, cq) if ctx.index.has_records and any(q.kind == "time" for _, q in cq) else None
+    for al in ctx.alignments:
+        conflict = _about_same(ctx, al, times)
+        if conflict is None:
+            conflict = _swap(ctx, al)
+        if conflict is not None:
+            found.append(conflict)
+    if not found:
+        return None
+    best = max(found, key=lambda x: (x.coverage, -x.alignment.pid))
+    return result("contradicted", best.reason, 0.1 * (1 - best.coverage), [ctx.evidence(best.alignment.pid)], best.differs,
+                  rule=best.rule)
+
+
+def _about_same(ctx: ClaimContext, al: Alignment, times: dict | None) -> Conflict | None:
+    """A value, polarity or antonym conflict of a passage about the same thing."""
+    claim, t = ctx.claim, ctx.t
+    p = ctx.passage(al.pid)
+    # a line of opening hours speaks of its own day: the claim's other days do not matter
+    other_days_only = p.structured and hours_line(p) and any(a.get("label") == "DAY" for a in al.ents_direct) and all(
+        a.get("label") == "DAY" for a in al.ents_missing)
+    if not ((not al.ents_missing or other_days_only) and al.coverage >= t.contradicted_coverage):
+        return None
+    # a value conflict in prose needs the passage to be about the same thing: a name or
+    # another value of the claim on it, a value counting the same noun ("21% of
+    # patients" / "12% of patients"), or most of the claim's words ("cook for 5 minutes"
+    # against another step's "cook for 10 minutes" is no conflict)
+    anchored = (p.structured or al.ents_found or al.q_match or al.coverage >= t.unanchored_conflict
+                or any(qd.get("noun") and qd.get("noun") == sd.get("noun") for qd, sd in al.q_conflict))
+    conflicts = own_day_conflicts(times, al, p)
+    if conflicts and anchored and _conflict_stands(ctx, al):
+        qd, sd = conflicts[0]
+        differs = [{"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in conflicts]
+        return Conflict(al.coverage, al, differs, f"the source gives {sd.get('text')} where the claim says {qd.get('text')}",
+                        "contradicted.value")
+    if al.polarity_flip and al.coverage >= t.polarity_coverage and not al.q_conflict:
+        claim_side = claim["cue"] or "affirmed"
+        src = p.f["cue"] or (p.value if p.structured and p.value else "affirmed")
+        differs = [{"claim": claim_side, "source": src, "kind": "polarity"}]
+        return Conflict(al.coverage, al, differs, f"opposite polarity: the source says '{src}' where the claim says '{claim_side}'",
+                        "contradicted.polarity")
+    if al.antonym:
+        rest = [x for x in claim["lemmas"] if x != al.antonym[0]]
+        if ctx.aligner.coverage(rest, p, ctx.index) >= 0.6:
+            differs = [{"claim": al.antonym[0], "source": al.antonym[1], "kind": "antonym"}]
+            return Conflict(al.coverage, al, differs, f"the source says '{al.antonym[1]}' where the claim says '{al.antonym[0]}'",
+                            "contradicted.antonym")
+    return None
+
+
+def _swap(ctx: ClaimContext, al: Alignment) -> Conflict | None:
+    """A swap of names: the passage names another of the type of the one name of the claim that
+    the sources never mention, in the same role, the rest of the claim there."""
+    claim = ctx.claim
+    if not (len(al.ents_missing) == 1 and not al.q_conflict and al.coverage >= ctx.t.swap_coverage and not al.polarity_flip):
+        return None
+    a = al.ents_missing[0]
+    if not a["label"] or a["label"] == "DAY":
+        return None  # a run of capitalised words the NER did not call a name; a weekday
+    if any(k in ctx.index.entity_keys for k in (a["key"], *a["aliases"])):
+        return None  # the claim's name is in the sources: they may just be silent on this
+    other = [
+        b for b in ctx.passage(al.pid).f["entities"]
+        if not b.get("inherited") and b["role"] == a["role"] and (b["label"] == a["label"] or not a["label"])
+        and not any(entity_in(b, single(c)) for c in claim["entities"])
+    ]
+    # the passage is about the same thing: it holds another name or value of the claim,
+    # or nearly all of at least swap_min_words of its words; never when it lacks one of the
+    # claim's values ("Donald Trump served one term from 2017 to 2021" is no swap with a
+    # passage on Grover Cleveland that gives neither)
+    if other and not al.q_absent and (
+            al.ents_found or al.q_match or (al.coverage >= 0.9 and len(set(claim["lemmas"])) >= ctx.t.swap_min_words)):
+        b = other[0]
+        differs = [{"claim": a["text"], "source": b["text"], "kind": "entity"}]
+        return Conflict(al.coverage - 0.01, al, differs, f"the source names {b['text']} where the claim names {a['text']}",
+                        "contradicted.entity")
+    return None
+
+
+def _conflict_stands(ctx: ClaimContext, al: Alignment) -> bool:
+    """A value conflict stands unless a passage aligned almost as well (within
+    ``conflict_margin`` of coverage) holds the claim's value."""
+    conflicting = [id(qd) for qd, _ in al.q_conflict]
+    for other in ctx.alignments:
+        if other is al or other.ents_missing:
+            continue
+        if any(id(m) in conflicting for m in other.q_match) and other.coverage >= al.coverage - ctx.t.conflict_margin:
+            return False
+    return True

@@ -1,0 +1,90 @@
+"""Value matching: whether a claim's quantity matches, conflicts with or is absent from a passage's.
+
+Two values are compared by :func:`sourced_nlp.quantity.compare` (intervals after approximators,
+unit conversion by pint) with the rules of :func:`compare_values` on top; a conflict counts only
+between values that can conflict (:func:`conflict_credible`) and count or measure the same
+thing (:func:`nouns_compatible`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..quantity import Quantity, compare
+from .types import QuantityRecord
+from .words import same_word
+
+
+def to_quantity(d: dict) -> Quantity | None:
+    """A :class:`Quantity` from a ``span._.quantity`` dict (extra keys such as ``noun`` ignored)."""
+    try:
+        return Quantity.from_dict({k: v for k, v in d.items() if k != "noun"})
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def is_article_one(qd: QuantityRecord, article_ones: tuple[str, ...]) -> bool:
+    """"One reviewer", "one of the best": a spelled-out one (``article_ones`` of
+    ``models/verdict.json``) is an article, not a count to check."""
+    return qd.get("kind") == "number" and qd.get("low") == 1.0 and qd.get("high") == 1.0 and qd.get("text", "").strip().lower() in article_ones
+
+
+def compare_values(claim: Quantity, source: Quantity, hours: bool = False) -> str:
+    """:func:`compare` (``hours``: the source is a line of a record, whose time ranges are
+    opening hours), with two rules more: two stated ranges (both ends written, no "about",
+    "over") that overlap without either holding the other ("8-10%" against "9-12%") differ — a
+    conflict ("around 600 hours" against "over 600 hours" does not); and two time-of-day ranges with
+    other ends ("open 11 AM to 9 PM" against "11:0-23:0") differ even when one holds the other."""
+    if hours and claim.kind == "measure" and claim.low == claim.high == 86400.0 and source.kind == "time" and source.low == source.high == 0.0:
+        return "match"  # "open 24 hours" for Yelp's "0:0-0:0"
+    r = compare(claim, source, hours=hours)
+    if r == "partial" and claim.kind == source.kind == "time" and claim.low < claim.high and source.low < source.high:
+        return "conflict"  # opening hours: both ends are stated, another end is another fact
+    stated = all(not q.approx and not math.isinf(q.low) and not math.isinf(q.high) for q in (claim, source))
+    if r == "partial" and stated and claim.low < claim.high and source.low < source.high:
+        if not (claim.low <= source.low and source.high <= claim.high) and not (source.low <= claim.low and claim.high <= source.high):
+            return "conflict"
+    return r
+
+
+def conflict_credible(claim_q: QuantityRecord, source_q: QuantityRecord) -> bool:
+    """Whether two values can conflict: not two measures or dates said of two verbs ("rest for 10
+    minutes" / "roast for about 20 minutes": two steps of a procedure; "released in 2016" /
+    "first heard in 2005": two events — a percent or an amount is reported with many verbs,
+    "affected 21%" / "reported by 12%"); two plain counts only when both count the same noun
+    ("5 offices" / "56 offices"), or neither counts a noun and both are written in digits and
+    at least 10 ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
+    "the two pieces") are too often not the attribute the source counts."""
+    ha, hb = claim_q.get("head"), source_q.get("head")
+    if claim_q.get("kind") == source_q.get("kind") and claim_q.get("kind") in ("measure", "date") and ha and hb and not same_word(ha, hb):
+        # "rest for 10 minutes" and "roast for about 20 minutes": two steps, two values; "released
+        # in 2016" and "first heard in 2005": two events, two dates
+        return False
+    kinds = {claim_q.get("kind"), source_q.get("kind")}
+    if kinds == {"number", "money"}:
+        # "56B" for "$56 billion" is comparable; "four" crew members against "$65 million" is not
+        plain = claim_q if claim_q.get("kind") == "number" else source_q
+        return not plain.get("noun") and abs(float(plain["low"])) >= 1000
+    if kinds != {"number"}:
+        return True
+    if claim_q.get("noun") and source_q.get("noun"):
+        return claim_q["noun"] == source_q["noun"]
+    if claim_q.get("noun") or source_q.get("noun"):
+        return False
+    digits = all(any(ch.isdigit() for ch in q.get("text", "")) for q in (claim_q, source_q))
+    return digits and min(abs(float(claim_q["low"])), abs(float(source_q["low"]))) >= 10
+
+
+def nouns_compatible(a: QuantityRecord, b: QuantityRecord) -> bool:
+    """Two values may be compared: they count or measure the same thing, or either names none.
+    A noun is one word, or a volume's ingredients (space-separated): one in common will do;
+    words alike in their first four letters are one ("cardamom"/"cardamon")."""
+    na, nb = a.get("noun"), b.get("noun")
+    if not na or not nb or na == nb:
+        return True
+    return any(x[:4] == y[:4] for x in na.split() for y in nb.split())
+
+
+def hours_range(q: Quantity) -> bool:
+    """A time-of-day range with both ends stated ("8:0-13:0"): opening hours."""
+    return q.kind == "time" and q.low != q.high and not math.isinf(q.low) and not math.isinf(q.high)
