@@ -34,6 +34,8 @@ from ..polarity import polarity_sides
 from ..types import ClaimRecord
 from ..words import in_words, lemma_in, same_word
 
+DECIDES = ("contradicted.record_field",)
+
 
 def field_conflicts(ctx: ClaimContext) -> list[Conflict]:
     """The record lines the claim's affirmed part conflicts with (module docstring)."""

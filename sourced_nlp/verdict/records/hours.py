@@ -28,6 +28,8 @@ from ..types import ClaimRecord, QuantityRecord, Result, result
 from ..values import hours_range
 from ..words import entity_in
 
+DECIDES = ("contradicted.hours", "unverified.hours")
+
 
 def hours_line(p: Passage) -> bool:
     """The passage gives a time-of-day range (a line of opening hours)."""

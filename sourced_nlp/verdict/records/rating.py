@@ -26,6 +26,8 @@ from ..index import PassageIndex
 from ..lexicon import VerdictLexicon
 from ..types import ClaimRecord, Result, result
 
+DECIDES = ("contradicted.rating", "unverified.rating")
+
 
 def rating(ctx: ClaimContext) -> Result | None:
     """The rule (module docstring)."""
