@@ -1,9 +1,10 @@
 """Probe: would WordNet synonyms raise coverage without grounding hallucinations?
 
-A probe, not a feature: nothing in ``sourced_nlp`` changes. For the length of one run, the
-script replaces ``sourced_nlp.align.Verifier._word_in`` so that a claim lemma also counts as held
-by a prose passage (not ``p.structured``) when one of its WordNet synonyms is among the passage's
-lemmas (``p.lemmas``). The synonyms of a lemma are the lemma names, lower-cased, without the
+A probe, not a feature: nothing in ``sourced_nlp`` changes. The script registers a word matcher
+of its own, ``probe.wordnet_word_matcher.v1`` (spaCy's ``misc`` registry, the slot of
+``sourced.word_matcher.v1`` in ``sourced_verify``'s config), and checks with a pipeline whose
+``word_matcher`` is that one: a claim lemma also counts as held by a prose passage (not
+``p.structured``) when one of its WordNet synonyms is among the passage's lemmas (``p.lemmas``). The synonyms of a lemma are the lemma names, lower-cased, without the
 multi-word ones (names with ``_``), of the first ``K`` synsets of each part of speech WordNet
 gives for it (adjective and satellite adjective count as two parts of speech), the lemma itself
 left out. With ``--mutual`` a synonym counts only when each word is among the other's synonyms.
@@ -51,9 +52,12 @@ import argparse
 import functools
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
+
+from spacy.util import registry
+
+from sourced_nlp.verdict import WordMatcher, word_in
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -103,15 +107,19 @@ def synonym_finder(k: int) -> Callable[[str], frozenset[str]]:
     return synonyms
 
 
-@contextmanager
-def synonyms_patched(synonyms: Callable[[str], frozenset[str]], mutual: bool) -> Iterator[None]:
-    """Within the block, ``Verifier._word_in`` also accepts a WordNet synonym in a prose passage."""
-    from sourced_nlp import align
+@registry.misc("probe.wordnet_word_matcher.v1")
+def make_wordnet_matcher(k: int = 1, mutual: bool = False) -> WordMatcher:
+    """The default word matcher (:func:`sourced_nlp.verdict.words.word_in`), and for a prose
+    passage also a WordNet synonym of the lemma among the passage's lemmas (``mutual``: only
+    when each word is among the other's synonyms); synonyms of the first ``k`` synsets.
 
-    original = align.Verifier._word_in
+    Raises:
+        ImportError: ``wn`` is not installed.
+    """
+    synonyms = synonym_finder(k)
 
-    def _word_in(self, lemma, p, index):
-        if original(self, lemma, p, index):
+    def matcher(lemma: str, p, index) -> bool:
+        if word_in(lemma, p, index):
             return True
         if p.structured:
             return False
@@ -119,19 +127,21 @@ def synonyms_patched(synonyms: Callable[[str], frozenset[str]], mutual: bool) ->
             return any(x in p.lemmas and lemma in synonyms(x) for x in synonyms(lemma))
         return any(x in p.lemmas for x in synonyms(lemma))
 
-    align.Verifier._word_in = _word_in
-    try:
-        yield
-    finally:
-        align.Verifier._word_in = original
+    return matcher
+
+
+def wordnet_config(k: int, mutual: bool) -> dict:
+    """``sourced_verify`` config overrides that plug in the WordNet matcher."""
+    return {"word_matcher": {"@misc": "probe.wordnet_word_matcher.v1", "k": k, "mutual": mutual}}
 
 
 # ---------------------------------------------------------------------------- RAGTruth
-def ragtruth_rows(items: list[dict]) -> tuple[list[dict], int]:
-    """Per-sentence rows of sourced-nlp on ``items`` (the fields of ``ragtruth.py --dump``)."""
+def ragtruth_rows(items: list[dict], config: dict | None = None) -> tuple[list[dict], int]:
+    """Per-sentence rows of sourced-nlp on ``items`` (the fields of ``ragtruth.py --dump``),
+    with ``sourced_verify`` config overrides ``config``."""
     import ragtruth
 
-    segments, errors = ragtruth.run_ours(items, progress=False)
+    segments, errors = ragtruth.run_ours(items, progress=False, config=config)
     return ragtruth.sentence_rows(items, segments), errors
 
 
@@ -258,8 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     log("checking without synonyms ...")
     before, err_b = ragtruth_rows(items)
     log(f"checking with synonyms ({mode}) ...")
-    with synonyms_patched(synonyms, args.mutual):
-        after, err_a = ragtruth_rows(items)
+    after, err_a = ragtruth_rows(items, wordnet_config(args.k, args.mutual))
     table, unmatched = ragtruth_table(before, after)
     limit = f", first {args.limit}" if args.limit else ""
     print(f"### RAGTruth {args.split} ({len(items)} responses{limit}), sentence level, without → with synonyms\n")
@@ -272,11 +281,11 @@ def main(argv: list[str] | None = None) -> int:
 
     print("### Record sets (structured sources), without → with synonyms\n")
     nlp = sourced_nlp.load_pipeline()
+    nlp_syn = sourced_nlp.load_pipeline(config=wordnet_config(args.k, args.mutual))
     rows = []
     for path in args.cases:
         plain = record_verdicts(path, nlp)
-        with synonyms_patched(synonyms, args.mutual):
-            syn = record_verdicts(path, nlp)
+        syn = record_verdicts(path, nlp_syn)
         cov_b, fg_b = record_figures(plain)
         cov_a, fg_a = record_figures(syn)
         changed = sum(vb != va for (_, vb), (_, va) in zip(plain, syn))

@@ -96,12 +96,14 @@ THRESHOLD_CACHE = OUT / "threshold.json"
 
 
 # ---------------------------------------------------------------------------- running the tools
-def run_ours(items: list[dict], n_process: int = 1, progress: bool = True) -> tuple[list[list[dict]], int]:
+def run_ours(items: list[dict], n_process: int = 1, progress: bool = True, config: dict | None = None
+             ) -> tuple[list[list[dict]], int]:
     """sourced-nlp on every item; ``(segments per item, errors)``. A record that raises is kept
-    as one not-grounded segment spanning the response (verdict ``"error"``) and counted."""
+    as one not-grounded segment spanning the response (verdict ``"error"``) and counted.
+    ``config``: ``sourced_verify`` config overrides (:func:`sourced_nlp.load_pipeline`)."""
     import sourced_nlp
 
-    nlp = sourced_nlp.load_pipeline()
+    nlp = sourced_nlp.load_pipeline(config=config)
     records = [(it["response"], it["src_ours"]) for it in items]
     reports: list = []
     t0 = time.time()

@@ -29,7 +29,7 @@ def bare():
 
 def test_the_fields_are_all_covered():
     assert {"grounded_coverage", "contradicted_coverage", "conflict_margin", "fusion_min_share"} <= set(COVERAGES)
-    assert COUNTS == ["max_candidates", "cache_size"]
+    assert COUNTS == ["max_candidates", "swap_min_words", "fusion_record_lines", "key_span", "text_value_words", "cache_size"]
 
 
 @pytest.mark.parametrize(
