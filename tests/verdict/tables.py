@@ -91,3 +91,14 @@ def run_row(row: tuple) -> None:
 def ids(rows: list[tuple]) -> list[str]:
     """The row ids, for ``pytest.mark.parametrize``."""
     return [r[0] for r in rows]
+
+
+def table_test(rows: list[tuple]):
+    """A test function that runs every row of a table (one parametrized case per row)."""
+    import pytest
+
+    @pytest.mark.parametrize("row", rows, ids=ids(rows))
+    def test_rows(row):
+        run_row(row)
+
+    return test_rows

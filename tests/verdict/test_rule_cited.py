@@ -1,7 +1,6 @@
 """``verdict/rules/cited.py``: the cited sources first; the rest of the order when they do not decide."""
 
-import pytest
-from tables import check, ids, rec, run_row, value
+from tables import check, rec, table_test, value
 
 CLAIM = rec("Revenue rose 8% in the quarter.", ["revenue", "rise", "quarter"],
             quantities=[value("8%", "percent", 8, unit="%", head="rise")])
@@ -22,9 +21,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_the_cited_verdict_is_kept_whole():

@@ -1,7 +1,6 @@
 """``verdict/rules/contradicted.py``: a passage about the same thing states something incompatible."""
 
-import pytest
-from tables import check, ids, name, rec, run_row, value
+from tables import check, name, rec, table_test, value
 
 
 def pct(n):
@@ -29,9 +28,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_differs_and_support():

@@ -1,7 +1,6 @@
 """``verdict/rules/empty.py``: nothing to check; the verdicts without sources or features."""
 
-import pytest
-from tables import ids, rec, run_row
+from tables import rec, table_test
 
 from sourced_nlp.verdict.rules.empty import no_features, no_sources
 
@@ -11,9 +10,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_no_sources_and_no_features():

@@ -1,7 +1,6 @@
 """``verdict/records/fields.py``: a field the claim affirms against the record's false line or another value."""
 
-import pytest
-from tables import check, ids, name, rec, run_row
+from tables import check, name, rec, table_test
 
 
 def record(*lines: dict) -> dict:
@@ -27,9 +26,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_reasons():

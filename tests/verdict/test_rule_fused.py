@@ -1,7 +1,6 @@
 """``verdict/rules/fused.py``: grounded by two passages together (or several lines of a record)."""
 
-import pytest
-from tables import check, ids, name, rec, run_row
+from tables import check, name, rec, table_test
 
 ALICE = name("Alice")
 BOB = name("Bob")
@@ -21,9 +20,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_evidence_is_both_passages_in_order():

@@ -1,7 +1,6 @@
 """``verdict/records/hours.py``: closed days against a record's opening hours."""
 
-import pytest
-from tables import check, ids, name, rec, run_row, value
+from tables import check, name, rec, table_test, value
 
 
 def day(text: str, **at) -> dict:
@@ -26,9 +25,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_the_day_line_is_the_evidence():

@@ -1,7 +1,6 @@
 """``verdict/rules/passage.py``: grounded by one passage; a hedged claim against an unhedged one."""
 
-import pytest
-from tables import check, ids, rec, run_row, value
+from tables import check, rec, table_test, value
 
 REVENUE = rec("Revenue rose in the quarter.", predicates=["rise"], lemmas=["revenue", "rise", "quarter"])
 
@@ -19,9 +18,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_support_and_evidence():

@@ -1,7 +1,6 @@
 """``verdict/rules/quote.py``: a quote of the claim that no source holds."""
 
-import pytest
-from tables import check, ids, rec, run_row
+from tables import check, rec, table_test
 
 SOURCE = rec('The mayor called the plan "a bold step".', ["mayor", "call", "plan", "bold", "step"])
 
@@ -13,9 +12,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_reason_names_the_quote():

@@ -1,7 +1,6 @@
 """``verdict/records/rating.py``: praise and rating words against the one record's stars."""
 
-import pytest
-from tables import ids, name, rec, run_row, value
+from tables import name, rec, table_test, value
 
 
 def record(stars: float) -> dict:
@@ -24,9 +23,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_prose_sources_never_run_it():

@@ -1,7 +1,6 @@
 """``verdict/rules/spread.py``: most of a prose claim in one passage, the rest beside it."""
 
-import pytest
-from tables import check, ids, rec, run_row
+from tables import check, rec, table_test
 
 WORDS = ["storm", "flood", "coast", "village", "road", "bridge", "power"]
 CLAIM = rec("The storm flooded coast villages, cut roads, a bridge and power.", WORDS)
@@ -15,9 +14,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_support_is_capped_below_grounded():

@@ -1,7 +1,6 @@
 """``verdict/rules/unverified.py``: the last rule, with the claim's shortfall as its rule name."""
 
-import pytest
-from tables import check, ids, name, rec, run_row
+from tables import check, name, rec, table_test
 
 REVENUE = rec("Revenue rose in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"])
 
@@ -19,9 +18,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=ids(ROWS))
-def test_rows(row):
-    run_row(row)
+test_rows = table_test(ROWS)
 
 
 def test_reasons_name_the_shortfall():
