@@ -36,15 +36,30 @@ class DiffFormat(str, Enum):
     json = "json"
 
 
-def _write(path: str, text: str, inputs: tuple[str, ...] = ()) -> None:
-    """Write ``text`` to ``path`` (UTF-8, overwritten), refusing to overwrite an input.
+def _check_out(path: str, inputs: tuple[str, ...] = ()) -> None:
+    """Refuse an output that is one of ``inputs``, a directory, or in a missing directory,
+    before anything runs.
 
     Raises:
-        SourceError: ``path`` is one of ``inputs``, or cannot be written.
+        SourceError: naming the output and why.
     """
     for p in inputs:
         if os.path.exists(path) and os.path.exists(p) and os.path.samefile(path, p):
             raise SourceError(f"--output {path} is the input {p}: refusing to overwrite an input")
+    if os.path.isdir(path):
+        raise SourceError(f"--output {path} is a directory, not a file")
+    parent = os.path.dirname(path) or "."
+    if not os.path.isdir(parent):
+        raise SourceError(f"--output {path}: its directory {parent} does not exist")
+
+
+def _write(path: str, text: str, inputs: tuple[str, ...] = ()) -> None:
+    """Write ``text`` to ``path`` (UTF-8, overwritten), refusing to overwrite an input.
+
+    Raises:
+        SourceError: ``path`` is one of ``inputs`` (:func:`_check_out`), or cannot be written.
+    """
+    _check_out(path, inputs)
     try:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -76,6 +91,7 @@ def run_cmd(
     from .evaluation.jsonl import dumps
     from .evaluation.run import run_cases, load_target
 
+    _check_out(out, (cases_file,))
     cases = load_cases(cases_file)
     fn = load_target(target)
     records = run_cases(fn, cases, target, concurrency=concurrency, timeout=timeout)
@@ -112,6 +128,9 @@ def score_cmd(
     from .evaluation.score import load_prices, load_run, score_run
     from .evaluation.view import print_table, to_markdown
 
+    for path in (out, markdown):
+        if path:
+            _check_out(path, (run_file,))
     rows = load_run(run_file)
     price = load_prices(prices) if prices else None
     card = score_run(rows, price, run_file=run_file, on_report=_audit_hook(audit))

@@ -179,12 +179,15 @@ def test_targets_of_every_shape_raise_and_time_out(tmp_path):
     (["eval", "run", "{cases}", "--target", "examples.eval.system", "-o", "{out}"], "expected MODULE:CALLABLE"),
     (["eval", "run", "{cases}", "--target", "no_such_module_x:f", "-o", "{out}"], "cannot import no_such_module_x"),
     (["eval", "run", "{missing}", "--target", "examples.eval.system:answer", "-o", "{out}"], "cases file not found"),
+    (["eval", "run", "{cases}", "--target", "examples.eval.system:answer", "-o", "{nodir}"], "does not exist"),
+    (["eval", "run", "{cases}", "--target", "examples.eval.system:answer", "-o", "{cases}"], "refusing to overwrite"),
     (["eval", "score", "{cases}"], "line 1: not a run record"),
     (["eval", "gate", "{cases}", "--baseline", "{cases}"], "malformed JSON"),
     (["eval", "gate", "{base}", "--baseline", "{base}", "--max-drop", "speed=3"], "unknown metric 'speed'"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, args, message):
     values = {"cases": CASES, "out": tmp_path / "o.jsonl", "missing": tmp_path / "none.jsonl",
-              "base": EVAL / "baseline.json"}
+              "base": EVAL / "baseline.json",
+              "nodir": tmp_path / "no" / "run.jsonl"}
     proc = ok(sourced(*[a.format(**values) for a in args]), 2)
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
