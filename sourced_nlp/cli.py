@@ -23,6 +23,8 @@ from typing import Any, Optional
 
 import typer
 
+from . import audit as _audit
+from .eval_cli import audit_app, eval_app
 from .report import Report, check_thresholds
 from .sources import SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin
 
@@ -36,7 +38,11 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+app.add_typer(eval_app)
+app.add_typer(audit_app)
+
 INPUT_ERRORS = (SourceError, ValueError, OSError, UnicodeDecodeError)
+AUDIT_HELP = "Append a hash-chained audit record per check to FILE (see 'sourced audit verify')."
 
 
 def _click_modules() -> list:
@@ -331,6 +337,7 @@ def check(
     out: Optional[str] = typer.Option(
         None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
     ),
+    audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
 
@@ -340,6 +347,7 @@ def check(
     _validate_gates(fail_under, min_coverage)
     _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "check")
+    _audit.log_files(audit, "check", report, [answer, json_input, *(sources or [])])
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
@@ -458,6 +466,7 @@ def cite(
     out: Optional[str] = typer.Option(
         None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
     ),
+    audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
 ) -> int:
     """Check a cited ANSWER: each claim against the sources it cites, each citation resolved
     and its quote located; findings with severities, a grounding score, citation coverage.
@@ -468,6 +477,7 @@ def cite(
     _validate_gates(fail_under, min_coverage)
     _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "cite")
+    _audit.log_files(audit, "cite", report, [answer, json_input, *(sources or [])])
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
@@ -681,6 +691,7 @@ def batch(
         FailOn.contradicted, "--fail-on", help="Which verdicts fail the gate (exit 1)."
     ),
     out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
+    audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
 ) -> int:
     """Check many records from a JSONL file, one result per input line, in order.
 
@@ -721,6 +732,7 @@ def batch(
                 continue
         results.append({"line": n, "id": rid, "error": " ".join(err.split())})
 
+    _audit.log_batch(audit, results, file)
     errors = [r for r in results if "error" in r]
     for r in errors:
         typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
