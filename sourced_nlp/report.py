@@ -10,7 +10,8 @@ Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
                  "reason": str, "support": float,     # support in [0, 1]
                  "evidence": [{"source": str, "start": int, "end": int, "text": str}],
                  "differs": [{"claim": str, "source": str, "kind": str}],
-                 "citations": [dict]}],
+                 "citations": [dict],
+                 "rule": str}],                       # optional
      "skipped": [{"text": str, "start": int, "end": int, "kind": str}],
      "counts": {"grounded": int, "contradicted": int, "unverified": int},
      "findings": [{"kind", "severity", "claim": int | None, "message"}],  # from a check
@@ -18,7 +19,9 @@ Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
 
 ``findings``, ``score`` (0-100, the share of claims grounded) and ``coverage`` (the share of
 claims whose citations resolve and support them) are present when the report comes from a
-check (:mod:`sourced_nlp.provenance`); claims then also carry ``citation_status``.
+check (:mod:`sourced_nlp.provenance`); claims then also carry ``citation_status``. A claim's
+``rule`` (optional) is the dotted name of the rule that decided its verdict
+(``grounded.passage``, ``contradicted.value``, ``unverified.too_little``, ...).
 
 Claim ``start``/``end`` are character offsets into the answer; evidence ``start``/``end`` are
 character offsets into the source named by ``source``.
@@ -31,57 +34,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .findings import (FAIL_ON, SEVERITIES, check_fail_on, check_thresholds, citation_coverage, findings_markdown,
+                       gate, grounding_score, severity_counts, verdict_findings)
+from .html import render_html
+from .marks import MARKS, VERDICTS, differs_joined, md_cell
+
 SCHEMA = "sourced.report/1"
-VERDICTS = ("grounded", "contradicted", "unverified")
-FAIL_ON = ("contradicted", "unverified")
-SEVERITIES = ("high", "medium", "low")
 
-_MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
-
-
-def check_fail_on(fail_on: Any) -> str:
-    """``fail_on`` when it names a gate: a verdict of :data:`FAIL_ON` or a severity of
-    :data:`SEVERITIES`.
-
-    Raises:
-        TypeError: not a string.
-        ValueError: an unknown name; the message lists every one that works.
-    """
-    value = getattr(fail_on, "value", fail_on)  # the command line's enum members
-    if not isinstance(value, str):
-        raise TypeError(f"fail_on must be a string, got {type(fail_on).__name__}")
-    if value not in FAIL_ON + SEVERITIES:
-        raise ValueError(f"unknown fail_on {value!r}; expected one of {', '.join(FAIL_ON + SEVERITIES)}")
-    return value
-
-
-def check_thresholds(fail_under: Any = None, min_coverage: Any = None,
-                     names: tuple[str, str] = ("fail_under", "min_coverage")) -> tuple[float | None, float | None]:
-    """Validate the score and coverage gates, the same for the API and the command line.
-
-    Args:
-        fail_under: None, or a score in 0-100.
-        min_coverage: None, or a share in 0-1; a value above 1 (up to 100) is a percentage.
-        names: how the two are named in messages (``("--fail-under", "--min-coverage")`` on
-            the command line).
-
-    Returns:
-        ``(fail_under, min_coverage)``, the coverage as a share in [0, 1].
-
-    Raises:
-        TypeError: a value that is not a number (a bool is not one either).
-        ValueError: ``fail_under`` outside 0-100, ``min_coverage`` outside 0-100, or NaN.
-    """
-    for name, value in zip(names, (fail_under, min_coverage)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
-    if fail_under is not None and not (0 <= fail_under <= 100):  # also rejects nan
-        raise ValueError(f"{names[0]} must be a score in 0-100, got {fail_under:g}")
-    if min_coverage is not None:
-        if not (0 <= min_coverage <= 100):
-            raise ValueError(f"{names[1]} must be a share in 0-1 (or a percentage), got {min_coverage:g}")
-        min_coverage = min_coverage / 100 if min_coverage > 1 else min_coverage
-    return fail_under, min_coverage
+__all__ = ["SCHEMA", "VERDICTS", "FAIL_ON", "SEVERITIES", "Evidence", "ClaimResult", "Skipped", "Report", "to_frame",
+           "check_fail_on", "check_thresholds"]
 
 
 @dataclass
@@ -126,6 +87,9 @@ class ClaimResult:
             ``status`` once checked (:mod:`sourced_nlp.provenance`).
         citation_status: ``supported``, ``uncited``, ``broken``, ``contradicted``,
             ``elsewhere``, ``unsupported``; None when not checked.
+        rule: the dotted name of the rule that decided the verdict (``grounded.passage``,
+            ``contradicted.value``, ``unverified.too_little``, ...: the module of
+            :mod:`sourced_nlp.verdict` that holds it); None for a report that does not name it.
     """
 
     text: str
@@ -138,6 +102,7 @@ class ClaimResult:
     differs: list[dict] = field(default_factory=list)
     citations: list[dict] = field(default_factory=list)
     citation_status: str | None = None
+    rule: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -157,6 +122,8 @@ class ClaimResult:
         }
         if self.citation_status is not None:
             d["citation_status"] = self.citation_status
+        if self.rule is not None:
+            d["rule"] = self.rule
         return d
 
     @classmethod
@@ -172,6 +139,7 @@ class ClaimResult:
             differs=[dict(x) for x in d.get("differs") or []],
             citations=[dict(x) for x in d.get("citations") or []],
             citation_status=d.get("citation_status"),
+            rule=d.get("rule"),
         )
 
 
@@ -221,27 +189,20 @@ class Report:
     @property
     def score(self) -> int | None:
         """Grounding score 0-100: the share of claims that are grounded; 0 with no sources,
-        None without claims."""
-        if not self.claims:
-            return None
-        if any(f.get("kind") == "no-sources" for f in self.findings or []):
-            return 0
-        return round(100 * self.counts["grounded"] / len(self.claims))
+        None without claims (:func:`sourced_nlp.findings.grounding_score`)."""
+        no_sources = any(f.get("kind") == "no-sources" for f in self.findings or [])
+        return grounding_score([c.verdict for c in self.claims], no_sources=no_sources)
 
     @property
     def coverage(self) -> float | None:
         """Citation coverage in [0, 1]: the share of claims whose citations resolve and support
-        them; None without claims."""
-        if not self.claims:
-            return None
-        return round(sum(1 for c in self.claims if c.citation_status == "supported") / len(self.claims), 4)
+        them; None without claims (:func:`sourced_nlp.findings.citation_coverage`)."""
+        return citation_coverage([c.citation_status for c in self.claims])
 
     def all_findings(self) -> list[dict]:
         """:attr:`findings`, or for a report without them, those its verdicts imply."""
         if self.findings is not None:
             return self.findings
-        from .provenance import verdict_findings
-
         return [f for i, c in enumerate(self.claims) for f in verdict_findings(c.to_dict(), i)]
 
     def gate(self, fail_on: str = "contradicted", fail_under: float | None = None,
@@ -262,8 +223,6 @@ class Report:
             TypeError: ``fail_on`` is not a string, or ``fail_under``/``min_coverage`` is not
                 a number.
         """
-        from .provenance import gate
-
         fail_on = check_fail_on(fail_on)
         fail_under, min_coverage = check_thresholds(fail_under, min_coverage)
         reasons = []
@@ -363,8 +322,6 @@ class Report:
             standalone: a whole UTF-8 page instead of a fragment.
             title: the page title (standalone only).
         """
-        from .html import render_html
-
         return render_html(self, standalone=standalone, title=title)
 
     def _repr_html_(self) -> str:
@@ -378,7 +335,8 @@ class Report:
         answer), ``verdict`` (categorical, ordered as :data:`VERDICTS`), ``support``,
         ``reason``, ``differs`` (``"12% ≠ 8%"``, ``"; "``-joined, ``""`` if none),
         ``evidence_source``, ``evidence_start``, ``evidence_end``, ``evidence_text`` (the first
-        evidence passage; ``None``/``<NA>`` without one) and ``n_evidence``.
+        evidence passage; ``None``/``<NA>`` without one), ``n_evidence`` and ``rule`` (the
+        rule that decided the verdict; ``None`` when the report does not name it).
 
         Raises:
             ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
@@ -403,20 +361,18 @@ class Report:
             "|---|---|---|---|---|",
         ]
         for c in self.claims:
-            ev = ", ".join(f"`{_md(e.source)}:{e.start}-{e.end}`" for e in c.evidence)
+            ev = ", ".join(f"`{md_cell(e.source)}:{e.start}-{e.end}`" for e in c.evidence)
             reason = c.reason
             if c.differs:
-                diff = "; ".join(f"claim {x.get('claim')} ≠ source {x.get('source')}" for x in c.differs)
+                diff = differs_joined(c.differs)
                 reason = f"{reason} ({diff})" if reason else diff
             if self.findings is not None and c.citation_status not in (None, "uncited"):
                 reason = f"{reason} · citation {c.citation_status}" if reason else f"citation {c.citation_status}"
             lines.append(
-                f"| {_MARKS[c.verdict]} | {c.verdict} | {_md(c.text)} | {ev} | {_md(reason)} |"
+                f"| {MARKS[c.verdict]} | {c.verdict} | {md_cell(c.text)} | {ev} | {md_cell(reason)} |"
             )
         if self.findings is not None:
-            from .provenance import findings_markdown
-
-            sev = {s: sum(1 for f in self.findings if f.get("severity") == s) for s in SEVERITIES}
+            sev = severity_counts(self.findings)
             score = "n/a" if self.score is None else f"{self.score}/100"
             cited = any(c.citations for c in self.claims)
             cov = "n/a" if self.coverage is None or not cited else f"{self.coverage:.0%}"
@@ -499,6 +455,7 @@ def _validate_report(d: dict) -> None:
         _field(c, "reason", where, "string", required=False)
         _field(c, "support", where, "number", required=False)
         _field(c, "citation_status", where, "string", required=False)
+        _field(c, "rule", where, "string", required=False)
         for ew, e in _objects(c, "evidence", where, required=False):
             _field(e, "source", ew, "source id")
             _field(e, "start", ew, "integer")
@@ -517,14 +474,9 @@ def _validate_report(d: dict) -> None:
     _field(d, "counts", "", "object", required=False)
 
 
-def _md(text: str) -> str:
-    """Make text safe inside one Markdown table cell."""
-    return " ".join(str(text).split()).replace("|", "\\|")
-
-
 FRAME_COLUMNS = (
     "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
-    "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence",
+    "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence", "rule",
 )
 
 
@@ -538,12 +490,13 @@ def _claim_row(i: int, c: ClaimResult) -> dict:
         "verdict": c.verdict,
         "support": float(c.support),
         "reason": c.reason,
-        "differs": "; ".join(f"{x.get('claim')} ≠ {x.get('source')}" for x in c.differs),
+        "differs": differs_joined(c.differs, sides=False),
         "evidence_source": e.source if e else None,
         "evidence_start": e.start if e else None,
         "evidence_end": e.end if e else None,
         "evidence_text": e.text if e else None,
         "n_evidence": len(c.evidence),
+        "rule": c.rule,
     }
 
 
@@ -569,7 +522,6 @@ def to_frame(reports, *, _batch: bool = True):
         raise ImportError(
             "to_frame needs pandas: pip install 'sourced-nlp[notebook]'"
         ) from err
-    from collections.abc import Mapping
 
     items = reports.items() if isinstance(reports, Mapping) else enumerate(reports)
     rows = []
