@@ -36,8 +36,11 @@ from typing import Any
 
 from .findings import (FAIL_ON, SEVERITIES, check_fail_on, check_thresholds, citation_coverage, findings_markdown,
                        gate, grounding_score, severity_counts, verdict_findings)
+from .frame import claim_row, claims_frame
 from .html import render_html
+from .markdown import render_markdown
 from .marks import MARKS, VERDICTS, differs_joined, md_cell
+from .report_schema import json_type, validate_report
 
 SCHEMA = "sourced.report/1"
 
@@ -272,10 +275,10 @@ class Report:
                 type (``claims[0].start``), or a claim's unknown verdict.
         """
         if not isinstance(d, dict):
-            raise ValueError(f"a report must be a JSON object, got {_json_type(d)}")
+            raise ValueError(f"a report must be a JSON object, got {json_type(d)}")
         if d.get("schema") != SCHEMA:
             raise ValueError(f"unsupported report schema {d.get('schema')!r}; expected {SCHEMA!r}")
-        _validate_report(d)
+        validate_report(d)
         return cls(
             answer=d.get("answer") or "",
             claims=[ClaimResult.from_dict(c) for c in d["claims"]],
@@ -350,154 +353,7 @@ class Report:
         from a check also shows its score, citation coverage and findings per severity in the
         summary table, each claim's citation status, and a findings table (for PR comments).
         """
-        counts = self.counts
-        lines = [
-            "| grounded | contradicted | unverified | skipped |",
-            "|---:|---:|---:|---:|",
-            f"| {counts['grounded']} | {counts['contradicted']} | {counts['unverified']} "
-            f"| {len(self.skipped)} |",
-            "",
-            "| | verdict | claim | evidence | reason |",
-            "|---|---|---|---|---|",
-        ]
-        for c in self.claims:
-            ev = ", ".join(f"`{md_cell(e.source)}:{e.start}-{e.end}`" for e in c.evidence)
-            reason = c.reason
-            if c.differs:
-                diff = differs_joined(c.differs)
-                reason = f"{reason} ({diff})" if reason else diff
-            if self.findings is not None and c.citation_status not in (None, "uncited"):
-                reason = f"{reason} · citation {c.citation_status}" if reason else f"citation {c.citation_status}"
-            lines.append(
-                f"| {MARKS[c.verdict]} | {c.verdict} | {md_cell(c.text)} | {ev} | {md_cell(reason)} |"
-            )
-        if self.findings is not None:
-            sev = severity_counts(self.findings)
-            score = "n/a" if self.score is None else f"{self.score}/100"
-            cited = any(c.citations for c in self.claims)
-            cov = "n/a" if self.coverage is None or not cited else f"{self.coverage:.0%}"
-            lines[0] += " score | citation coverage | high | medium | low |"
-            lines[1] += "---:|---:|---:|---:|---:|"
-            lines[2] += f" {score} | {cov} | {sev['high']} | {sev['medium']} | {sev['low']} |"
-            lines.append(findings_markdown(self.findings).rstrip("\n"))
-        return "\n".join(lines) + "\n"
-
-
-def _json_type(value: Any) -> str:
-    """The JSON name of a value's type, for messages: object, array, string, ..."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, Mapping):
-        return "object"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return "string" if isinstance(value, str) else type(value).__name__
-
-
-def _is_int(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)) or (
-        isinstance(value, float) and value.is_integer())
-
-
-_KINDS = {
-    "string": lambda v: isinstance(v, str),
-    "integer": _is_int,
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "array": lambda v: isinstance(v, (list, tuple)),  # a tuple: a report back from a DocBin
-    "object": lambda v: isinstance(v, Mapping),
-    "source id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
-}
-
-
-def _field(obj: dict, key: str, where: str, kind: str, required: bool = True) -> None:
-    """Check ``obj[key]`` is of ``kind`` (a key of ``_KINDS``); a missing (or, when not
-    ``required``, null) value passes only when not ``required``."""
-    name = f"{where}.{key}" if where else key
-    if key not in obj:
-        if required:
-            raise ValueError(f"malformed report: {where or 'the report'} has no {key!r}")
-        return
-    value = obj[key]
-    if value is None and not required:
-        return
-    if not _KINDS[kind](value):
-        article = "an" if kind[0] in "aeiou" else "a"
-        raise ValueError(f"malformed report: {name} must be {article} {kind}, got {_json_type(value)}")
-
-
-def _objects(obj: dict, key: str, where: str, required: bool = True) -> list[tuple[str, dict]]:
-    """The items of the array ``obj[key]``, each checked to be an object, with their names."""
-    _field(obj, key, where, "array", required)
-    name = f"{where}.{key}" if where else key
-    items = obj.get(key) or []
-    for i, item in enumerate(items):
-        if not isinstance(item, Mapping):
-            raise ValueError(f"malformed report: {name}[{i}] must be an object, got {_json_type(item)}")
-    return [(f"{name}[{i}]", item) for i, item in enumerate(items)]
-
-
-def _validate_report(d: dict) -> None:
-    """Raise ValueError ``malformed report: ...`` naming the first field of a saved report
-    that is missing or of the wrong type (the shape of the module docstring)."""
-    _field(d, "answer", "", "string", required=False)
-    _objects(d, "sources", "")
-    for where, c in _objects(d, "claims", ""):
-        _field(c, "text", where, "string")
-        _field(c, "start", where, "integer")
-        _field(c, "end", where, "integer")
-        _field(c, "verdict", where, "string")
-        if c["verdict"] not in VERDICTS:
-            raise ValueError(f"malformed report: {where}.verdict {c['verdict']!r} is none of {', '.join(VERDICTS)}")
-        _field(c, "reason", where, "string", required=False)
-        _field(c, "support", where, "number", required=False)
-        _field(c, "citation_status", where, "string", required=False)
-        _field(c, "rule", where, "string", required=False)
-        for ew, e in _objects(c, "evidence", where, required=False):
-            _field(e, "source", ew, "source id")
-            _field(e, "start", ew, "integer")
-            _field(e, "end", ew, "integer")
-            _field(e, "text", ew, "string")
-        _objects(c, "differs", where, required=False)
-        _objects(c, "citations", where, required=False)
-    for where, s in _objects(d, "skipped", ""):
-        _field(s, "text", where, "string")
-        _field(s, "start", where, "integer")
-        _field(s, "end", where, "integer")
-        _field(s, "kind", where, "string")
-    for where, f in _objects(d, "findings", "", required=False):
-        _field(f, "kind", where, "string")
-        _field(f, "severity", where, "string")
-    _field(d, "counts", "", "object", required=False)
-
-
-FRAME_COLUMNS = (
-    "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
-    "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence", "rule",
-)
-
-
-def _claim_row(i: int, c: ClaimResult) -> dict:
-    e = c.evidence[0] if c.evidence else None
-    return {
-        "claim": i,
-        "text": c.text,
-        "start": c.start,
-        "end": c.end,
-        "verdict": c.verdict,
-        "support": float(c.support),
-        "reason": c.reason,
-        "differs": differs_joined(c.differs, sides=False),
-        "evidence_source": e.source if e else None,
-        "evidence_start": e.start if e else None,
-        "evidence_end": e.end if e else None,
-        "evidence_text": e.text if e else None,
-        "n_evidence": len(c.evidence),
-        "rule": c.rule,
-    }
+        return render_markdown(self)
 
 
 def to_frame(reports, *, _batch: bool = True):
@@ -516,29 +372,14 @@ def to_frame(reports, *, _batch: bool = True):
         ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
         TypeError: an item is not a :class:`Report`.
     """
-    try:
-        import pandas as pd
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "to_frame needs pandas: pip install 'sourced-nlp[notebook]'"
-        ) from err
-
     items = reports.items() if isinstance(reports, Mapping) else enumerate(reports)
     rows = []
     for key, report in items:
         if not isinstance(report, Report):
             raise TypeError(f"expected a Report, got {type(report).__name__}")
         for i, c in enumerate(report.claims):
-            row = _claim_row(i, c)
+            row = claim_row(i, c)
             if _batch:
                 row = {"report": key, **row}
             rows.append(row)
-    columns = (["report"] if _batch else []) + list(FRAME_COLUMNS)
-    df = pd.DataFrame(rows, columns=columns)
-    df["verdict"] = pd.Categorical(df["verdict"], categories=list(VERDICTS))
-    for col in ("claim", "start", "end", "n_evidence"):
-        df[col] = df[col].astype("int64")
-    for col in ("evidence_start", "evidence_end"):
-        df[col] = df[col].astype("Int64")
-    df["support"] = df["support"].astype("float64")
-    return df
+    return claims_frame(rows, batch=_batch)

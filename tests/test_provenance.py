@@ -393,6 +393,35 @@ def test_fields_leaf_by_leaf_and_findings():
     assert d["schema"] == "sourced.fields/1" and d["score"] == rep.score == 33
 
 
+@pytest.mark.parametrize("min_coverage, reasons", [
+    (None, []),
+    (0.3, []),                                        # 1 of 3 checkable values found: 33%
+    (0.5, ["citation coverage 33% < 50%"]),
+    (50, ["citation coverage 33% < 50%"]),            # above 1: a percentage
+    (0.34, ["citation coverage 33% < 34%"]),          # the share, not the rounded score
+])
+def test_fields_gate_min_coverage(min_coverage, reasons):
+    rep = sourced_nlp.check_fields({
+        "revenue": {"value": "$2.4 billion", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]},
+        "growth": {"value": "12%", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]},
+        "ceo": {"value": "Jane Roe", "citations": [{"source": "q3"}]},
+        "public": {"value": True, "citations": [{"source": "q3"}]},  # unchecked: not counted
+    }, Q)
+    assert [f["status"] for f in rep.fields] == ["found", "elsewhere", "not-found", "unchecked"]
+    assert rep.coverage == 0.3333 and rep.score == 33
+    assert rep.gate("high", min_coverage=min_coverage) == reasons
+    assert rep.failed("high", min_coverage=min_coverage) is bool(reasons)
+
+
+def test_fields_gate_min_coverage_is_validated_and_none_without_checkable_values():
+    rep = sourced_nlp.check_fields({"public": {"value": True, "citations": [{"source": "q3"}]}}, Q)
+    assert rep.coverage is None and rep.gate("high", min_coverage=0.5) == ["citation coverage 0% < 50%"]
+    with pytest.raises(ValueError, match="min_coverage"):
+        rep.gate("high", min_coverage=250)
+    with pytest.raises(TypeError, match="min_coverage"):
+        rep.gate("high", min_coverage="half")
+
+
 def test_fields_without_sources_fail():
     rep = sourced_nlp.check_fields({"a": {"value": 1, "citations": [{"source": "S1"}]}}, [])
     assert rep.findings[0]["kind"] == "no-sources" and rep.failed("high")
