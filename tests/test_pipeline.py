@@ -247,3 +247,26 @@ def test_displacy_span_labels(nlp):
     for s in doc.spans[CLAIMS_KEY]:
         assert s.label_ in ("grounded", "contradicted", "unverified")
         assert s.label_ in html
+
+
+@pytest.mark.parametrize("component, key", [
+    ("sourced_claims", "claims_key"), ("sourced_claims", "skipped_key"), ("sourced_quantities", "spans_key"),
+])
+def test_span_keys_are_fixed_not_config(component, key):
+    """The later components read ``doc.spans`` under the keys of :mod:`sourced_nlp.extensions`;
+    a config key that moved the spans elsewhere would leave them reading nothing, so there is
+    none: spaCy refuses it with a config error naming it."""
+    from thinc.api import ConfigValidationError
+
+    blank = spacy.blank("en")
+    with pytest.raises(ConfigValidationError, match=key):
+        blank.add_pipe(component, config={key: "elsewhere"})
+
+
+def test_span_keys_are_the_ones_every_component_reads(nlp):
+    doc = nlp(sourced_nlp._make_doc(nlp, "Hello! Acme's revenue rose 8% in 2023.", SOURCES))
+    assert [s.text for s in doc.spans[CLAIMS_KEY]] == ["Acme's revenue rose 8% in 2023."]
+    assert [s._.claim_kind for s in doc.spans[SKIPPED_KEY]] == ["greeting"]
+    assert [s.text for s in doc.spans[QUANTITIES_KEY]] == ["8%", "2023"]
+    assert doc._.report["claims"][0]["verdict"] == "grounded"
+

@@ -39,15 +39,12 @@ _WORD = re.compile(r"[^\W_]", re.UNICODE)
     "sourced_claims",
     assigns=["doc.spans", "span._.claim_kind", "span._.citations"],
     requires=["token.is_sent_start"],
-    default_config={
-        "lexicon": "segments",
-        "claims_key": extensions.CLAIMS_KEY,
-        "skipped_key": extensions.SKIPPED_KEY,
-    },
+    default_config={"lexicon": "segments"},
 )
-def make_claims(nlp: Language, name: str, lexicon: str, claims_key: str, skipped_key: str):
-    """Create the claim segmenter (see the module docstring)."""
-    return ClaimSegmenter(name=name, lexicon=lexicon, claims_key=claims_key, skipped_key=skipped_key)
+def make_claims(nlp: Language, name: str, lexicon: str):
+    """Create the claim segmenter (see the module docstring). The spans go to the fixed keys
+    ``extensions.CLAIMS_KEY`` and ``extensions.SKIPPED_KEY``, which every later component reads."""
+    return ClaimSegmenter(name=name, lexicon=lexicon)
 
 
 class ClaimSegmenter:
@@ -57,14 +54,10 @@ class ClaimSegmenter:
         name: the component name.
         lexicon: bundled name or path of the segment lexicon (abbreviations, preamble and
             greeting patterns, the list marker pattern).
-        claims_key: ``doc.spans`` key for claims.
-        skipped_key: ``doc.spans`` key for skipped segments.
     """
 
-    def __init__(self, name: str, lexicon: str, claims_key: str, skipped_key: str) -> None:
+    def __init__(self, name: str, lexicon: str) -> None:
         self.name = name
-        self.claims_key = claims_key
-        self.skipped_key = skipped_key
         lex = load_lexicon(lexicon)
         self.abbreviations = {a.lower() for a in lex["abbreviations"]}
         self.preamble = [re.compile(p, re.I) for p in lex["preamble_patterns"]]
@@ -84,8 +77,8 @@ class ClaimSegmenter:
             span._.claim_kind = kind
             span._.citations = [c for c in citations if start <= c["start"] and c["end"] <= end]
             (claims if kind == "claim" else skipped).append(span)
-        doc.spans[self.claims_key] = claims
-        doc.spans[self.skipped_key] = skipped
+        doc.spans[extensions.CLAIMS_KEY] = claims
+        doc.spans[extensions.SKIPPED_KEY] = skipped
         return doc
 
     # -- segmentation -------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """``sourced_quantities``: find every quantity in a doc and parse it.
 
-Writes ``doc.spans[spans_key]`` (default ``"sourced_quantities"``): sorted, non-overlapping spans,
+Writes ``doc.spans["sourced_quantities"]`` (``extensions.QUANTITIES_KEY``, the key the later
+components read): sorted, non-overlapping spans,
 each with ``span._.quantity`` = :meth:`sourced_nlp.quantity.Quantity.to_dict` plus ``"head"``
 (the lemma of the verb the value is said of: "rest" in "let it rest for 10 minutes", or None) and ``"noun"``,
 the lowercase lemma of the noun a plain number or ordinal counts (``5 offices`` -> ``"office"``),
@@ -52,25 +53,23 @@ _TRIMMABLE_POS = {"ADP", "DET", "PUNCT", "CCONJ", "SPACE", "PART"}
     "sourced_quantities",
     assigns=["doc.spans", "span._.quantity"],
     requires=["doc.ents"],
-    default_config={"spans_key": QUANTITIES_KEY},
+    default_config={},
 )
-def make_quantities(nlp: Language, name: str, spans_key: str) -> "QuantityFinder":
+def make_quantities(nlp: Language, name: str) -> "QuantityFinder":
     """Build the component (found by spaCy through the ``spacy_factories`` entry point).
 
     Args:
         nlp: The pipeline.
         name: The component's name in the pipeline.
-        spans_key: Key of ``doc.spans`` the quantity spans go to.
     """
-    return QuantityFinder(nlp, name, spans_key=spans_key)
+    return QuantityFinder(nlp, name)
 
 
 class QuantityFinder:
     """Stateless component: finds, parses and stores the quantities of a doc."""
 
-    def __init__(self, nlp: Language, name: str = "sourced_quantities", *, spans_key: str = QUANTITIES_KEY):
+    def __init__(self, nlp: Language, name: str = "sourced_quantities"):
         self.name = name
-        self.spans_key = spans_key
         lex = load_lexicon()
         self._months = set(lex["months"])
         self._ordinals = set(lex["ordinal_words"])
@@ -102,7 +101,7 @@ class QuantityFinder:
             span._.quantity = value
             spans.append(span)
             last_end = end
-        doc.spans[self.spans_key] = spans
+        doc.spans[QUANTITIES_KEY] = spans
         return doc
 
     # serialisation: the component has no state, these exist so nlp.to_disk/from_disk work
