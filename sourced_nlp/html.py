@@ -23,7 +23,7 @@ import html
 import re
 from typing import TYPE_CHECKING, Any
 
-from .marks import MARKS, VERDICTS, differs_text
+from .marks import MARKS, VERDICTS, differs_text, shorten
 
 if TYPE_CHECKING:  # pragma: no cover
     from .report import ClaimResult, Report
@@ -72,11 +72,7 @@ def _esc(text: Any) -> str:
 
 
 def _shorten(text: str, limit: int = MAX_PASSAGE) -> str:
-    text = " ".join(str(text).split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
-    return cut + " …"
+    return shorten(text, limit)
 
 
 def content_words(text: str) -> set[str]:

@@ -38,3 +38,14 @@ def md_cell(text: Any) -> str:
     """``text`` made safe inside one Markdown table cell: whitespace runs (line breaks
     included) folded to one space, ``|`` escaped."""
     return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def shorten(text: Any, limit: int) -> str:
+    """``text`` with whitespace runs folded to one space, cut to about ``limit`` characters on
+    a word boundary and ended with `` …`` when cut (the passages of the text and HTML views)."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
+    return cut + " …"
+

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .marks import MARKS, VERDICTS, differs_text, mark
+from .marks import shorten as _shorten
 from .report import Report
 
 __all__ = ["STYLES", "MARKS", "shorten", "render_text"]
@@ -22,11 +23,7 @@ MAX_PASSAGE = 200
 
 def shorten(text: str, limit: int = MAX_PASSAGE) -> str:
     """Collapse whitespace and cut ``text`` to about ``limit`` characters, on a word boundary."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
-    return cut + " …"
+    return _shorten(text, limit)
 
 
 def render_text(report: Report, console: Console, *, show_skipped: bool = True, verbose: bool = False) -> None:

@@ -30,7 +30,7 @@ from spacy.tokens import Doc, Span
 
 from .. import extensions
 from ..citations import find_citations
-from ..lexicons import load_lexicon
+from ..lexicons import LexiconComponent
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
 
@@ -47,7 +47,7 @@ def make_claims(nlp: Language, name: str, lexicon: str):
     return ClaimSegmenter(name=name, lexicon=lexicon)
 
 
-class ClaimSegmenter:
+class ClaimSegmenter(LexiconComponent):
     """Segments a doc into claims and skipped segments.
 
     Args:
@@ -58,7 +58,9 @@ class ClaimSegmenter:
 
     def __init__(self, name: str, lexicon: str) -> None:
         self.name = name
-        lex = load_lexicon(lexicon)
+        self._init_lexicon(lexicon)
+
+    def _use_lexicon(self, lex: dict) -> None:
         self.abbreviations = {a.lower() for a in lex["abbreviations"]}
         self.preamble = [re.compile(p, re.I) for p in lex["preamble_patterns"]]
         self.greeting = [re.compile(p, re.I) for p in lex["greeting_patterns"]]
@@ -66,6 +68,7 @@ class ClaimSegmenter:
         self.heading_max_words = int(lex["heading_max_words"])
 
     def __call__(self, doc: Doc) -> Doc:
+        self._require_lexicon()
         citations = [c.to_dict() for c in find_citations(doc.text)]
         masked = _mask(doc.text, citations)
         claims: list[Span] = []
