@@ -62,9 +62,10 @@ def citation_instructions(sources: Any, style: str = "inline") -> str:
 
 
 _JSON_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL | re.IGNORECASE)
-# a sentence ends after . ! ? and the markers that follow it ("[1]", "(Source 2)"), or at a line break
+# a sentence ends after . ! ? and the markers that follow it ("[1]", "(Source 2)"; also at the
+# end of the reply), or at a line break
 _SENT_END = re.compile(r"(?<=[.!?])(?:\s*(?:\[[^\[\]\n]*\]|\((?:" + "|".join(KEYWORDS)
-                       + r")s?(?![a-z])[^()\n]*\)))*\s+|\n+", re.IGNORECASE)
+                       + r")s?(?![a-z])[^()\n]*\)))*(?:\s+|\Z)|\n+", re.IGNORECASE)
 
 
 _CLAIMS_OPENING = re.compile(r'^(?:\{\s*"claims"\s*:|\[\s*\{\s*"text"\s*:)')

@@ -318,6 +318,23 @@ def test_parse_claims_reads_both_shapes():
     assert [c["citations"][0]["status"] for c in from_json] == ["exact", "misattributed"]
 
 
+@pytest.mark.parametrize("reply, texts, markers", [
+    # a marker after the full stop stays with its sentence, for every citation keyword
+    ("Revenue rose 8%. (Source 1) It rose 12%. (Passage 2)", ["Revenue rose 8%.", "It rose 12%."],
+     [["(Source 1)"], ["(Passage 2)"]]),
+    ("Revenue rose 8%. (Reference 1) It rose 12%. (Documents 2, 3)", ["Revenue rose 8%.", "It rose 12%."],
+     [["(Reference 1)"], ["(Documents 2, 3)"]]),
+    ("Revenue rose 8%. [1] It rose 12%. [2]", ["Revenue rose 8%.", "It rose 12%."], [["[1]"], ["[2]"]]),
+    # a parenthesis that is no marker opens the next sentence ("sourced" is no keyword)
+    ("Revenue rose 8%. (Sourced from the filing, it rose.)", ["Revenue rose 8%.", "(Sourced from the filing, it rose.)"],
+     [[], []]),
+])
+def test_parse_claims_keeps_a_trailing_marker_with_its_sentence(reply, texts, markers):
+    parsed = sourced_nlp.parse_claims(reply, TWO)
+    assert [c["text"] for c in parsed] == texts
+    assert [[x["marker"] for x in c["citations"]] for c in parsed] == markers
+
+
 def test_citation_instructions():
     srcs = [{"id": "q3.txt", "text": "Revenue rose 8%."}, "Profit was $5 million."]
     inline = sourced_nlp.citation_instructions(srcs)
