@@ -21,7 +21,11 @@ import srsly
 from . import extensions  # noqa: F401  (registers the Doc/Span extensions)
 from .citations import Match, find_citations, locate
 from .html import displacy_options
-from .provenance import FieldsReport, check_fields, citation_instructions, parse_claims, to_footnotes
+from .citation_check import json_citation
+from .extensions import CLAIMS_KEY
+from .fields import FieldsReport, check_fields
+from .findings import require_citations as _require
+from .prompts import citation_instructions, json_reply, parse_claims, to_footnotes
 from .report import Report, to_frame
 from .sources import SourceError, TextTooLongError, normalize_sources, unpaired_surrogate
 
@@ -207,7 +211,8 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
     2)``, ``[doc-id]``, ``[^1]``) or a JSON reply ``{"claims": [{"text", "citations":
     [{"source", "quote", "start"?, "end"?}]}]}`` (see :func:`citation_instructions`). Each
     citation gets a status and each claim a ``citation_status``; the report carries
-    ``findings``, ``score`` and ``coverage`` (see :mod:`sourced_nlp.provenance`).
+    ``findings``, ``score`` and ``coverage`` (see :mod:`sourced_nlp.provenance` and
+    :mod:`sourced_nlp.findings`).
 
     Args:
         answer: the reply, text or JSON.
@@ -220,10 +225,6 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
             a text longer than ``nlp.max_length`` (as for :func:`check`).
         TypeError: ``answer`` is not a string.
     """
-    from .extensions import CLAIMS_KEY
-    from .provenance import json_citation, json_reply
-    from .provenance import require_citations as _require
-
     nlp = nlp or load_pipeline()
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")

@@ -377,8 +377,13 @@ class Citation:
                 "start": self.start, "end": self.end}
 
 
-_KEYWORDS = (r"(?:source|passage|document|doc|reference|ref|context|chunk|excerpt|snippet"
-             r"|citation)")
+#: The words an answer names a source with ("Source 2", "(Passage 3)", "see doc 4"); the one
+#: list of them (the citation checks and the sentence cutter of replies read it too).
+KEYWORDS = ("source", "passage", "document", "doc", "reference", "ref", "context", "chunk", "excerpt",
+            "snippet", "citation")
+#: Their short forms, read only before a number ("S2", "p-3", "src 4").
+SHORT_KEYWORDS = ("src", "s", "p", "d")
+_KEYWORDS = "(?:" + "|".join(KEYWORDS) + ")"
 # "Source 2", "sources 1 and 3", "see Passage 2", "Source: Reuters", "Doc. 4", "Source #2"
 _KW_RE = re.compile(
     rf"^\s*(?:see\s+(?:also\s+)?)?{_KEYWORDS}s?\.?(?![\w-])\s*(?P<colon>:)?\s*#?\s*",
@@ -604,8 +609,10 @@ def strip_citations(text: str) -> tuple[str, list[Citation]]:
 # Resolving targets
 # ---------------------------------------------------------------------------------------------
 
-_PREFIXED_RE = re.compile(
-    rf"^(?:{_KEYWORDS}|src|s|p|d)s?[\s\-_#.:]*(\d+)$", re.IGNORECASE)
+_PREFIX = "(?:" + "|".join(KEYWORDS + SHORT_KEYWORDS) + r")s?[\s\-_#.:]*"
+_PREFIXED_RE = re.compile(rf"^{_PREFIX}(\d+)$", re.IGNORECASE)
+#: A target of a numbered shape, with or without its keyword: "Source 7", "doc-7", "S7", "7".
+NUMBERED_RE = re.compile(rf"^(?:{_PREFIX})?(\d+)$", re.IGNORECASE)
 
 
 def positional_ids(source_ids: list[str]) -> list[bool]:

@@ -25,7 +25,9 @@ import typer
 
 from . import audit as _audit
 from .eval_cli import audit_app, eval_app
-from .report import Report, check_thresholds
+from .findings import check_thresholds
+from .report import Report
+from .report_schema import json_type
 from .sources import SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin
 
 app = typer.Typer(
@@ -115,6 +117,8 @@ MIN_COVERAGE_HELP = (
     "Fail the gate when the citation coverage (the share of claims whose citations resolve and "
     "support them) is below this share (0-1; a value above 1 is a percentage)."
 )
+
+VERBOSE_HELP = "Text format: also show, under each claim, the rule that decided its verdict."
 
 
 def _version() -> str:
@@ -286,9 +290,10 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
         raise SourceError(f"{where}: {err}") from err
 
 
-def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
+def _emit(report: Report, fmt: str, out: Optional[str] = None, verbose: bool = False) -> None:
     """Write ``report`` in format ``fmt`` to stdout, or to the file ``out`` (UTF-8, overwritten;
-    text then has no colour codes). ``html`` is a whole self-contained page.
+    text then has no colour codes). ``html`` is a whole self-contained page; ``verbose`` text
+    also names each claim's rule.
 
     Raises:
         SourceError: ``out`` cannot be opened for writing (named in the message).
@@ -310,7 +315,7 @@ def _emit(report: Report, fmt: str, out: Optional[str] = None) -> None:
                 console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True)
             else:
                 console = _stdout_console()
-            render_text(report, console)
+            render_text(report, console, verbose=verbose)
             _show_findings(report, console)
 
 
@@ -338,6 +343,7 @@ def check(
         None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
     ),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
 
@@ -349,6 +355,7 @@ def check(
     report = _report_for(answer, sources, json_input, "check")
     _audit.log_files(audit, "check", report, [answer, json_input, *(sources or [])])
     _emit(report, fmt.value, out)
+    _emit(report, fmt.value, out, verbose)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
 
@@ -467,6 +474,7 @@ def cite(
         None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
     ),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
 ) -> int:
     """Check a cited ANSWER: each claim against the sources it cites, each citation resolved
     and its quote located; findings with severities, a grounding score, citation coverage.
@@ -479,6 +487,7 @@ def cite(
     report = _report_for(answer, sources, json_input, "cite")
     _audit.log_files(audit, "cite", report, [answer, json_input, *(sources or [])])
     _emit(report, fmt.value, out)
+    _emit(report, fmt.value, out, verbose)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
 
@@ -495,6 +504,10 @@ def fields(
     fail_under: Optional[float] = typer.Option(
         None, "--fail-under", metavar="N", help="Fail when the score (the share of values found in their cited passage, 0-100) is below N."
     ),
+    min_coverage: Optional[float] = typer.Option(
+        None, "--min-coverage", metavar="SHARE",
+        help="Fail when the share of values found in their cited passage is below this share (0-1; a value above 1 is a percentage).",
+    ),
 ) -> int:
     """Check extracted FIELDS against SOURCE files: every value must be in the passage it cites
     (numbers by value and unit, arrays and objects leaf by leaf).
@@ -507,7 +520,7 @@ def fields(
 
     from .sources import _read_utf8, parse_json
 
-    _validate_gates(fail_under, None)
+    _validate_gates(fail_under, min_coverage)
     if not sources:
         raise UsageError("no SOURCE given: need at least one source file")
     where = _where(fields_file)
@@ -535,7 +548,7 @@ def fields(
                           highlight=False)
         _show_findings(rep, console)
     sys.stdout.flush()
-    return _gate(rep, fail_on.value, fail_under, None)
+    return _gate(rep, fail_on.value, fail_under, min_coverage)
 
 
 def _validate_record(value: Any) -> dict:
@@ -546,26 +559,20 @@ def _validate_record(value: Any) -> dict:
             missing, not a list or empty; a source that :func:`normalize_sources` rejects.
     """
     if not isinstance(value, dict):
-        raise SourceError(f"expected a JSON object, got {_json_type(value)}")
+        raise SourceError(f"expected a JSON object, got {json_type(value)}")
     output = value.get("output", value.get("answer"))
     if output is None:
         raise SourceError("missing 'output' (or 'answer')")
     if not isinstance(output, str):
-        raise SourceError(f"'output' must be a string, got {_json_type(output)}")
+        raise SourceError(f"'output' must be a string, got {json_type(output)}")
     if not output.strip():
         raise SourceError("'output' is empty")
     srcs = value.get("sources")
     if srcs is None:
         raise SourceError("missing 'sources'")
     if not isinstance(srcs, list):
-        raise SourceError(f"'sources' must be a list, got {_json_type(srcs)}")
+        raise SourceError(f"'sources' must be a list, got {json_type(srcs)}")
     return {"id": value.get("id"), "output": output, "sources": normalize_sources(srcs)}
-
-
-def _json_type(value: Any) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
-        type(value), "number" if isinstance(value, (int, float)) else type(value).__name__
-    )
 
 
 def _parse_line(line: str) -> tuple[Any, Optional[str]]:

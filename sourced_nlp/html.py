@@ -23,10 +23,13 @@ import html
 import re
 from typing import TYPE_CHECKING, Any
 
+from .marks import MARKS, VERDICTS, differs_text, shorten
+
 if TYPE_CHECKING:  # pragma: no cover
     from .report import ClaimResult, Report
 
-VERDICTS = ("grounded", "contradicted", "unverified")
+__all__ = ["COLORS", "TINTS", "BADGE_TEXT", "UNDERLINES", "MARKS", "VERDICTS", "displacy_options", "content_words",
+           "emphasise", "render_html"]
 
 #: The strong colour of each verdict (badges, underlines, displaCy labels): Okabe–Ito blue,
 #: vermillion and orange.
@@ -37,9 +40,8 @@ TINTS = {"grounded": "#D4E6F4", "contradicted": "#F6D2B8", "unverified": "#FBEFC
 BADGE_TEXT = {"grounded": "#FFFFFF", "contradicted": "#FFFFFF", "unverified": "#1A1A1A"}
 #: Underline style of a highlighted claim, a second cue besides the colour.
 UNDERLINES = {"grounded": "solid", "contradicted": "double", "unverified": "dashed"}
-MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
 
-SPANS_KEY = "sourced_claims"
+SPANS_KEY = "sourced_claims"  # extensions.CLAIMS_KEY, which imports spaCy
 MAX_PASSAGE = 600
 
 # Words too common to count as shared between a claim and a passage.
@@ -70,11 +72,7 @@ def _esc(text: Any) -> str:
 
 
 def _shorten(text: str, limit: int = MAX_PASSAGE) -> str:
-    text = " ".join(str(text).split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
-    return cut + " …"
+    return shorten(text, limit)
 
 
 def content_words(text: str) -> set[str]:
@@ -147,8 +145,10 @@ def _claim_title(claim: "ClaimResult") -> str:
     parts = [f"{MARKS[claim.verdict]} {claim.verdict} (support {claim.support:.2f})"]
     if claim.reason:
         parts.append(claim.reason)
+    if claim.rule:
+        parts.append(f"rule {claim.rule}")
     for d in claim.differs:
-        parts.append(f"claim {d.get('claim')} ≠ source {d.get('source')}")
+        parts.append(differs_text(d))
     if claim.evidence:
         e = claim.evidence[0]
         parts.append(f"{e.source} {e.start}–{e.end}: {_shorten(e.text, 200)}")
@@ -232,6 +232,12 @@ def _card_html(claim: "ClaimResult", number: int) -> str:
         )
     if claim.reason:
         detail.append(f'<div class="sourced-reason" style="color:#333;"><em>Why:</em> {_esc(claim.reason)}</div>')
+    if claim.rule:
+        detail.append(
+            '<div class="sourced-rule" style="color:#555; font-size:0.85em;">rule '
+            f'<span class="sourced-rule-name" style="font-family:ui-monospace, SFMono-Regular, Menlo, Consolas, '
+            f'monospace;">{_esc(claim.rule)}</span></div>'
+        )
     for e in claim.evidence:
         detail.append(
             '<div class="sourced-evidence" style="margin-top:4px; padding:4px 8px; background:#F6F6F6; '

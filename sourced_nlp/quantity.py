@@ -29,17 +29,17 @@ Rules and where they come from:
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import asdict, dataclass
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
-from importlib.resources import files
 from typing import Any
 
 import pint
+
+from .lexicons import load_lexicon as _load_lexicon
 
 __all__ = ["Quantity", "parse_quantity", "compare", "comparable", "load_lexicon"]
 
@@ -49,14 +49,13 @@ _INF = math.inf
 UREG = pint.UnitRegistry()
 
 
-@lru_cache(maxsize=1)
 def load_lexicon() -> dict[str, Any]:
-    """Load ``models/units.json`` once.
+    """Load ``models/units.json`` once (:func:`sourced_nlp.lexicons.load_lexicon`, cached).
 
     Returns:
         The lexicon as a dict (scale words, number words, currencies, units, approximators, ...).
     """
-    return json.loads(files("sourced_nlp.models").joinpath("units.json").read_text("utf-8"))
+    return _load_lexicon("units")
 
 
 @dataclass(frozen=True)

@@ -11,34 +11,35 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from .marks import MARKS, VERDICTS, differs_text, mark
+from .marks import shorten as _shorten
 from .report import Report
 
+__all__ = ["STYLES", "MARKS", "shorten", "render_text"]
+
 STYLES = {"grounded": "green", "contradicted": "red", "unverified": "yellow"}
-MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
 MAX_PASSAGE = 200
 
 
 def shorten(text: str, limit: int = MAX_PASSAGE) -> str:
     """Collapse whitespace and cut ``text`` to about ``limit`` characters, on a word boundary."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
-    return cut + " …"
+    return _shorten(text, limit)
 
 
-def render_text(report: Report, console: Console, *, show_skipped: bool = True) -> None:
+def render_text(report: Report, console: Console, *, show_skipped: bool = True, verbose: bool = False) -> None:
     """Print ``report`` to ``console``.
 
     Layout: one line per claim (mark, verdict, claim text, support), then indented lines with
     the evidence (``source start–end: passage``, passage shortened to ~200 chars) and, for a
     contradiction, what differs (``claim 40% ≠ source 8%``), else the reason; skipped segments
-    dimmed with their kind; then a counts line.
+    dimmed with their kind; then a counts line. ``verbose`` adds, under each claim, the rule
+    that decided its verdict (``rule grounded.passage``), when the report names it.
 
     Args:
         report: the report to show.
         console: where to print; colour follows the console (off for ``NO_COLOR`` or a pipe).
         show_skipped: also list the skipped (non-claim) segments.
+        verbose: also show each claim's rule (``sourced check -v``).
     """
     # Claims and skipped segments in answer order.
     items: list[tuple[int, int, object]] = [(c.start, 0, c) for c in report.claims]
@@ -55,9 +56,8 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True) 
             continue
         c = item
         style = STYLES.get(c.verdict, "white")
-        mark = MARKS.get(c.verdict, "?")
         console.print(
-            f"[bold {style}]{mark} {c.verdict:<12}[/bold {style}] {escape(' '.join(c.text.split()))} "
+            f"[bold {style}]{mark(c.verdict)} {c.verdict:<12}[/bold {style}] {escape(' '.join(c.text.split()))} "
             f"[dim](support {c.support:.2f})[/dim]",
             highlight=False,
         )
@@ -70,17 +70,15 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True) 
         if c.differs:
             for d in c.differs:
                 kind = f" [dim]({escape(str(d.get('kind')))})[/dim]" if d.get("kind") else ""
-                console.print(
-                    f"    [{style}]claim {escape(str(d.get('claim')))} ≠ source "
-                    f"{escape(str(d.get('source')))}[/{style}]{kind}",
-                    highlight=False,
-                )
+                console.print(f"    [{style}]{escape(differs_text(d))}[/{style}]{kind}", highlight=False)
         elif c.reason:
             console.print(f"    [dim]{escape(c.reason)}[/dim]", highlight=False)
+        if verbose and c.rule:
+            console.print(f"    [dim]rule {escape(c.rule)}[/dim]", highlight=False)
 
     counts = report.counts
     parts = [
-        f"[{STYLES[v]}]{MARKS[v]} {counts[v]} {v}[/{STYLES[v]}]" for v in ("grounded", "contradicted", "unverified")
+        f"[{STYLES[v]}]{MARKS[v]} {counts[v]} {v}[/{STYLES[v]}]" for v in VERDICTS
     ]
     if report.skipped:
         parts.append(f"[dim]{len(report.skipped)} skipped[/dim]")

@@ -10,7 +10,8 @@ Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
                  "reason": str, "support": float,     # support in [0, 1]
                  "evidence": [{"source": str, "start": int, "end": int, "text": str}],
                  "differs": [{"claim": str, "source": str, "kind": str}],
-                 "citations": [dict]}],
+                 "citations": [dict],
+                 "rule": str}],                       # optional
      "skipped": [{"text": str, "start": int, "end": int, "kind": str}],
      "counts": {"grounded": int, "contradicted": int, "unverified": int},
      "findings": [{"kind", "severity", "claim": int | None, "message"}],  # from a check
@@ -18,7 +19,9 @@ Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
 
 ``findings``, ``score`` (0-100, the share of claims grounded) and ``coverage`` (the share of
 claims whose citations resolve and support them) are present when the report comes from a
-check (:mod:`sourced_nlp.provenance`); claims then also carry ``citation_status``.
+check (:mod:`sourced_nlp.provenance`); claims then also carry ``citation_status``. A claim's
+``rule`` (optional) is the dotted name of the rule that decided its verdict
+(``grounded.passage``, ``contradicted.value``, ``unverified.too_little``, ...).
 
 Claim ``start``/``end`` are character offsets into the answer; evidence ``start``/``end`` are
 character offsets into the source named by ``source``.
@@ -31,57 +34,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .findings import (FAIL_ON, SEVERITIES, check_fail_on, check_thresholds, citation_coverage, findings_markdown,
+                       gate, grounding_score, severity_counts, verdict_findings)
+from .frame import claim_row, claims_frame
+from .html import render_html
+from .markdown import render_markdown
+from .marks import MARKS, VERDICTS, differs_joined, md_cell
+from .report_schema import json_type, validate_report
+
 SCHEMA = "sourced.report/1"
-VERDICTS = ("grounded", "contradicted", "unverified")
-FAIL_ON = ("contradicted", "unverified")
-SEVERITIES = ("high", "medium", "low")
 
-_MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
-
-
-def check_fail_on(fail_on: Any) -> str:
-    """``fail_on`` when it names a gate: a verdict of :data:`FAIL_ON` or a severity of
-    :data:`SEVERITIES`.
-
-    Raises:
-        TypeError: not a string.
-        ValueError: an unknown name; the message lists every one that works.
-    """
-    value = getattr(fail_on, "value", fail_on)  # the command line's enum members
-    if not isinstance(value, str):
-        raise TypeError(f"fail_on must be a string, got {type(fail_on).__name__}")
-    if value not in FAIL_ON + SEVERITIES:
-        raise ValueError(f"unknown fail_on {value!r}; expected one of {', '.join(FAIL_ON + SEVERITIES)}")
-    return value
-
-
-def check_thresholds(fail_under: Any = None, min_coverage: Any = None,
-                     names: tuple[str, str] = ("fail_under", "min_coverage")) -> tuple[float | None, float | None]:
-    """Validate the score and coverage gates, the same for the API and the command line.
-
-    Args:
-        fail_under: None, or a score in 0-100.
-        min_coverage: None, or a share in 0-1; a value above 1 (up to 100) is a percentage.
-        names: how the two are named in messages (``("--fail-under", "--min-coverage")`` on
-            the command line).
-
-    Returns:
-        ``(fail_under, min_coverage)``, the coverage as a share in [0, 1].
-
-    Raises:
-        TypeError: a value that is not a number (a bool is not one either).
-        ValueError: ``fail_under`` outside 0-100, ``min_coverage`` outside 0-100, or NaN.
-    """
-    for name, value in zip(names, (fail_under, min_coverage)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
-    if fail_under is not None and not (0 <= fail_under <= 100):  # also rejects nan
-        raise ValueError(f"{names[0]} must be a score in 0-100, got {fail_under:g}")
-    if min_coverage is not None:
-        if not (0 <= min_coverage <= 100):
-            raise ValueError(f"{names[1]} must be a share in 0-1 (or a percentage), got {min_coverage:g}")
-        min_coverage = min_coverage / 100 if min_coverage > 1 else min_coverage
-    return fail_under, min_coverage
+__all__ = ["SCHEMA", "VERDICTS", "FAIL_ON", "SEVERITIES", "Evidence", "ClaimResult", "Skipped", "Report", "to_frame",
+           "check_fail_on", "check_thresholds"]
 
 
 @dataclass
@@ -126,6 +90,9 @@ class ClaimResult:
             ``status`` once checked (:mod:`sourced_nlp.provenance`).
         citation_status: ``supported``, ``uncited``, ``broken``, ``contradicted``,
             ``elsewhere``, ``unsupported``; None when not checked.
+        rule: the dotted name of the rule that decided the verdict (``grounded.passage``,
+            ``contradicted.value``, ``unverified.too_little``, ...: the module of
+            :mod:`sourced_nlp.verdict` that holds it); None for a report that does not name it.
     """
 
     text: str
@@ -138,6 +105,7 @@ class ClaimResult:
     differs: list[dict] = field(default_factory=list)
     citations: list[dict] = field(default_factory=list)
     citation_status: str | None = None
+    rule: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -157,6 +125,8 @@ class ClaimResult:
         }
         if self.citation_status is not None:
             d["citation_status"] = self.citation_status
+        if self.rule is not None:
+            d["rule"] = self.rule
         return d
 
     @classmethod
@@ -172,6 +142,7 @@ class ClaimResult:
             differs=[dict(x) for x in d.get("differs") or []],
             citations=[dict(x) for x in d.get("citations") or []],
             citation_status=d.get("citation_status"),
+            rule=d.get("rule"),
         )
 
 
@@ -221,27 +192,20 @@ class Report:
     @property
     def score(self) -> int | None:
         """Grounding score 0-100: the share of claims that are grounded; 0 with no sources,
-        None without claims."""
-        if not self.claims:
-            return None
-        if any(f.get("kind") == "no-sources" for f in self.findings or []):
-            return 0
-        return round(100 * self.counts["grounded"] / len(self.claims))
+        None without claims (:func:`sourced_nlp.findings.grounding_score`)."""
+        no_sources = any(f.get("kind") == "no-sources" for f in self.findings or [])
+        return grounding_score([c.verdict for c in self.claims], no_sources=no_sources)
 
     @property
     def coverage(self) -> float | None:
         """Citation coverage in [0, 1]: the share of claims whose citations resolve and support
-        them; None without claims."""
-        if not self.claims:
-            return None
-        return round(sum(1 for c in self.claims if c.citation_status == "supported") / len(self.claims), 4)
+        them; None without claims (:func:`sourced_nlp.findings.citation_coverage`)."""
+        return citation_coverage([c.citation_status for c in self.claims])
 
     def all_findings(self) -> list[dict]:
         """:attr:`findings`, or for a report without them, those its verdicts imply."""
         if self.findings is not None:
             return self.findings
-        from .provenance import verdict_findings
-
         return [f for i, c in enumerate(self.claims) for f in verdict_findings(c.to_dict(), i)]
 
     def gate(self, fail_on: str = "contradicted", fail_under: float | None = None,
@@ -262,8 +226,6 @@ class Report:
             TypeError: ``fail_on`` is not a string, or ``fail_under``/``min_coverage`` is not
                 a number.
         """
-        from .provenance import gate
-
         fail_on = check_fail_on(fail_on)
         fail_under, min_coverage = check_thresholds(fail_under, min_coverage)
         reasons = []
@@ -313,10 +275,10 @@ class Report:
                 type (``claims[0].start``), or a claim's unknown verdict.
         """
         if not isinstance(d, dict):
-            raise ValueError(f"a report must be a JSON object, got {_json_type(d)}")
+            raise ValueError(f"a report must be a JSON object, got {json_type(d)}")
         if d.get("schema") != SCHEMA:
             raise ValueError(f"unsupported report schema {d.get('schema')!r}; expected {SCHEMA!r}")
-        _validate_report(d)
+        validate_report(d)
         return cls(
             answer=d.get("answer") or "",
             claims=[ClaimResult.from_dict(c) for c in d["claims"]],
@@ -363,8 +325,6 @@ class Report:
             standalone: a whole UTF-8 page instead of a fragment.
             title: the page title (standalone only).
         """
-        from .html import render_html
-
         return render_html(self, standalone=standalone, title=title)
 
     def _repr_html_(self) -> str:
@@ -378,7 +338,8 @@ class Report:
         answer), ``verdict`` (categorical, ordered as :data:`VERDICTS`), ``support``,
         ``reason``, ``differs`` (``"12% ≠ 8%"``, ``"; "``-joined, ``""`` if none),
         ``evidence_source``, ``evidence_start``, ``evidence_end``, ``evidence_text`` (the first
-        evidence passage; ``None``/``<NA>`` without one) and ``n_evidence``.
+        evidence passage; ``None``/``<NA>`` without one), ``n_evidence`` and ``rule`` (the
+        rule that decided the verdict; ``None`` when the report does not name it).
 
         Raises:
             ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
@@ -392,159 +353,7 @@ class Report:
         from a check also shows its score, citation coverage and findings per severity in the
         summary table, each claim's citation status, and a findings table (for PR comments).
         """
-        counts = self.counts
-        lines = [
-            "| grounded | contradicted | unverified | skipped |",
-            "|---:|---:|---:|---:|",
-            f"| {counts['grounded']} | {counts['contradicted']} | {counts['unverified']} "
-            f"| {len(self.skipped)} |",
-            "",
-            "| | verdict | claim | evidence | reason |",
-            "|---|---|---|---|---|",
-        ]
-        for c in self.claims:
-            ev = ", ".join(f"`{_md(e.source)}:{e.start}-{e.end}`" for e in c.evidence)
-            reason = c.reason
-            if c.differs:
-                diff = "; ".join(f"claim {x.get('claim')} ≠ source {x.get('source')}" for x in c.differs)
-                reason = f"{reason} ({diff})" if reason else diff
-            if self.findings is not None and c.citation_status not in (None, "uncited"):
-                reason = f"{reason} · citation {c.citation_status}" if reason else f"citation {c.citation_status}"
-            lines.append(
-                f"| {_MARKS[c.verdict]} | {c.verdict} | {_md(c.text)} | {ev} | {_md(reason)} |"
-            )
-        if self.findings is not None:
-            from .provenance import findings_markdown
-
-            sev = {s: sum(1 for f in self.findings if f.get("severity") == s) for s in SEVERITIES}
-            score = "n/a" if self.score is None else f"{self.score}/100"
-            cited = any(c.citations for c in self.claims)
-            cov = "n/a" if self.coverage is None or not cited else f"{self.coverage:.0%}"
-            lines[0] += " score | citation coverage | high | medium | low |"
-            lines[1] += "---:|---:|---:|---:|---:|"
-            lines[2] += f" {score} | {cov} | {sev['high']} | {sev['medium']} | {sev['low']} |"
-            lines.append(findings_markdown(self.findings).rstrip("\n"))
-        return "\n".join(lines) + "\n"
-
-
-def _json_type(value: Any) -> str:
-    """The JSON name of a value's type, for messages: object, array, string, ..."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, Mapping):
-        return "object"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return "string" if isinstance(value, str) else type(value).__name__
-
-
-def _is_int(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)) or (
-        isinstance(value, float) and value.is_integer())
-
-
-_KINDS = {
-    "string": lambda v: isinstance(v, str),
-    "integer": _is_int,
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "array": lambda v: isinstance(v, (list, tuple)),  # a tuple: a report back from a DocBin
-    "object": lambda v: isinstance(v, Mapping),
-    "source id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
-}
-
-
-def _field(obj: dict, key: str, where: str, kind: str, required: bool = True) -> None:
-    """Check ``obj[key]`` is of ``kind`` (a key of ``_KINDS``); a missing (or, when not
-    ``required``, null) value passes only when not ``required``."""
-    name = f"{where}.{key}" if where else key
-    if key not in obj:
-        if required:
-            raise ValueError(f"malformed report: {where or 'the report'} has no {key!r}")
-        return
-    value = obj[key]
-    if value is None and not required:
-        return
-    if not _KINDS[kind](value):
-        article = "an" if kind[0] in "aeiou" else "a"
-        raise ValueError(f"malformed report: {name} must be {article} {kind}, got {_json_type(value)}")
-
-
-def _objects(obj: dict, key: str, where: str, required: bool = True) -> list[tuple[str, dict]]:
-    """The items of the array ``obj[key]``, each checked to be an object, with their names."""
-    _field(obj, key, where, "array", required)
-    name = f"{where}.{key}" if where else key
-    items = obj.get(key) or []
-    for i, item in enumerate(items):
-        if not isinstance(item, Mapping):
-            raise ValueError(f"malformed report: {name}[{i}] must be an object, got {_json_type(item)}")
-    return [(f"{name}[{i}]", item) for i, item in enumerate(items)]
-
-
-def _validate_report(d: dict) -> None:
-    """Raise ValueError ``malformed report: ...`` naming the first field of a saved report
-    that is missing or of the wrong type (the shape of the module docstring)."""
-    _field(d, "answer", "", "string", required=False)
-    _objects(d, "sources", "")
-    for where, c in _objects(d, "claims", ""):
-        _field(c, "text", where, "string")
-        _field(c, "start", where, "integer")
-        _field(c, "end", where, "integer")
-        _field(c, "verdict", where, "string")
-        if c["verdict"] not in VERDICTS:
-            raise ValueError(f"malformed report: {where}.verdict {c['verdict']!r} is none of {', '.join(VERDICTS)}")
-        _field(c, "reason", where, "string", required=False)
-        _field(c, "support", where, "number", required=False)
-        _field(c, "citation_status", where, "string", required=False)
-        for ew, e in _objects(c, "evidence", where, required=False):
-            _field(e, "source", ew, "source id")
-            _field(e, "start", ew, "integer")
-            _field(e, "end", ew, "integer")
-            _field(e, "text", ew, "string")
-        _objects(c, "differs", where, required=False)
-        _objects(c, "citations", where, required=False)
-    for where, s in _objects(d, "skipped", ""):
-        _field(s, "text", where, "string")
-        _field(s, "start", where, "integer")
-        _field(s, "end", where, "integer")
-        _field(s, "kind", where, "string")
-    for where, f in _objects(d, "findings", "", required=False):
-        _field(f, "kind", where, "string")
-        _field(f, "severity", where, "string")
-    _field(d, "counts", "", "object", required=False)
-
-
-def _md(text: str) -> str:
-    """Make text safe inside one Markdown table cell."""
-    return " ".join(str(text).split()).replace("|", "\\|")
-
-
-FRAME_COLUMNS = (
-    "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
-    "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence",
-)
-
-
-def _claim_row(i: int, c: ClaimResult) -> dict:
-    e = c.evidence[0] if c.evidence else None
-    return {
-        "claim": i,
-        "text": c.text,
-        "start": c.start,
-        "end": c.end,
-        "verdict": c.verdict,
-        "support": float(c.support),
-        "reason": c.reason,
-        "differs": "; ".join(f"{x.get('claim')} ≠ {x.get('source')}" for x in c.differs),
-        "evidence_source": e.source if e else None,
-        "evidence_start": e.start if e else None,
-        "evidence_end": e.end if e else None,
-        "evidence_text": e.text if e else None,
-        "n_evidence": len(c.evidence),
-    }
+        return render_markdown(self)
 
 
 def to_frame(reports, *, _batch: bool = True):
@@ -563,30 +372,14 @@ def to_frame(reports, *, _batch: bool = True):
         ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
         TypeError: an item is not a :class:`Report`.
     """
-    try:
-        import pandas as pd
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "to_frame needs pandas: pip install 'sourced-nlp[notebook]'"
-        ) from err
-    from collections.abc import Mapping
-
     items = reports.items() if isinstance(reports, Mapping) else enumerate(reports)
     rows = []
     for key, report in items:
         if not isinstance(report, Report):
             raise TypeError(f"expected a Report, got {type(report).__name__}")
         for i, c in enumerate(report.claims):
-            row = _claim_row(i, c)
+            row = claim_row(i, c)
             if _batch:
                 row = {"report": key, **row}
             rows.append(row)
-    columns = (["report"] if _batch else []) + list(FRAME_COLUMNS)
-    df = pd.DataFrame(rows, columns=columns)
-    df["verdict"] = pd.Categorical(df["verdict"], categories=list(VERDICTS))
-    for col in ("claim", "start", "end", "n_evidence"):
-        df[col] = df[col].astype("int64")
-    for col in ("evidence_start", "evidence_end"):
-        df[col] = df[col].astype("Int64")
-    df["support"] = df["support"].astype("float64")
-    return df
+    return claims_frame(rows, batch=_batch)

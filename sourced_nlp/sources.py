@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from .lexicons import load_lexicon
+
 __all__ = ["SourceError", "TextTooLongError", "normalize_sources", "linearize", "load_source_file", "read_answer"]
 
 
@@ -121,8 +123,6 @@ def _scalar(value: Any) -> str:
 @lru_cache(maxsize=1)
 def _value_words() -> dict[str, dict[str, str]]:
     """``models/records.json`` value words: ``{key words: {value: words}}``."""
-    from .lexicons import load_lexicon
-
     return load_lexicon("records")["value_words"]
 
 

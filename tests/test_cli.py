@@ -843,3 +843,61 @@ def test_fields_fail_under_out_of_range(files):
     path.write_text('{"a": "8%"}', encoding="utf-8")
     code, _, err = run("fields", path, source, "--fail-under", "500")
     assert_input_error(code, err, "--fail-under must be a score in 0-100, got 500")
+
+
+def _saved_report_with_rules(tmp_path) -> Path:
+    """A saved report whose claims name their rules (one does not), as ``sourced check
+    --format json`` writes it."""
+    report = {
+        "schema": "sourced.report/1",
+        "answer": "Revenue rose 12%. Net income was $310 million. It has 5 offices.",
+        "sources": [{"id": "q3.txt", "chars": 60}],
+        "claims": [
+            {"text": "Revenue rose 12%.", "start": 0, "end": 17, "verdict": "contradicted",
+             "reason": "another value", "support": 0.1,
+             "evidence": [{"source": "q3.txt", "start": 0, "end": 15, "text": "Revenue rose 8%"}],
+             "differs": [{"claim": "12%", "source": "8%", "kind": "quantity"}], "citations": [],
+             "rule": "contradicted.value"},
+            {"text": "Net income was $310 million.", "start": 18, "end": 46, "verdict": "grounded",
+             "reason": "all anchors found", "support": 0.9,
+             "evidence": [{"source": "q3.txt", "start": 16, "end": 43, "text": "Net income was $310 million"}],
+             "differs": [], "citations": [], "rule": "grounded.passage"},
+            {"text": "It has 5 offices.", "start": 47, "end": 64, "verdict": "unverified",
+             "reason": "no passage mentions offices", "support": 0.0, "evidence": [], "differs": [],
+             "citations": []},
+        ],
+        "skipped": [],
+    }
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(report), encoding="utf8")
+    return path
+
+
+def test_verbose_text_names_each_claims_rule(tmp_path):
+    saved = _saved_report_with_rules(tmp_path)
+    code, plain, err = run("check", "--json-input", saved)
+    assert code == 1, err  # the contradiction fails the default gate
+    assert "rule " not in plain  # the rule is shown only on request
+    for flag in ("-v", "--verbose"):
+        code, out, err = run("check", "--json-input", saved, flag)
+        assert code == 1, err
+        lines = out.splitlines()
+        at = {name: next(i for i, line in enumerate(lines) if name in line)
+              for name in ("Revenue rose 12%", "Net income", "It has 5 offices")}
+        rules = [(i, line.strip()) for i, line in enumerate(lines) if line.strip().startswith("rule ")]
+        # each rule line stands under its own claim, before the next one; the claim without one has none
+        assert [r for _, r in rules] == ["rule contradicted.value", "rule grounded.passage"]
+        assert at["Revenue rose 12%"] < rules[0][0] < at["Net income"] < rules[1][0] < at["It has 5 offices"]
+    code, out, _ = run("check", "--json-input", saved, "--format", "json")
+    assert [c.get("rule") for c in json.loads(out)["claims"]] == ["contradicted.value", "grounded.passage", None]
+
+
+def test_a_saved_report_with_a_rule_that_is_no_string_is_an_input_error(tmp_path):
+    saved = _saved_report_with_rules(tmp_path)
+    report = json.loads(saved.read_text(encoding="utf8"))
+    report["claims"][0]["rule"] = 7
+    saved.write_text(json.dumps(report), encoding="utf8")
+    code, out, err = run("check", "--json-input", saved)
+    assert code == 2 and out == ""
+    assert err.strip().endswith("malformed report: claims[0].rule must be a string, got number")
+    assert "Traceback" not in err

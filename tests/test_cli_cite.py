@@ -128,6 +128,10 @@ def test_fields_command(srcs):
     assert run("fields", f, srcs / "a.txt", srcs / "b.txt", "--fail-on", "high")[0] == 0
     code, out, _ = run("fields", f, srcs / "a.txt", srcs / "b.txt")
     assert "elsewhere" in out and "growth" in out
+    # one of the two values is in its cited passage: coverage 50%
+    assert run("fields", f, srcs / "a.txt", srcs / "b.txt", "--fail-on", "high", "--min-coverage", "0.5")[0] == 0
+    code, _, err = run("fields", f, srcs / "a.txt", srcs / "b.txt", "--fail-on", "high", "--min-coverage", "60")
+    assert code == 1 and "gate: citation coverage 50% < 60%" in err
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -26,12 +26,13 @@ def make_report() -> Report:
                 text="Revenue rose 12%.", start=19, end=36, verdict="contradicted",
                 reason="the source gives another value for revenue growth", support=0.1,
                 evidence=[Evidence("source.txt", 40, 62, "Revenue rose 8% to $2.4B")],
-                differs=[{"claim": "12%", "source": "8%", "kind": "quantity"}],
+                differs=[{"claim": "12%", "source": "8%", "kind": "quantity"}], rule="contradicted.value",
             ),
             ClaimResult(
                 text="Net income was $310 million.", start=37, end=65, verdict="grounded",
                 reason="all anchors found", support=0.93,
                 evidence=[Evidence("source.txt", 63, 90, "Net income was $310 million")],
+                rule="grounded.passage",
             ),
             ClaimResult(
                 text="It has 5 offices.", start=66, end=83, verdict="unverified",
@@ -108,6 +109,18 @@ def test_html_shows_reason_evidence_offsets_and_matched_words():
     assert re.search(r"<strong[^>]*>310</strong>", markup)
     # The differing source value is marked.
     assert re.search(r'class="sourced-differs-value"[^>]*>8%</span>', markup)
+
+
+def test_html_names_the_rule_of_each_claim_that_has_one():
+    markup = make_report().to_html()
+    cards = re.findall(r'<li class="sourced-card.*?</li>', markup)
+    assert len(cards) == 3
+    assert re.search(r'class="sourced-rule-name"[^>]*>contradicted\.value</span>', cards[0])
+    assert re.search(r'class="sourced-rule-name"[^>]*>grounded\.passage</span>', cards[1])
+    assert "sourced-rule" not in cards[2]  # a claim without a rule shows none
+    assert "rule grounded.passage" in markup  # and in the hover text of the highlight
+    evil = Report(claims=[ClaimResult(text="x", start=0, end=1, verdict="grounded", rule="<b>r</b>")]).to_html()
+    assert "<b>" not in evil and "&lt;b&gt;r&lt;/b&gt;" in evil
 
 
 def test_emphasise_is_case_insensitive_and_escapes():
@@ -202,9 +215,10 @@ def test_frame_one_row_per_claim():
     df = make_report().to_frame()
     assert list(df.columns) == [
         "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
-        "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence",
+        "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence", "rule",
     ]
     assert len(df) == 3
+    assert list(df["rule"][:2]) == ["contradicted.value", "grounded.passage"] and pd.isna(df.loc[2, "rule"])
     assert list(df["verdict"]) == ["contradicted", "grounded", "unverified"]
     assert list(df["verdict"].cat.categories) == list(VERDICTS)
     assert df.loc[0, "differs"] == "12% ≠ 8%"

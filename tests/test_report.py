@@ -53,6 +53,20 @@ def test_counts_always_has_all_verdicts():
     assert "answer" not in Report().to_dict()
 
 
+def test_rule_is_an_optional_key_kept_through_json():
+    d = make_report().to_dict()
+    assert all("rule" not in c for c in d["claims"])  # a report that names no rule has no key
+    d["claims"][0]["rule"] = "contradicted.value"
+    d["claims"][1]["rule"] = None  # null: the same as absent
+    report = Report.from_dict(json.loads(json.dumps(d)))
+    assert [c.rule for c in report.claims] == ["contradicted.value", None, None]
+    again = report.to_dict()
+    assert again["claims"][0]["rule"] == "contradicted.value"
+    assert list(again["claims"][0])[-1] == "rule"
+    assert "rule" not in again["claims"][1] and "rule" not in again["claims"][2]
+    assert Report.from_dict(json.loads(report.to_json())) == report
+
+
 def test_round_trip():
     report = make_report()
     again = Report.from_dict(json.loads(report.to_json()))
@@ -155,6 +169,8 @@ def _saved(**over):
         (_saved(sources=[[1]]), "sources[0] must be an object, got array"),
         (_saved(skipped=[{"text": "Hi", "start": 0, "end": 2}]), "skipped[0] has no 'kind'"),
         (_saved(answer=3), "answer must be a string, got number"),
+        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "rule": ["grounded"]}]),
+         "claims[0].rule must be a string, got array"),
     ],
 )
 def test_from_dict_names_the_missing_or_mistyped_field(d, needle):

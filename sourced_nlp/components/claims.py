@@ -30,7 +30,7 @@ from spacy.tokens import Doc, Span
 
 from .. import extensions
 from ..citations import find_citations
-from ..lexicons import load_lexicon
+from ..lexicons import LexiconComponent
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
 
@@ -39,33 +39,28 @@ _WORD = re.compile(r"[^\W_]", re.UNICODE)
     "sourced_claims",
     assigns=["doc.spans", "span._.claim_kind", "span._.citations"],
     requires=["token.is_sent_start"],
-    default_config={
-        "lexicon": "segments",
-        "claims_key": extensions.CLAIMS_KEY,
-        "skipped_key": extensions.SKIPPED_KEY,
-    },
+    default_config={"lexicon": "segments"},
 )
-def make_claims(nlp: Language, name: str, lexicon: str, claims_key: str, skipped_key: str):
-    """Create the claim segmenter (see the module docstring)."""
-    return ClaimSegmenter(name=name, lexicon=lexicon, claims_key=claims_key, skipped_key=skipped_key)
+def make_claims(nlp: Language, name: str, lexicon: str):
+    """Create the claim segmenter (see the module docstring). The spans go to the fixed keys
+    ``extensions.CLAIMS_KEY`` and ``extensions.SKIPPED_KEY``, which every later component reads."""
+    return ClaimSegmenter(name=name, lexicon=lexicon)
 
 
-class ClaimSegmenter:
+class ClaimSegmenter(LexiconComponent):
     """Segments a doc into claims and skipped segments.
 
     Args:
         name: the component name.
         lexicon: bundled name or path of the segment lexicon (abbreviations, preamble and
             greeting patterns, the list marker pattern).
-        claims_key: ``doc.spans`` key for claims.
-        skipped_key: ``doc.spans`` key for skipped segments.
     """
 
-    def __init__(self, name: str, lexicon: str, claims_key: str, skipped_key: str) -> None:
+    def __init__(self, name: str, lexicon: str) -> None:
         self.name = name
-        self.claims_key = claims_key
-        self.skipped_key = skipped_key
-        lex = load_lexicon(lexicon)
+        self._init_lexicon(lexicon)
+
+    def _use_lexicon(self, lex: dict) -> None:
         self.abbreviations = {a.lower() for a in lex["abbreviations"]}
         self.preamble = [re.compile(p, re.I) for p in lex["preamble_patterns"]]
         self.greeting = [re.compile(p, re.I) for p in lex["greeting_patterns"]]
@@ -73,6 +68,7 @@ class ClaimSegmenter:
         self.heading_max_words = int(lex["heading_max_words"])
 
     def __call__(self, doc: Doc) -> Doc:
+        self._require_lexicon()
         citations = [c.to_dict() for c in find_citations(doc.text)]
         masked = _mask(doc.text, citations)
         claims: list[Span] = []
@@ -84,8 +80,8 @@ class ClaimSegmenter:
             span._.claim_kind = kind
             span._.citations = [c for c in citations if start <= c["start"] and c["end"] <= end]
             (claims if kind == "claim" else skipped).append(span)
-        doc.spans[self.claims_key] = claims
-        doc.spans[self.skipped_key] = skipped
+        doc.spans[extensions.CLAIMS_KEY] = claims
+        doc.spans[extensions.SKIPPED_KEY] = skipped
         return doc
 
     # -- segmentation -------------------------------------------------------------------

@@ -27,26 +27,27 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Mapping
+from typing import Any
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from .. import extensions
-from ..lexicons import load_lexicon
+from ..citations import KEYWORDS
+from ..lexicons import LexiconComponent, lexicon_data
 
-# "Passage 1", "Passages 2 and 3", "Document 4": the answer pointing at its sources, not a name
-_SOURCE_REFERENCE = re.compile(r"^(?:passage|document|source|article|context|snippet)s?\b(?:\s+\d+)?\s*$", re.IGNORECASE)
-# "Step 1:", "Tip 3:", "Method 2:": a numbered list label (a label that names a thing, "SlimFast
-# Diet:", stays a name)
-_LIST_LABEL = re.compile(r"^(?:step|tip|method|option|part|stage|phase|way|point|note)\s*\d*\s*:$", re.IGNORECASE)
+def _words_re(template: str, words) -> re.Pattern:
+    """``template`` with ``{words}`` replaced by an alternation of ``words`` (escaped); case-blind."""
+    return re.compile(template.replace("{words}", "|".join(re.escape(w) for w in words)), re.IGNORECASE)
 
 
-def _label_end(span: Span) -> int | None:
+def _label_end(span: Span, list_label: re.Pattern) -> int | None:
     """Token index of the first word after a numbered list label ("Step 1: Boil ..."), None for a
     span that opens with no such label."""
     for tok in span[:4]:
         if tok.text == ":":
-            if tok.i > span.start and tok.i + 1 < span.end and _LIST_LABEL.match(span.doc[span.start : tok.i + 1].text):
+            if tok.i > span.start and tok.i + 1 < span.end and list_label.match(span.doc[span.start : tok.i + 1].text):
                 return tok.i + 1
             return None
     return None
@@ -71,11 +72,11 @@ class EntityKeys:
     """Canonical keys and aliases of entity names, from the entity lexicon.
 
     Args:
-        lexicon: bundled name or path of the entity lexicon.
+        lexicon: bundled name or path of the entity lexicon, or its data.
     """
 
-    def __init__(self, lexicon: str = "entities") -> None:
-        lex = load_lexicon(lexicon)
+    def __init__(self, lexicon: str | Mapping[str, Any] = "entities") -> None:
+        lex = lexicon_data(lexicon)
         self.labels = set(lex["labels"])
         self.suffixes = set(lex["corporate_suffixes"])
         self.titles = set(lex["titles"])
@@ -84,6 +85,12 @@ class EntityKeys:
         self.weekdays: list[str] = list(lex.get("weekdays", []))  # in week order
         self.day_groups: dict[str, list[str]] = dict(lex.get("day_groups", {}))  # "weekends" -> its days
         self.day_phrases: list[list[str]] = sorted((x.split() for x in lex.get("day_phrases", [])), key=len, reverse=True)
+        # "Step 1:", "Tip 3:", "Method 2:": a numbered list label (a label that names a thing,
+        # "SlimFast Diet:", stays a name)
+        self.list_label = _words_re(r"^(?:{words})\s*\d*\s*:$", lex.get("list_label_words", ()))
+        # "Passage 1", "Passages 2 and 3", "Document 4": the answer pointing at its sources, not a name
+        self.source_reference = _words_re(r"^(?:{words})s?\b(?:\s+\d+)?\s*$",
+                                          (*KEYWORDS, *lex.get("source_reference_words", ())))
         self.alias_of: dict[str, list[str]] = {}
         for group in lex["aliases"]:
             keys = sorted({self.key(a) for a in group})
@@ -125,14 +132,18 @@ class EntityKeys:
         return sorted(out)
 
 
-class EntityAnchors:
+class EntityAnchors(LexiconComponent):
     """Computes ``Span._.anchors`` for every segment of a doc (see the module docstring)."""
 
     def __init__(self, name: str, lexicon: str) -> None:
         self.name = name
-        self.keys = EntityKeys(lexicon)
+        self._init_lexicon(lexicon)
+
+    def _use_lexicon(self, lex: dict) -> None:
+        self.keys = EntityKeys(lex)
 
     def __call__(self, doc: Doc) -> Doc:
+        self._require_lexicon()
         segments = extensions.segments(doc)
         if not segments:
             segments = list(doc.sents)
@@ -214,7 +225,7 @@ class EntityAnchors:
         # a proper-noun run never takes a token of a value ("11 AM", "5 PM EST"), nor a word of a
         # numbered list label ("Step 1: Boil the tamarind") or the capitalised verb after it
         covered |= _value_tokens(doc) if values is None else values
-        label_end = _label_end(span)
+        label_end = _label_end(span, self.keys.list_label)
         if label_end is not None:
             covered.update(range(span.start, label_end + 1))
         run: list[int] = []
@@ -227,10 +238,10 @@ class EntityAnchors:
                 run.append(tok.i)  # "Wi-Fi", "Rolls-Royce": one name across the hyphen
                 continue
             if run:
-                if not _SOURCE_REFERENCE.match(doc[run[0] : run[-1] + 1].text):
+                if not self.keys.source_reference.match(doc[run[0] : run[-1] + 1].text):
                     self._add(out, doc[run[0] : run[-1] + 1], "")
                 run = []
-        return [a for a in out if not _SOURCE_REFERENCE.match(a["text"])]
+        return [a for a in out if not self.keys.source_reference.match(a["text"])]
 
     def _add(self, out: list[dict], ent: Span, label: str, key: str | None = None) -> None:
         key = key or self.keys.key(ent.text)

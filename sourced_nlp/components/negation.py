@@ -24,7 +24,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from .. import extensions
-from ..lexicons import load_lexicon
+from ..lexicons import LexiconComponent
 
 
 @Language.factory(
@@ -38,12 +38,14 @@ def make_negation(nlp: Language, name: str, lexicon: str):
     return Negation(name=name, lexicon=lexicon)
 
 
-class Negation:
+class Negation(LexiconComponent):
     """Detects negation of each segment's main predicate from the parse."""
 
     def __init__(self, name: str, lexicon: str) -> None:
         self.name = name
-        lex = load_lexicon(lexicon)
+        self._init_lexicon(lexicon)
+
+    def _use_lexicon(self, lex: dict) -> None:
         self.dep_cues = set(lex["neg_dep_cues"])
         self.det_cues = set(lex["determiner_cues"])
         self.prep_cues = set(lex["preposition_cues"])
@@ -52,6 +54,7 @@ class Negation:
         self.pseudo = [p.split() for p in lex["pseudo"]]
 
     def __call__(self, doc: Doc) -> Doc:
+        self._require_lexicon()
         segments = extensions.segments(doc)
         for span in segments:
             cue = self.find(span)

@@ -29,18 +29,18 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from .. import extensions
-from ..lexicons import load_lexicon
+from ..lexicons import LexiconComponent, lexicon_data
 
 _QUOTE = re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d]{3,}?)[\"\u201c\u201d]")
 _NORM_PUNCT = re.compile(r"[^\w\s&+-]", re.UNICODE)
-_PARTICLES = {"up", "down", "off", "out", "over", "away", "back"}
 _CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM", "X"}
-_EXCESS = frozenset({"much", "many", "little", "few"})  # after "too": an excess the claim asserts
 
 
 @Language.factory(
@@ -58,16 +58,18 @@ class Lexical:
     """Synonym canonicalisation, degree words and hedges from ``models/lexical.json``.
 
     Args:
-        lexicon: bundled name or path of the lexical lexicon.
+        lexicon: bundled name or path of the lexical lexicon, or its data.
     """
 
-    def __init__(self, lexicon: str = "lexical") -> None:
-        lex = load_lexicon(lexicon)
+    def __init__(self, lexicon: str | Mapping[str, Any] = "lexical") -> None:
+        lex = lexicon_data(lexicon)
         self.canon: dict[str, str] = {}
         for group in lex["synonyms"]:
             for word in group:
                 self.canon.setdefault(word, group[0])
         self.degree = set(lex["degree_words"])
+        self.particles = frozenset(lex.get("particles", ()))  # "shut down", "pay off": kept with the verb
+        self.excess = frozenset(lex.get("excess_words", ()))  # after "too": an excess the claim asserts
         self.hedges = set(lex["hedges"])
         # the model's lemma of a few word forms is wrong ("Rated" -> "rat"): surface form -> lemma
         self.lemma_fixes: dict[str, str] = dict(lex.get("lemma_fixes", {}))
@@ -102,14 +104,18 @@ class Lexical:
         return False
 
 
-class Passages:
+class Passages(LexiconComponent):
     """Builds ``doc._.passages`` (see the module docstring)."""
 
     def __init__(self, name: str, lexicon: str) -> None:
         self.name = name
-        self.lexical = Lexical(lexicon)
+        self._init_lexicon(lexicon)
+
+    def _use_lexicon(self, lex: dict) -> None:
+        self.lexical = Lexical(lex)
 
     def __call__(self, doc: Doc) -> Doc:
+        self._require_lexicon()
         segments = extensions.segments(doc)
         quantities = sorted(doc.spans.get(extensions.QUANTITIES_KEY, []), key=lambda q: q.start)
         starts = [q.start for q in quantities]
@@ -224,7 +230,7 @@ class Passages:
         """The canonical content lemma of a token, or None for a function/degree word. An excess
         ("too much rice", "too few staff") is content: ``"too much"``, which only a source that
         says so holds ("the fish to rice ratio is off" does not say which way)."""
-        if tok.lower_ in _EXCESS and tok.i > 0 and tok.doc[tok.i - 1].lower_ == "too":
+        if tok.lower_ in self.lexical.excess and tok.i > 0 and tok.doc[tok.i - 1].lower_ == "too":
             return f"too {tok.lower_}"
         if tok.is_stop or tok.is_punct or tok.is_space or tok.pos_ not in _CONTENT_POS:
             return None
@@ -234,7 +240,7 @@ class Passages:
         if not any(ch.isalnum() for ch in lemma) or lemma in self.lexical.degree:
             return None
         if tok.pos_ == "VERB":
-            prt = [c.lower_ for c in tok.children if c.dep_ in ("prt", "advmod") and c.lower_ in _PARTICLES]
+            prt = [c.lower_ for c in tok.children if c.dep_ in ("prt", "advmod") and c.lower_ in self.lexical.particles]
             if prt:
                 phrasal = f"{lemma} {prt[0]}"
                 if phrasal in self.lexical.canon:
@@ -257,7 +263,7 @@ class Passages:
                 if comps:
                     out.append(self.lexical.canonical(comps[0].lower_))
                 continue
-            prt = [c.lower_ for c in tok.children if c.dep_ in ("prt", "advmod") and c.lower_ in _PARTICLES]
+            prt = [c.lower_ for c in tok.children if c.dep_ in ("prt", "advmod") and c.lower_ in self.lexical.particles]
             if prt and f"{lemma} {prt[0]}" in self.lexical.canon:
                 lemma = f"{lemma} {prt[0]}"
             canon = self.lexical.canonical(lemma)

@@ -1,6 +1,7 @@
 """``sourced_quantities``: find every quantity in a doc and parse it.
 
-Writes ``doc.spans[spans_key]`` (default ``"sourced_quantities"``): sorted, non-overlapping spans,
+Writes ``doc.spans["sourced_quantities"]`` (``extensions.QUANTITIES_KEY``, the key the later
+components read): sorted, non-overlapping spans,
 each with ``span._.quantity`` = :meth:`sourced_nlp.quantity.Quantity.to_dict` plus ``"head"``
 (the lemma of the verb the value is said of: "rest" in "let it rest for 10 minutes", or None) and ``"noun"``,
 the lowercase lemma of the noun a plain number or ordinal counts (``5 offices`` -> ``"office"``),
@@ -29,11 +30,13 @@ How candidates are found:
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 import sourced_nlp.extensions  # noqa: F401  (registers Span._.quantity)
+from sourced_nlp.citations import KEYWORDS
 from sourced_nlp.extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
 from sourced_nlp.quantity import Quantity, load_lexicon, parse_quantity
 
@@ -41,9 +44,8 @@ _MAX_LEFT = 4
 _MAX_RIGHT = 7
 _NUM_LABELS = {"MONEY", "PERCENT", "QUANTITY", "CARDINAL", "DATE", "TIME", "ORDINAL"}
 _CITE_INNER = re.compile(r"^(?:\d+|[a-z]{1,3}\d+|,|;|-|\u2013|and)$", re.I)
-_CITE_WORDS = {"passage", "source", "doc", "document", "ref", "reference", "citation", "snippet", "context"}
+_CITE_WORDS = frozenset(KEYWORDS)  # "(Passage 2)", "[Source 3]": a citation marker, not a value
 _LIST_PUNCT = {".", ")"}
-_SCALE_WORDS = frozenset({"star", "stars", "point", "points"})  # what a rating "out of 5" counts
 _HAS_DIGIT = re.compile(r"\d")
 _TRIMMABLE_POS = {"ADP", "DET", "PUNCT", "CCONJ", "SPACE", "PART"}
 
@@ -52,25 +54,23 @@ _TRIMMABLE_POS = {"ADP", "DET", "PUNCT", "CCONJ", "SPACE", "PART"}
     "sourced_quantities",
     assigns=["doc.spans", "span._.quantity"],
     requires=["doc.ents"],
-    default_config={"spans_key": QUANTITIES_KEY},
+    default_config={},
 )
-def make_quantities(nlp: Language, name: str, spans_key: str) -> "QuantityFinder":
+def make_quantities(nlp: Language, name: str) -> "QuantityFinder":
     """Build the component (found by spaCy through the ``spacy_factories`` entry point).
 
     Args:
         nlp: The pipeline.
         name: The component's name in the pipeline.
-        spans_key: Key of ``doc.spans`` the quantity spans go to.
     """
-    return QuantityFinder(nlp, name, spans_key=spans_key)
+    return QuantityFinder(nlp, name)
 
 
 class QuantityFinder:
     """Stateless component: finds, parses and stores the quantities of a doc."""
 
-    def __init__(self, nlp: Language, name: str = "sourced_quantities", *, spans_key: str = QUANTITIES_KEY):
+    def __init__(self, nlp: Language, name: str = "sourced_quantities"):
         self.name = name
-        self.spans_key = spans_key
         lex = load_lexicon()
         self._months = set(lex["months"])
         self._ordinals = set(lex["ordinal_words"])
@@ -79,6 +79,9 @@ class QuantityFinder:
         self._number_words = set(lex["number_words"]) | set(lex["tens_words"])
         self._frequency_words = set(lex.get("frequency_words", ()))
         self._frequency_periods = set(lex.get("frequency_periods", ()))
+        self._period_adverbs: dict[str, str] = dict(lex.get("period_adverbs", {}))  # "twice daily": a day
+        self._scale_words = frozenset(lex.get("rating_scale_words", ()))  # what a rating "out of 5" counts
+        self._street_types = frozenset(lex.get("street_types", ()))
 
     # -- public ---------------------------------------------------------------------------
 
@@ -102,7 +105,7 @@ class QuantityFinder:
             span._.quantity = value
             spans.append(span)
             last_end = end
-        doc.spans[self.spans_key] = spans
+        doc.spans[QUANTITIES_KEY] = spans
         return doc
 
     # serialisation: the component has no state, these exist so nlp.to_disk/from_disk work
@@ -189,8 +192,8 @@ class QuantityFinder:
             # "4 out of 5 stars", "rated 4.5 stars out of 5", "8 out of 10": the top of a rating's
             # scale, no value of its own ("four out of five dentists" counts dentists: kept)
             if (tok.lower_ == "out" and tok.i + 2 < n and doc[tok.i + 1].lower_ == "of" and doc[tok.i + 2].like_num
-                    and tok.i > 0 and (doc[tok.i - 1].like_num or doc[tok.i - 1].lower_ in _SCALE_WORDS)
-                    and (tok.i + 3 >= n or doc[tok.i + 3].lower_ in _SCALE_WORDS or doc[tok.i + 3].pos_ not in ("NOUN", "PROPN"))):
+                    and tok.i > 0 and (doc[tok.i - 1].like_num or doc[tok.i - 1].lower_ in self._scale_words)
+                    and (tok.i + 3 >= n or doc[tok.i + 3].lower_ in self._scale_words or doc[tok.i + 3].pos_ not in ("NOUN", "PROPN"))):
                 out.add(tok.i + 2)
             # "version 3", "Table 2", "No. 5"
             if tok.i > 0 and (tok.like_num or _HAS_DIGIT.search(tok.text)) and doc[tok.i - 1].lower_.rstrip(".") in self._labels:
@@ -198,7 +201,7 @@ class QuantityFinder:
         return out
 
     def _label_for(self, doc: Doc, start: int, end: int, seed: int) -> str | None:
-        if _house_number(doc, end):
+        if _house_number(doc, end, self._street_types):
             return "ADDRESS"  # "1575 S Virginia St": a house number, never a year (quantity._year_ok)
         if doc[seed].ent_type_:
             return doc[seed].ent_type_
@@ -302,8 +305,7 @@ class QuantityFinder:
         """See :func:`_head_verb_of`."""
         return _head_verb_of(span)
 
-    @staticmethod
-    def _noun(span: Span, q: Quantity) -> str | None:
+    def _noun(self, span: Span, q: Quantity) -> str | None:
         """Lemma of the common noun a plain number/ordinal counts (``5 offices`` -> ``"office"``),
         on the same line; a proper noun is a name, not what is counted (``12 Main St``). For a
         volume (a recipe's ``1 tsp. fennel seeds``, ``2 cups of flour``): the nouns of the phrase
@@ -313,7 +315,7 @@ class QuantityFinder:
         if q.kind not in ("number", "ordinal") or span.text.endswith("."):
             return None  # "56B." closes its sentence: the next noun belongs to the next one
         doc = span.doc
-        if q.kind == "number" and (frequency := _frequency_noun(span)):
+        if q.kind == "number" and (frequency := _frequency_noun(span, self._frequency_words, self._period_adverbs)):
             return frequency
         for tok in span:
             head = tok.head
@@ -330,24 +332,21 @@ class QuantityFinder:
         return None
 
 
-_PERIOD_ADVERBS: dict[str, str] = load_lexicon().get("period_adverbs", {})  # "twice daily": a day
-_FREQUENCY_WORDS = frozenset(load_lexicon().get("frequency_words", {}))  # "once", "twice", "thrice"
-
-
-def _frequency_noun(span: Span) -> str | None:
+def _frequency_noun(span: Span, frequency_words: Collection[str], period_adverbs: Mapping[str, str]) -> str | None:
     """What a count of times counts: ``"year-time"`` for "twice a year", "two times per year",
     "3 times annually"; ``"time"`` for a count of times with no period ("twice", "two times");
     None for any other number. The period is part of the noun, so that "twice a year" is not
-    compared with "two times a day" (see ``_nouns_compatible``)."""
+    compared with "two times a day" (see ``_nouns_compatible``). ``frequency_words`` ("once",
+    "twice", "thrice") and ``period_adverbs`` ("daily": "day") come from ``models/units.json``."""
     doc = span.doc
     i = span.end
-    if span[-1].lower_ not in _FREQUENCY_WORDS:
+    if span[-1].lower_ not in frequency_words:
         if i < len(doc) and doc[i].lemma_.lower() == "time" and doc[i].lower_ in ("time", "times"):
             i += 1
         else:
             return None
-    if i < len(doc) and doc[i].lower_ in _PERIOD_ADVERBS:
-        return f"{_PERIOD_ADVERBS[doc[i].lower_]}-time"
+    if i < len(doc) and doc[i].lower_ in period_adverbs:
+        return f"{period_adverbs[doc[i].lower_]}-time"
     if i + 1 < len(doc) and doc[i].lower_ in ("a", "an", "per", "every", "each") and doc[i + 1].pos_ == "NOUN":
         return f"{doc[i + 1].lemma_.lower()}-time"
     return "time"
@@ -392,18 +391,12 @@ def _same_value(a: Quantity, b: Quantity) -> bool:
     return (a.kind, a.low, a.high, a.unit, a.approx) == (b.kind, b.low, b.high, b.unit, b.approx)
 
 
-# the street types of US and Canadian addresses (USPS Publication 28, appendix C1, the common ones)
-_STREET_TYPES = frozenset(
-    "st street ave avenue blvd boulevard rd road dr drive ln lane way pkwy parkway hwy highway ct court "
-    "pl place sq square ter terrace trl trail cir circle pike plz plaza".split()
-)
-
-
-def _house_number(doc: Doc, end: int) -> bool:
+def _house_number(doc: Doc, end: int, street_types: Collection[str]) -> bool:
     """The value ending before token ``end`` is followed by a street name ending in a street type
-    within four tokens ("1575 S Virginia St", "10150 82 Ave NW")."""
+    (``street_types`` of ``models/units.json``: USPS Publication 28) within four tokens ("1575 S
+    Virginia St", "10150 82 Ave NW")."""
     for tok in doc[end : min(len(doc), end + 4)]:
-        if tok.lower_.rstrip(".") in _STREET_TYPES and tok.text[:1].isupper():
+        if tok.lower_.rstrip(".") in street_types and tok.text[:1].isupper():
             return True
         if not (tok.text[:1].isupper() or tok.like_num):
             return False

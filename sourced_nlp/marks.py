@@ -1,0 +1,51 @@
+"""The words and marks every view of a report shares (text, Markdown, HTML, footnotes).
+
+Pure module, no imports from the package: the report, the findings, the terminal, HTML and
+Markdown views all take these from here, so a verdict has one mark and a difference one
+wording everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: The three verdicts, in the order every view lists them.
+VERDICTS = ("grounded", "contradicted", "unverified")
+#: The mark of each verdict, a cue that needs no colour.
+MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
+
+
+def mark(verdict: str) -> str:
+    """The mark of ``verdict``; ``?`` for a name that is no verdict."""
+    return MARKS.get(verdict, "?")
+
+
+def differs_text(d: Mapping[str, Any], *, sides: bool = True) -> str:
+    """One differing value in words: ``claim 40% ≠ source 8%`` (``40% ≠ 8%`` without
+    ``sides``), from a ``differs`` dict ``{"claim", "source", "kind"}``."""
+    if sides:
+        return f"claim {d.get('claim')} ≠ source {d.get('source')}"
+    return f"{d.get('claim')} ≠ {d.get('source')}"
+
+
+def differs_joined(differs: Iterable[Mapping[str, Any]] | None, *, sides: bool = True) -> str:
+    """Every differing value of a claim, ``"; "``-joined (``""`` when none)."""
+    return "; ".join(differs_text(d, sides=sides) for d in differs or ())
+
+
+def md_cell(text: Any) -> str:
+    """``text`` made safe inside one Markdown table cell: whitespace runs (line breaks
+    included) folded to one space, ``|`` escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def shorten(text: Any, limit: int) -> str:
+    """``text`` with whitespace runs folded to one space, cut to about ``limit`` characters on
+    a word boundary and ended with `` …`` when cut (the passages of the text and HTML views)."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
+    return cut + " …"
+
