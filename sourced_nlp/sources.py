@@ -400,16 +400,30 @@ def _decode(data: bytes, where: str) -> str:
         raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
 
 
+def read_stdin_bytes(what: str) -> bytes | str:
+    """Everything on standard input, as bytes (as str when ``sys.stdin`` has no byte buffer).
+
+    Raises:
+        SourceError: standard input is closed (``<&-``) or cannot be read, naming ``what``.
+    """
+    if sys.stdin is None:
+        raise SourceError(f"cannot read the {what} from standard input: it is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        return stream.read() if stream is not None else sys.stdin.read()
+    except (OSError, ValueError) as err:  # a closed or unreadable descriptor
+        raise SourceError(f"cannot read the {what} from standard input: {getattr(err, 'strerror', None) or err}") from err
+
+
 def read_stdin(what: str) -> str:
     """Standard input as UTF-8 text (a BOM dropped) for the input ``what`` ("answer", "JSON
     input", ...).
 
     Raises:
-        SourceError: not UTF-8, or empty (whitespace only); the message says it is ``what``
-            on standard input.
+        SourceError: closed, not UTF-8, or empty (whitespace only); the message says it is
+            ``what`` on standard input.
     """
-    stream = getattr(sys.stdin, "buffer", None)
-    data = stream.read() if stream is not None else sys.stdin.read()
+    data = read_stdin_bytes(what)
     if isinstance(data, bytes):
         data = _decode(data, f"{what} on standard input")
     if not data.strip():

@@ -52,9 +52,16 @@ FAKE = textwrap.dedent(
 
     sourced_nlp.check = check
     if MODE == "many":
-        def check_many(records, nlp=None, n_process=1):
+        def check_many(records, nlp=None, n_process=1, on_error="raise"):
+            out = []
             for answer, sources in records:
-                yield check(answer, sources, nlp=nlp)
+                try:
+                    out.append(check(answer, sources, nlp=nlp))
+                except ValueError as err:
+                    if on_error == "raise":
+                        raise
+                    out.append(err)
+            return out
         sourced_nlp.check_many = check_many
     else:
         sourced_nlp.check_many = None
