@@ -35,6 +35,9 @@ SCHEMA = "sourced.report/1"
 VERDICTS = ("grounded", "contradicted", "unverified")
 FAIL_ON = ("contradicted", "unverified")
 SEVERITIES = ("high", "medium", "low")
+#: The gates that fail an unverified claim; they also fail an answer with no claim at all.
+STRICT_GATES = ("unverified", "medium", "low")
+NO_CLAIM_REASON = "the answer states nothing to check: no claim was found in it"
 
 _MARKS = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
 
@@ -255,6 +258,9 @@ class Report:
             min_coverage: the :attr:`coverage` must be at least this share (0-1; a value above
                 1 is a percentage, as ``--min-coverage`` reads it: ``70`` is 0.7).
 
+        A strict ``fail_on`` (:data:`STRICT_GATES`) fails an answer with no claim (a preamble
+        alone, a truncated reply) with the reason :data:`NO_CLAIM_REASON`.
+
         Raises:
             ValueError: an unknown ``fail_on`` (the message lists the verdicts and severities
                 that work), ``fail_under`` outside 0-100, ``min_coverage`` outside 0-100 (or
@@ -273,6 +279,8 @@ class Report:
             bad = self.failing_claims(fail_on)
             if bad:
                 reasons.append(f"{len(bad)} claim(s) {' or '.join(sorted({c.verdict for c in bad}))}")
+        if not self.claims and fail_on in STRICT_GATES:
+            reasons.append(NO_CLAIM_REASON)
         return reasons + gate([], fail_under=fail_under, score_value=self.score,
                               min_coverage=min_coverage, coverage_value=self.coverage)
 
@@ -347,13 +355,13 @@ class Report:
     def failed(self, fail_on: str = "contradicted") -> bool:
         """Whether the gate fails; see :meth:`failing_claims`, or for a severity :meth:`gate`.
 
+        A strict gate (``unverified``, ``medium``, ``low``: one that fails an unverified claim)
+        also fails an answer with no claim at all: it states nothing that could be checked.
+
         Raises:
             ValueError: an unknown ``fail_on``; TypeError: one that is not a string.
         """
-        fail_on = check_fail_on(fail_on)
-        if fail_on in SEVERITIES:
-            return bool(self.gate(fail_on))
-        return bool(self.failing_claims(fail_on))
+        return bool(self.gate(fail_on))
 
     def to_html(self, standalone: bool = False, title: str = "sourced report") -> str:
         """The HTML view: counts, the answer with claims highlighted by verdict, then each
