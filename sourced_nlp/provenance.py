@@ -622,6 +622,20 @@ class FieldsReport:
         return "\n".join(lines) + "\n"
 
 
+def _is_empty_value(value: Any) -> bool:
+    """A value that states nothing: ``""`` (or whitespace), ``[]``, ``{}``, or a list or
+    object holding only such values and nulls."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, Mapping):
+        return all(_is_empty_value(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_is_empty_value(v) for v in value)
+    return False
+
+
 def check_fields(fields: Any, sources: Any) -> FieldsReport:
     """Check a filled schema: every value must be stated in the passage its citations point to.
 
@@ -644,7 +658,8 @@ def check_fields(fields: Any, sources: Any) -> FieldsReport:
 
     Raises:
         ValueError: ``fields`` has no usable shape, no field at all (``{}``, ``[]``: a gate over
-            no field would pass), or a field whose value is null (named).
+            no field would pass), or a field whose value is null or empty (``""``, ``[]``,
+            ``{}``: it states nothing, so it could only pass unchecked), named.
         SourceError: a malformed source.
     """
     from .sources import normalize_sources
@@ -655,6 +670,8 @@ def check_fields(fields: Any, sources: Any) -> FieldsReport:
     for name, value, _ in nodes:
         if value is None:
             raise ValueError(f"field {name!r} has a null value: nothing to check")
+        if _is_empty_value(value):
+            raise ValueError(f"field {name!r} has an empty value ({json.dumps(value)}): nothing to check")
     srcs = normalize_sources(sources) if sources else []
     rep = FieldsReport(sources=[{"id": s["id"], "chars": len(s["text"])} for s in srcs])
     if not srcs:
@@ -813,9 +830,15 @@ def parse_claims(reply: str, sources: Any) -> list[dict]:
         ``[{"text", "start", "end", "citations": [checked citation]}]``; for a text reply,
         ``start``/``end`` are offsets into ``reply`` and ``text`` has its markers removed;
         for a JSON reply they are offsets into the claim texts joined by newlines.
+
+    Raises:
+        TypeError: ``reply`` is not a str.
+        SourceError: invalid ``sources`` (as for :func:`sourced_nlp.check`).
     """
     from .sources import normalize_sources
 
+    if not isinstance(reply, str):
+        raise TypeError(f"parse_claims(): reply must be a str, not {type(reply).__name__}")
     srcs = normalize_sources(sources)
     claims = json_reply(reply)
     out: list[dict] = []
@@ -855,8 +878,19 @@ def to_footnotes(report) -> str:
         One paragraph of claims (citation markers removed), each followed by ``[^n]``, then the
         footnotes: ``[^n]: ✔ grounded — source 146-241: "passage"``, or the reason when there is
         no evidence.
+
+    Raises:
+        TypeError: ``report`` is neither a Report nor a mapping.
+        ValueError: its ``"claims"`` is not a list.
     """
-    d = report if isinstance(report, Mapping) else report.to_dict()
+    if isinstance(report, Mapping):
+        d = report
+    elif callable(getattr(report, "to_dict", None)) and hasattr(report, "claims"):
+        d = report.to_dict()
+    else:
+        raise TypeError(f"to_footnotes(): report must be a Report or its dict, not {type(report).__name__}")
+    if not isinstance(d.get("claims", []), list):
+        raise ValueError("to_footnotes(): report['claims'] must be a list of claims")
     marks = {"grounded": "✔", "contradicted": "✘", "unverified": "?"}
     body, notes = [], []
     for n, c in enumerate(d.get("claims") or [], start=1):
