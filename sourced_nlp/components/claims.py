@@ -47,7 +47,13 @@ _WORD = re.compile(r"[^\W_]", re.UNICODE)
 )
 def make_claims(nlp: Language, name: str, lexicon: str, claims_key: str, skipped_key: str):
     """Create the claim segmenter (see the module docstring)."""
-    return ClaimSegmenter(name=name, lexicon=lexicon, claims_key=claims_key, skipped_key=skipped_key)
+    seg = ClaimSegmenter(name=name, lexicon=lexicon, claims_key=claims_key, skipped_key=skipped_key)
+    seg.pipeline = nlp
+    return seg
+
+
+class PipelineOrderError(ValueError):
+    """``sourced_verify`` runs before the components it needs (``add_pipe(..., first=True)``)."""
 
 
 class ClaimSegmenter:
@@ -72,7 +78,33 @@ class ClaimSegmenter:
         self.list_marker = re.compile(lex["list_marker"])
         self.heading_max_words = int(lex["heading_max_words"])
 
+    #: The pipeline this segmenter belongs to (set by the factory), to check its order.
+    pipeline = None
+    _order_checked: tuple = ()
+
+    def check_order(self) -> None:
+        """Refuse a pipeline where ``sourced_verify`` comes before this component: it would
+        find no claims and leave every verdict ``None``.
+
+        Raises:
+            PipelineOrderError: naming both components and how to add the verifier instead.
+        """
+        nlp = self.pipeline
+        if nlp is None or tuple(nlp.pipe_names) == self._order_checked:
+            return
+        names = list(nlp.pipe_names)
+        if self.name in names:
+            mine = names.index(self.name)
+            for i, other in enumerate(names[:mine]):
+                if nlp.get_pipe_meta(other).factory == "sourced_verify":
+                    raise PipelineOrderError(
+                        f"{other!r} runs before {self.name!r} (pipeline {names}): the verifier needs the "
+                        f"claims, so it must come after them; add it with nlp.add_pipe('sourced_verify') "
+                        f"(last), not first=True or before=...")
+        self._order_checked = tuple(names)
+
     def __call__(self, doc: Doc) -> Doc:
+        self.check_order()
         citations = [c.to_dict() for c in find_citations(doc.text)]
         masked = _mask(doc.text, citations)
         claims: list[Span] = []
@@ -98,6 +130,13 @@ class ClaimSegmenter:
         out: list[tuple[int, int, str]] = []
         pos = 0
         masked = _LONE_CR.sub("\n", masked)  # a bare carriage return breaks a line too (same length)
+        soft = self.soft_breaks(masked)
+        if soft:  # a hard-wrapped sentence is one line; spaCy's cut at the wrap is undone
+            chars = list(masked)
+            for k in soft:
+                chars[k] = " "
+            masked = "".join(chars)
+            sent_starts = [s for s in sent_starts if not _after_soft_break(text, s, soft)]
         for line in masked.split("\n"):  # a line break inside a citation marker ends no line
             line_start, line_end = pos, pos + len(line)
             pos = line_end + 1
@@ -135,6 +174,36 @@ class ClaimSegmenter:
                     a, b = _strip(text, cut, b)
                 kind = self.classify(masked[a:b], is_heading_mark, n_in_line)
                 out.append((a, b, kind))
+        return out
+
+    def soft_breaks(self, masked: str) -> list[int]:
+        """Offsets of the line breaks that only wrap a sentence (hard-wrapped text: plain-text
+        mail, reports, scraped pages broken at 60-80 columns), which end no segment.
+
+        A break is soft when the line before it has a word and does not end a statement (no
+        final ``.``, ``!``, ``?``, ``:`` or ``;``, also before a closing quote or bracket), the
+        next line is not blank and starts no list item, heading, table row, quote or code fence,
+        and either the next line goes on in lower case or with a digit, or the line before is
+        long (at least :data:`WRAP_MIN_CHARS` characters, as wrapped lines are) and not a title
+        (most of its words capitalised).
+        """
+        lines = masked.split("\n")
+        out: list[int] = []
+        pos = 0
+        for cur, nxt in zip(lines, lines[1:]):
+            pos += len(cur) + 1
+            c, n = cur.strip(), nxt.strip()
+            if not c or not n or not _WORD.search(c):
+                continue
+            if _STATEMENT_END.search(c) or c.endswith(("**", "|", "```")) or _BLOCK_START.match(n):
+                continue
+            if self.list_marker.match(nxt) or (self.list_marker.match(cur) and cur.lstrip().startswith("#")):
+                continue
+            first = n[0]
+            if first.islower() or first.isdigit() or first in "($€£%&":
+                out.append(pos - 1)
+            elif len(c) >= WRAP_MIN_CHARS and not _is_title(c):
+                out.append(pos - 1)
         return out
 
     def _preamble_cut(self, masked: str, a: int, b: int) -> int | None:
@@ -191,6 +260,34 @@ class ClaimSegmenter:
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")
+#: A line at least this long that ends with no full stop is taken as wrapped: hard-wrapped text
+#: breaks its lines at 60-80 columns, and a heading or a record's line is shorter.
+WRAP_MIN_CHARS = 45
+_STATEMENT_END = re.compile(r"[.!?:;][\"'\u201d\u2019)\]*_]*$")
+_BLOCK_START = re.compile(r"^(?:[|>#]|```|~~~|<)")
+
+
+def _is_title(line: str) -> bool:
+    """Most words capitalised: a title or heading line ("Contoso Reports Record Results")."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'-]*", line)]
+    if not words:
+        return False
+    caps = sum(1 for w in words if w[:1].isupper())
+    return caps >= 0.6 * len(words)
+
+
+def _after_soft_break(text: str, start: int, soft: list[int]) -> bool:
+    """Whether the sentence start at ``start`` follows a soft line break with nothing but
+    spaces between them, and the text before the break ends no sentence."""
+    k = start - 1
+    while k >= 0 and text[k].isspace() and text[k] != "\n":
+        k -= 1
+    if k < 0 or k not in soft:
+        return False
+    j = k - 1
+    while j >= 0 and text[j].isspace():
+        j -= 1
+    return j >= 0 and text[j] not in ".!?"
 
 
 def _is_label(piece: str) -> bool:
