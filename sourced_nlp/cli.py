@@ -139,9 +139,16 @@ def _root(
 
 
 def _stdout_console():
+    """A rich console on standard output whose broken pipe is a ``BrokenPipeError`` (rich
+    itself would exit 1, which reads as a failed gate), handled by each command."""
     from rich.console import Console
 
-    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError("standard output: broken pipe")
+
+    return _Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
 def _where(path: str) -> str:
@@ -394,6 +401,7 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
         if not sources:
             raise UsageError("no SOURCE given: need at least one source file")
         answer_text = read_answer(answer)
+        _refuse_record_as_answer(answer_text, answer)
         source_list = _load_sources(sources)
     import sourced_nlp
 
@@ -409,6 +417,27 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
             where = json_input if json_input is not None else answer
             raise SourceError(f"{_where(where)}: {err}") from err
         raise
+
+
+def _refuse_record_as_answer(text: str, path: str) -> None:
+    """Refuse an ANSWER file that is a whole JSON record (``{"answer", "sources"}``): checked
+    as prose, its sources would be ignored and its JSON read as the answer's words.
+
+    Raises:
+        UsageError: naming the file and the option that reads it.
+    """
+    t = text.strip()
+    if not (t.startswith("{") and t.endswith("}")):
+        return
+    import json
+
+    try:
+        value = json.loads(t)
+    except ValueError:
+        return
+    if isinstance(value, dict) and "sources" in value and ("answer" in value or "output" in value):
+        raise UsageError(f"ANSWER {_where(path)} is a JSON record with its sources: give it as --json-input "
+                         f"{path}, without SOURCE files")
 
 
 def _validate_gates(fail_under: Optional[float], min_coverage: Optional[float]) -> None:
@@ -564,18 +593,22 @@ def _validate_record(value: Any) -> dict:
     """Check one batch record; returns ``{"id", "output", "sources"}`` with sources normalised.
 
     Raises:
-        SourceError: not a JSON object; ``output`` missing, not a str or empty; ``sources``
-            missing, not a list or empty; a source that :func:`normalize_sources` rejects.
+        SourceError: not a JSON object; both ``answer`` and ``output``; the answer missing,
+            null, not a str or empty (named by the key the record uses); ``sources`` missing,
+            not a list or empty; a source that :func:`normalize_sources` rejects.
     """
     if not isinstance(value, dict):
         raise SourceError(f"expected a JSON object, got {_json_type(value)}")
-    output = value.get("output", value.get("answer"))
+    if "output" in value and "answer" in value:
+        raise SourceError("both 'answer' and 'output' are given: give the answer once")
+    key = "answer" if "answer" in value else "output"
+    output = value.get(key)
     if output is None:
-        raise SourceError("missing 'output' (or 'answer')")
+        raise SourceError(f"'{key}' is null" if key in value else "missing 'answer' (or 'output')")
     if not isinstance(output, str):
-        raise SourceError(f"'output' must be a string, got {_json_type(output)}")
+        raise SourceError(f"'{key}' must be a string, got {_json_type(output)}")
     if not output.strip():
-        raise SourceError("'output' is empty")
+        raise SourceError(f"'{key}' is empty")
     srcs = value.get("sources")
     if srcs is None:
         raise SourceError("missing 'sources'")

@@ -319,7 +319,7 @@ def test_json_input_record_and_report(files):
         ('{"output": 3, "sources": ["x"]}', "'output' must be a string"),
         ('{"output": "x", "sources": []}', "no sources"),
         ("{oops", "malformed JSON"),
-        ('{"sources": ["x"]}', "missing 'output'"),
+        ('{"sources": ["x"]}', "missing 'answer' (or 'output')"),
         ('{"output": "x"}', "missing 'sources'"),
         ('{"output": "x", "sources": [null]}', "source 0 is null"),
         ("[1, 2]", "expected a JSON object"),
