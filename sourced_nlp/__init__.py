@@ -19,6 +19,7 @@ from typing import Any, Iterable
 from . import extensions  # noqa: F401  (registers the Doc/Span extensions)
 from .citations import Match, find_citations, locate
 from .html import displacy_options
+from .markup import reading_text
 from .provenance import FieldsReport, check_fields, citation_instructions, parse_claims, to_footnotes
 from .report import Report, to_frame
 from .sources import SourceError, TextTooLongError, normalize_sources, unpaired_surrogate
@@ -108,9 +109,21 @@ def _make_doc(nlp, answer: str, sources: Any):
         for i, src in enumerate(srcs):
             if len(src["text"]) > limit:
                 raise TextTooLongError(f"source {src['id']!r}", len(src["text"]), limit, index=i)
-    doc = nlp.make_doc(answer)
+    doc = nlp.make_doc(reading_text(answer))  # HTML tags blanked, offsets kept (sourced_nlp.markup)
     doc._.sources = srcs
     return doc
+
+
+def _in_answer(report: dict, answer: str) -> dict:
+    """The report of a doc made by :func:`_make_doc`, with the answer and the claims' and
+    skipped segments' texts as the caller wrote them (with their HTML tags): the offsets are
+    the same in both texts."""
+    if report.get("answer", answer) == answer:
+        return report
+    out = dict(report, answer=answer)
+    for key in ("claims", "skipped"):
+        out[key] = [dict(c, text=answer[c["start"]:c["end"]]) for c in report.get(key) or []]
+    return out
 
 
 def check(answer: str, sources: Any, nlp=None) -> Report:
@@ -122,10 +135,14 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
             mappings, or of JSON values (dicts/lists, linearised into statements).
         nlp: a pipeline with ``sourced_verify``; default :func:`load_pipeline`.
 
+    An answer written in HTML is read as a person reads it (:func:`sourced_nlp.markup.reading_text`:
+    tags blanked, a block tag ends a claim); offsets and texts in the report stay those of
+    ``answer`` as given.
+
     Returns:
         The :class:`~sourced_nlp.report.Report`: one result per claim (verdict, reason,
-        support in [0, 1], evidence with char offsets into the named source), skipped segments,
-        counts.
+        support in [0, 1], character offsets into ``answer``, evidence with char offsets into the
+        named source), skipped segments, counts.
 
     Raises:
         SourceError: no sources, an empty source, a malformed mapping (``{"id": "a"}`` with no
@@ -137,7 +154,7 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
     """
     nlp = nlp or load_pipeline()
     doc = nlp(_make_doc(nlp, answer, sources))
-    return Report.from_dict(doc._.report)
+    return Report.from_dict(_in_answer(doc._.report, answer))
 
 
 class RecordError(SourceError):
@@ -243,8 +260,10 @@ def check_many(records: Iterable[Any], nlp=None, n_process: int = 1, batch_size:
                 raise error from err
             docs.append(error)
     good = [d for d in docs if not isinstance(d, RecordError)]
+    answers = iter([item[1] for item, d in zip(unpacked, docs) if not isinstance(d, RecordError)])
     checked = iter(nlp.pipe(good, n_process=n_process, batch_size=batch_size))
-    return [d if isinstance(d, RecordError) else Report.from_dict(next(checked)._.report) for d in docs]
+    return [d if isinstance(d, RecordError) else Report.from_dict(_in_answer(next(checked)._.report, next(answers)))
+            for d in docs]
 
 
 def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nlp=None) -> Report:
@@ -325,7 +344,7 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
                     ]
                     span._.citations = list(span._.citations or []) + extra
             doc = proc(doc)
-    report = dict(doc._.report)
+    report = _in_answer(dict(doc._.report), answer) if claims is None else dict(doc._.report)
     if require_citations:
         report["findings"] = list(report.get("findings") or [])
         _require(report)

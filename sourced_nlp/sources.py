@@ -295,7 +295,9 @@ def normalize_sources(sources: Any) -> list[dict]:
               a structured source, linearised with :func:`linearize`.
 
     Returns:
-        ``[{"id": str, "text": str, "structured": bool}]`` in the order given.
+        ``[{"id": str, "text": str, "structured": bool}]`` in the order given. A text that starts
+        with a byte-order mark (U+FEFF: a file read with ``encoding="utf-8"``) has it replaced
+        by a space, so that offsets into it are those of the text given and no word carries it.
 
     Raises:
         SourceError: ``sources`` is not a list, or is empty; a source is null, or its text is
@@ -341,6 +343,8 @@ def normalize_sources(sources: Any) -> list[dict]:
                 sid, text, structured = str(i), linearize(item), True
             except RecursionError as err:
                 raise SourceError(f"source {i} is nested too deeply to linearise") from err
+        if text.startswith("\ufeff"):  # a byte-order mark: a space, so that offsets stay those of the text given
+            text = " " + text[1:]
         if not text.strip():
             raise SourceError(f"source {sid!r} is empty")
         problem = unpaired_surrogate(text)

@@ -12,6 +12,10 @@ spaCy's sentences, plus the rules spaCy lacks for LLM answers:
 * preambles ("Here's the summary within 66 words:", also when the answer goes on after the colon
   on the same line), greetings, questions, headings and empty
   segments are kept as skipped segments with their kind (patterns in ``models/segments.json``);
+  so are the lines of a fenced code block (kind ``code``) and a Markdown table's header row
+  (``table-header``, the row above ``|---|---|``);
+* a line break that only wraps a sentence (hard-wrapped text, see :meth:`ClaimSegmenter.soft_breaks`)
+  ends no segment;
 * citation markers (``[1]``, ``[S2]``, ``(Passage 2)``, ...) stay inside the claim's span, so
   offsets stay those of the answer, and are listed in ``Span._.citations``; later components
   leave their characters out of what is checked.
@@ -77,6 +81,7 @@ class ClaimSegmenter:
         self.greeting = [re.compile(p, re.I) for p in lex["greeting_patterns"]]
         self.list_marker = re.compile(lex["list_marker"])
         self.heading_max_words = int(lex["heading_max_words"])
+        self.wrap_continuers = frozenset(lex.get("wrap_continuers", ()))
 
     #: The pipeline this segmenter belongs to (set by the factory), to check its order.
     pipeline = None
@@ -137,10 +142,20 @@ class ClaimSegmenter:
                 chars[k] = " "
             masked = "".join(chars)
             sent_starts = [s for s in sent_starts if not _after_soft_break(text, s, soft)]
-        for line in masked.split("\n"):  # a line break inside a citation marker ends no line
+        lines = masked.split("\n")  # a line break inside a citation marker ends no line
+        fenced = _fenced_lines(lines)
+        for n_line, line in enumerate(lines):
             line_start, line_end = pos, pos + len(line)
             pos = line_end + 1
             if not line.strip():
+                continue
+            if n_line in fenced:  # a code block: code, not claims (its fences too)
+                a, b = _strip(text, line_start, line_end)
+                out.append((a, b, "code"))
+                continue
+            if _TABLE_ROW.match(line) and n_line + 1 < len(lines) and _TABLE_RULE.match(lines[n_line + 1]):
+                a, b = _strip(text, line_start, line_end)  # "| Year | Revenue |" above "|---|---|"
+                out.append((a, b, "table-header"))
                 continue
             marker = self.list_marker.match(line)
             content_start = line_start + (marker.end() if marker else 0)
@@ -183,15 +198,20 @@ class ClaimSegmenter:
         A break is soft when the line before it has a word and does not end a statement (no
         final ``.``, ``!``, ``?``, ``:`` or ``;``, also before a closing quote or bracket), the
         next line is not blank and starts no list item, heading, table row, quote or code fence,
-        and either the next line goes on in lower case or with a digit, or the line before is
-        long (at least :data:`WRAP_MIN_CHARS` characters, as wrapped lines are) and not a title
-        (most of its words capitalised).
+        and either the next line goes on in lower case or with a digit, or the line before ends
+        with a comma or a word that ends no sentence (``wrap_continuers`` in
+        ``models/segments.json``: "in", "the", "and", ...), or it is long (at least
+        :data:`WRAP_MIN_CHARS` characters, as wrapped lines are) and not a title (most of its
+        words capitalised).
         """
         lines = masked.split("\n")
+        fenced = _fenced_lines(lines)
         out: list[int] = []
         pos = 0
-        for cur, nxt in zip(lines, lines[1:]):
+        for k, (cur, nxt) in enumerate(zip(lines, lines[1:])):
             pos += len(cur) + 1
+            if k in fenced or k + 1 in fenced:
+                continue
             c, n = cur.strip(), nxt.strip()
             if not c or not n or not _WORD.search(c):
                 continue
@@ -200,7 +220,10 @@ class ClaimSegmenter:
             if self.list_marker.match(nxt) or (self.list_marker.match(cur) and cur.lstrip().startswith("#")):
                 continue
             first = n[0]
+            last_word = c.rsplit(None, 1)[-1].lower()
             if first.islower() or first.isdigit() or first in "($€£%&":
+                out.append(pos - 1)
+            elif c.endswith(",") or last_word in self.wrap_continuers:  # "1,200 people in\nLisbon"
                 out.append(pos - 1)
             elif len(c) >= WRAP_MIN_CHARS and not _is_title(c):
                 out.append(pos - 1)
@@ -267,6 +290,29 @@ _STATEMENT_END = re.compile(r"[.!?:;][\"'\u201d\u2019)\]*_]*$")
 _BLOCK_START = re.compile(r"^(?:[|>#]|```|~~~|<)")
 
 
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _fenced_lines(lines: list[str]) -> set[int]:
+    """Indices of the lines of fenced code blocks (```` ``` ```` or ``~~~``), fences included;
+    an unclosed fence runs to the end."""
+    out: set[int] = set()
+    fence = None
+    for i, line in enumerate(lines):
+        m = _FENCE.match(line)
+        if fence is None:
+            if m:
+                fence = m.group(1)
+                out.add(i)
+        else:
+            out.add(i)
+            if m and m.group(1) == fence:
+                fence = None
+    return out
+
+
 def _is_title(line: str) -> bool:
     """Most words capitalised: a title or heading line ("Contoso Reports Record Results")."""
     words = [w for w in re.findall(r"[^\W\d_][\w'-]*", line)]
@@ -309,8 +355,10 @@ def _mask(text: str, citations: list[dict]) -> str:
 
 
 def _strip(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and text[a].isspace():
+    """``(a, b)`` without the whitespace at either end (a byte-order mark, U+FEFF, counts as
+    whitespace: a text read without ``utf-8-sig`` starts with one)."""
+    while a < b and (text[a].isspace() or text[a] == "\ufeff"):
         a += 1
-    while b > a and text[b - 1].isspace():
+    while b > a and (text[b - 1].isspace() or text[b - 1] == "\ufeff"):
         b -= 1
     return a, b
