@@ -9,8 +9,13 @@ Exit codes (the same for every command):
        that is one of the input files or cannot be written. One line ``error: ...``
        on stderr, naming the file (and, in a JSONL file, the line), never a traceback. In
        ``batch``, any malformed line makes the run exit 2, after every good line has been checked.
+       A closed standard input or output is an input/output error too.
+    130, 143: interrupted by SIGINT or SIGTERM (``batch`` leaves whole results of a prefix and
+       says how far it got; ``--resume`` continues).
 
-Any other exception is a bug and surfaces with its traceback.
+A broken pipe on standard output (``| head``) stops the output quietly and keeps the gate's
+exit code. Any other exception is a bug and surfaces with its traceback (in ``batch``, a record
+that raises one gets an ``internal error`` result in its place instead).
 """
 
 from __future__ import annotations
@@ -1047,6 +1052,9 @@ def main(argv: Optional[list[str]] = None) -> None:
     except RecursionError:
         sys.stderr.write("error: the input is nested too deeply to read\n")
         sys.exit(2)
+    except KeyboardInterrupt:  # Ctrl-C outside batch (which stops after whole results itself)
+        sys.stderr.write("interrupted by SIGINT\n")
+        sys.exit(130)
     except INPUT_ERRORS as err:
         if isinstance(err, OSError) and not isinstance(err, SourceError):
             name = f" {err.filename}" if getattr(err, "filename", None) else ""
