@@ -24,13 +24,15 @@ from .html import displacy_options
 from .citation_check import json_citation
 from .extensions import CLAIMS_KEY
 from .fields import FieldsReport, check_fields
+from .findings import NO_CLAIM_REASON
 from .findings import require_citations as _require
 from .prompts import citation_instructions, json_reply, parse_claims, to_footnotes
+from .markup import reading_text
 from .report import Report, to_frame
 from .sources import SourceError, TextTooLongError, normalize_sources, unpaired_surrogate
 
 __version__ = "0.1.0"
-__all__ = ["check", "check_many", "assert_grounded", "load_pipeline", "Report", "SourceError", "TextTooLongError",
+__all__ = ["check", "check_many", "RecordError", "assert_grounded", "load_pipeline", "Report", "SourceError", "TextTooLongError",
            "NotGroundedError", "to_frame", "displacy_options"]
 __all__ += ["cite", "locate", "Match", "find_citations", "check_fields", "FieldsReport", "citation_instructions",
             "parse_claims", "to_footnotes"]
@@ -115,9 +117,21 @@ def _make_doc(nlp, answer: str, sources: Any):
         for i, src in enumerate(srcs):
             if len(src["text"]) > limit:
                 raise TextTooLongError(f"source {src['id']!r}", len(src["text"]), limit, index=i)
-    doc = nlp.make_doc(answer)
+    doc = nlp.make_doc(reading_text(answer))  # HTML tags blanked, offsets kept (sourced_nlp.markup)
     doc._.sources = srcs
     return doc
+
+
+def _in_answer(report: dict, answer: str) -> dict:
+    """The report of a doc made by :func:`_make_doc`, with the answer and the claims' and
+    skipped segments' texts as the caller wrote them (with their HTML tags): the offsets are
+    the same in both texts."""
+    if report.get("answer", answer) == answer:
+        return report
+    out = dict(report, answer=answer)
+    for key in ("claims", "skipped"):
+        out[key] = [dict(c, text=answer[c["start"]:c["end"]]) for c in report.get(key) or []]
+    return out
 
 
 def check(answer: str, sources: Any, nlp=None) -> Report:
@@ -129,10 +143,14 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
             mappings, or of JSON values (dicts/lists, linearised into statements).
         nlp: a pipeline with ``sourced_verify``; default :func:`load_pipeline`.
 
+    An answer written in HTML is read as a person reads it (:func:`sourced_nlp.markup.reading_text`:
+    tags blanked, a block tag ends a claim); offsets and texts in the report stay those of
+    ``answer`` as given.
+
     Returns:
         The :class:`~sourced_nlp.report.Report`: one result per claim (verdict, reason,
-        support in [0, 1], evidence with char offsets into the named source), skipped segments,
-        counts.
+        support in [0, 1], character offsets into ``answer``, evidence with char offsets into the
+        named source), skipped segments, counts.
 
     Raises:
         SourceError: no sources, an empty source, a malformed mapping (``{"id": "a"}`` with no
@@ -144,43 +162,116 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
     """
     nlp = nlp or load_pipeline()
     doc = nlp(_make_doc(nlp, answer, sources))
-    return Report.from_dict(doc._.report)
+    return Report.from_dict(_in_answer(doc._.report, answer))
 
 
-def check_many(records: Iterable[tuple[str, Any]], nlp=None, n_process: int = 1, batch_size: int = 16) -> list[Report]:
-    """Check many ``(answer, sources)`` pairs with ``nlp.pipe``.
+class RecordError(SourceError):
+    """One record of :func:`check_many` that cannot be checked, named by its place and id.
+
+    Attributes:
+        index: the record's position in ``records`` (0-based).
+        record_id: the record's ``"id"`` (a mapping record), or None.
+        cause: the error that the record raised (a :class:`SourceError`, a
+            :class:`TextTooLongError`, a ``TypeError``).
+    """
+
+    def __init__(self, index: int, record_id: Any, cause: Exception) -> None:
+        where = f"record {index}" + (f" (id {record_id!r})" if record_id is not None else "")
+        super().__init__(f"{where}: {cause}")
+        self.index, self.record_id, self.cause = index, record_id, cause
+
+
+ON_ERROR = ("raise", "return")
+
+
+def _unpack(i: int, record: Any) -> tuple[Any, Any, Any]:
+    """``(id, answer, sources)`` of one record of :func:`check_many`.
+
+    Raises:
+        TypeError: neither an ``(answer, sources)`` pair nor a mapping with ``"answer"`` (or
+            ``"output"``) and ``"sources"``; the message names the record's index.
+    """
+    if isinstance(record, Mapping):
+        answer = record.get("answer", record.get("output"))
+        if "sources" in record and answer is not None:
+            if "answer" in record and "output" in record:
+                raise TypeError(f"record {i} has both 'answer' and 'output': give one")
+            return record.get("id"), answer, record["sources"]
+        raise TypeError(f"record {i} must be an (answer, sources) pair or a mapping with 'answer' and "
+                        f"'sources', got a mapping with keys {sorted(map(str, record))}")
+    if isinstance(record, (str, bytes)) or not isinstance(record, (tuple, list)) or len(record) != 2:
+        raise TypeError(f"record {i} must be an (answer, sources) pair, got {type(record).__name__}"
+                        + (f" of length {len(record)}" if isinstance(record, (tuple, list)) else ""))
+    return None, record[0], record[1]
+
+
+def check_many(records: Iterable[Any], nlp=None, n_process: int = 1, batch_size: int = 16,
+               on_error: str = "raise") -> list[Any]:
+    """Check many records with ``nlp.pipe``.
 
     Args:
-        records: ``(answer, sources)`` pairs.
+        records: ``(answer, sources)`` pairs, or mappings ``{"id"?, "answer" (or "output"),
+            "sources"}`` (the shape of a ``sourced batch`` line).
         nlp: a pipeline with ``sourced_verify``; default :func:`load_pipeline`.
         n_process: worker processes for ``nlp.pipe``; the reports are identical for any value.
         batch_size: docs per batch.
+        on_error: what a record that cannot be checked (an invalid answer or sources, as for
+            :func:`check`, or not a record at all) does: ``"raise"`` (the default) raises a
+            :class:`RecordError` naming its index and id before any record is checked;
+            ``"return"`` puts that :class:`RecordError` in the record's place in the list and
+            checks every other record.
 
     Returns:
-        One report per record, in order.
+        One :class:`Report` per record, in order (with ``on_error="return"``: a
+        :class:`RecordError` in place of each record that could not be checked).
 
     Raises:
-        SourceError: a record's answer or sources are invalid, as for :func:`check` (among them
-            a text longer than ``nlp.max_length``: :class:`TextTooLongError`); raised before any
-            record is checked.
-        TypeError: ``records`` is not an iterable of ``(answer, sources)`` pairs (the message
-            names the first record that is not one).
-        ValueError: ``n_process`` or ``batch_size`` is not an integer >= 1.
+        RecordError: (a :class:`SourceError`) with ``on_error="raise"``: the first invalid
+            record, e.g. ``record 3 (id 'q7'): source 0 is null``; ``.cause`` is the original
+            error (a :class:`TextTooLongError` for a text longer than ``nlp.max_length``).
+        TypeError: ``records`` is not an iterable; with ``on_error="raise"``, a record that is
+            neither a pair nor a record mapping (the message names its index).
+        ValueError: ``n_process`` or ``batch_size`` is not an integer >= 1, or ``on_error`` is
+            neither ``"raise"`` nor ``"return"``.
     """
     for name, value in (("n_process", n_process), ("batch_size", batch_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    if on_error not in ON_ERROR:
+        raise ValueError(f"on_error must be 'raise' or 'return', got {on_error!r}")
     if records is None or isinstance(records, (str, bytes, Mapping)):
         raise TypeError(f"records must be an iterable of (answer, sources) pairs, not {type(records).__name__}")
-    pairs = []
+    try:
+        records = list(records)
+    except TypeError as err:
+        raise TypeError(f"records must be an iterable of (answer, sources) pairs, not {type(records).__name__}") from err
+    unpacked: list[tuple[Any, Any, Any] | RecordError] = []
     for i, record in enumerate(records):
-        if isinstance(record, (str, bytes, Mapping)) or not isinstance(record, (tuple, list)) or len(record) != 2:
-            raise TypeError(f"record {i} must be an (answer, sources) pair, got {type(record).__name__}"
-                            + (f" of length {len(record)}" if isinstance(record, (tuple, list)) else ""))
-        pairs.append(record)
+        try:
+            unpacked.append(_unpack(i, record))
+        except TypeError as err:
+            if on_error == "raise":
+                raise
+            unpacked.append(RecordError(i, None, err))
     nlp = nlp or load_pipeline()
-    docs = [_make_doc(nlp, answer, sources) for answer, sources in pairs]
-    return [Report.from_dict(d._.report) for d in nlp.pipe(docs, n_process=n_process, batch_size=batch_size)]
+    docs: list[Any] = []
+    for i, item in enumerate(unpacked):
+        if isinstance(item, RecordError):
+            docs.append(item)
+            continue
+        rid, answer, sources = item
+        try:
+            docs.append(_make_doc(nlp, answer, sources))
+        except (SourceError, TypeError) as err:
+            error = RecordError(i, rid, err)
+            if on_error == "raise":
+                raise error from err
+            docs.append(error)
+    good = [d for d in docs if not isinstance(d, RecordError)]
+    answers = iter([item[1] for item, d in zip(unpacked, docs) if not isinstance(d, RecordError)])
+    checked = iter(nlp.pipe(good, n_process=n_process, batch_size=batch_size))
+    return [d if isinstance(d, RecordError) else Report.from_dict(_in_answer(next(checked)._.report, next(answers)))
+            for d in docs]
 
 
 def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nlp=None) -> Report:
@@ -191,12 +282,16 @@ def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nl
         The report when the answer passes.
 
     Raises:
-        NotGroundedError: listing each failing claim with its verdict and reason.
+        NotGroundedError: listing each failing claim with its verdict and reason; with
+            ``allow_unverified=False``, also for an answer with no claim ("Sure! Here is the
+            answer:"), which states nothing that could be grounded.
         SourceError: an invalid answer or sources, as for :func:`check`.
     """
     report = check(answer, sources, nlp=nlp)
     fail_on = "contradicted" if allow_unverified else "unverified"
     failing = report.failing_claims(fail_on)
+    if not report.claims and not allow_unverified:
+        raise NotGroundedError(f"{NO_CLAIM_REASON} ({len(report.skipped)} segment(s) skipped)", report)
     if failing:
         lines = [f"{len(failing)} claim(s) not grounded:"]
         lines += [f"- [{c.verdict}] {c.text!r}: {c.reason}" for c in failing]
@@ -252,7 +347,7 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
                     ]
                     span._.citations = list(span._.citations or []) + extra
             doc = proc(doc)
-    report = dict(doc._.report)
+    report = _in_answer(dict(doc._.report), answer) if claims is None else dict(doc._.report)
     if require_citations:
         report["findings"] = list(report.get("findings") or [])
         _require(report)

@@ -234,6 +234,12 @@ def _guarded(words: list[str], protected: Collection[str]) -> Counter:
     return Counter(w for w in words if w in protected or any(c.isdigit() for c in w))
 
 
+def _check_str(name: str, value: object, func: str) -> None:
+    """Raise ``TypeError`` naming the argument unless ``value`` is a str."""
+    if not isinstance(value, str):
+        raise TypeError(f"{func}(): {name} must be a str, not {type(value).__name__}")
+
+
 def locate(
     quote: str,
     text: str,
@@ -277,8 +283,20 @@ def locate(
         A :class:`Match` with offsets into the original ``text``, or ``None``.
 
     Raises:
-        ValueError: if ``quote`` is empty or only whitespace.
+        TypeError: ``quote`` or ``text`` is not a str (None, bytes, ...), ``min_score`` is not a
+            number, ``near`` is not an int, ``protected`` is a str; the message names the argument.
+        ValueError: ``quote`` is empty or only whitespace; ``min_score`` is outside [0, 1].
     """
+    _check_str("quote", quote, "locate")
+    _check_str("text", text, "locate")
+    if isinstance(min_score, bool) or not isinstance(min_score, (int, float)):
+        raise TypeError(f"locate(): min_score must be a number in [0, 1], not {type(min_score).__name__}")
+    if not 0.0 <= min_score <= 1.0:  # NaN fails too
+        raise ValueError(f"locate(): min_score must be in [0, 1], got {min_score!r}")
+    if near is not None and (isinstance(near, bool) or not isinstance(near, int)):
+        raise TypeError(f"locate(): near must be an int offset into text or None, not {type(near).__name__}")
+    if isinstance(protected, str):
+        raise TypeError("locate(): protected must be a collection of words, not a str")
     q = quote.strip()
     if not q:
         raise ValueError("locate() needs a non-empty quote")
@@ -411,8 +429,9 @@ _QUOTED_RE = re.compile(
     r"\s*(?P<close>[\])])"
 )
 _FOOTNOTE_RE = re.compile(r"\[\^(?P<body>[^\[\]\s]{1,60})\]")
-_BRACKET_RE = re.compile(r"\[(?P<body>[^\[\]\n^][^\[\]\n]{0,199})\]")
-_PAREN_RE = re.compile(r"\((?P<body>[^()\n]{1,200})\)")
+# a marker may be wrapped onto the next line ("[1,\n2]", "(Passage\n1)"), never across a blank one
+_BRACKET_RE = re.compile(r"\[(?P<body>[^\[\]\n^](?:[^\[\]\n]|\n(?![ \t]*\n)){0,199})\]")
+_PAREN_RE = re.compile(r"\((?P<body>(?:[^()\n]|\n(?![ \t]*\n)){1,200})\)")
 
 
 def _num(s: str) -> str:
@@ -497,9 +516,16 @@ def find_citations(text: str) -> list[Citation]:
     Args:
         text: the answer.
 
+    A marker wrapped onto the next line (``[1,\n2]``, ``(Passage\n1)``: hard-wrapped text) is
+    one marker; a blank line ends any marker.
+
     Returns:
         Non-overlapping :class:`Citation` objects sorted by ``start``.
+
+    Raises:
+        TypeError: ``text`` is not a str.
     """
+    _check_str("text", text, "find_citations")
     masks: list[tuple[int, int]] = [m.span() for m in _CODE_RE.finditer(text)]
     cands: list[Citation] = []
     for m in _LINK_RE.finditer(text):
@@ -560,6 +586,7 @@ def citation_spans(text: str) -> list[tuple[int, int]]:
     Returns:
         ``[(start, end), ...]`` sorted, non-overlapping offsets into ``text``.
     """
+    _check_str("text", text, "citation_spans")
     spans = []
     for c in find_citations(text):
         s = c.start - 1 if c.start > 0 and text[c.start - 1] in " \t" else c.start
@@ -583,6 +610,7 @@ def strip_citations(text: str) -> tuple[str, list[Citation]]:
     Returns:
         ``(stripped_text, citations)``; the citations carry offsets into the *input* ``text``.
     """
+    _check_str("text", text, "strip_citations")
     cites = find_citations(text)
     pieces: list[str] = []
     pos = 0

@@ -9,8 +9,13 @@ Exit codes (the same for every command):
        that is one of the input files or cannot be written. One line ``error: ...``
        on stderr, naming the file (and, in a JSONL file, the line), never a traceback. In
        ``batch``, any malformed line makes the run exit 2, after every good line has been checked.
+       A closed standard input or output is an input/output error too.
+    130, 143: interrupted by SIGINT or SIGTERM (``batch`` leaves whole results of a prefix and
+       says how far it got; ``--resume`` continues).
 
-Any other exception is a bug and surfaces with its traceback.
+A broken pipe on standard output (``| head``) stops the output quietly and keeps the gate's
+exit code. Any other exception is a bug and surfaces with its traceback (in ``batch``, a record
+that raises one gets an ``internal error`` result in its place instead).
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from .eval_cli import audit_app, eval_app
 from .findings import check_thresholds
 from .report import Report
 from .report_schema import json_type
-from .sources import SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin
+from .sources import (SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin,
+                      read_stdin_bytes)
 
 app = typer.Typer(
     name="sourced",
@@ -148,9 +154,16 @@ def _root(
 
 
 def _stdout_console():
+    """A rich console on standard output whose broken pipe is a ``BrokenPipeError`` (rich
+    itself would exit 1, which reads as a failed gate), handled by each command."""
     from rich.console import Console
 
-    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError("standard output: broken pipe")
+
+    return _Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
 def _where(path: str) -> str:
@@ -319,6 +332,27 @@ def _emit(report: Report, fmt: str, out: Optional[str] = None, verbose: bool = F
             _show_findings(report, console)
 
 
+def _quiet_stdout() -> None:
+    """After a broken pipe on standard output (the reader, ``head`` say, went away): point file
+    descriptor 1 at /dev/null, so that nothing more written, nor the interpreter's last flush,
+    fails again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _emit_or_reader_gone(report: Report, fmt: str, out: Optional[str], verbose: bool = False) -> None:
+    """:func:`_emit`; a broken pipe on standard output (``| head``) stops the output quietly:
+    the reader has what it wanted, and the exit code stays the gate's."""
+    try:
+        _emit(report, fmt, out, verbose)
+    except BrokenPipeError:
+        _quiet_stdout()
+
+
 @app.command()
 def check(
     answer: Optional[str] = typer.Argument(
@@ -354,8 +388,7 @@ def check(
     _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "check")
     _audit.log_files(audit, "check", report, [answer, json_input, *(sources or [])])
-    _emit(report, fmt.value, out)
-    _emit(report, fmt.value, out, verbose)
+    _emit_or_reader_gone(report, fmt.value, out, verbose)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
 
@@ -387,6 +420,7 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
         if not sources:
             raise UsageError("no SOURCE given: need at least one source file")
         answer_text = read_answer(answer)
+        _refuse_record_as_answer(answer_text, answer)
         source_list = _load_sources(sources)
     import sourced_nlp
 
@@ -402,6 +436,27 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
             where = json_input if json_input is not None else answer
             raise SourceError(f"{_where(where)}: {err}") from err
         raise
+
+
+def _refuse_record_as_answer(text: str, path: str) -> None:
+    """Refuse an ANSWER file that is a whole JSON record (``{"answer", "sources"}``): checked
+    as prose, its sources would be ignored and its JSON read as the answer's words.
+
+    Raises:
+        UsageError: naming the file and the option that reads it.
+    """
+    t = text.strip()
+    if not (t.startswith("{") and t.endswith("}")):
+        return
+    import json
+
+    try:
+        value = json.loads(t)
+    except ValueError:
+        return
+    if isinstance(value, dict) and "sources" in value and ("answer" in value or "output" in value):
+        raise UsageError(f"ANSWER {_where(path)} is a JSON record with its sources: give it as --json-input "
+                         f"{path}, without SOURCE files")
 
 
 def _validate_gates(fail_under: Optional[float], min_coverage: Optional[float]) -> None:
@@ -486,8 +541,7 @@ def cite(
     _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "cite")
     _audit.log_files(audit, "cite", report, [answer, json_input, *(sources or [])])
-    _emit(report, fmt.value, out)
-    _emit(report, fmt.value, out, verbose)
+    _emit_or_reader_gone(report, fmt.value, out, verbose)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
 
@@ -531,6 +585,17 @@ def fields(
         rep = sourced_nlp.check_fields(value, source_list)
     except ValueError as err:  # no usable shape, or nothing to check (the sources were checked above)
         raise SourceError(f"{where}: {err}") from err
+    try:
+        _emit_fields(rep, fmt)
+    except BrokenPipeError:
+        _quiet_stdout()
+    return _gate(rep, fail_on.value, fail_under, min_coverage)
+
+
+def _emit_fields(rep, fmt: "FieldsFormat") -> None:
+    """Write a fields report to standard output (flushed)."""
+    import json
+
     if fmt == FieldsFormat.json:
         sys.stdout.write(rep.to_json() + "\n")
     elif fmt == FieldsFormat.markdown:
@@ -548,25 +613,28 @@ def fields(
                           highlight=False)
         _show_findings(rep, console)
     sys.stdout.flush()
-    return _gate(rep, fail_on.value, fail_under, min_coverage)
 
 
 def _validate_record(value: Any) -> dict:
     """Check one batch record; returns ``{"id", "output", "sources"}`` with sources normalised.
 
     Raises:
-        SourceError: not a JSON object; ``output`` missing, not a str or empty; ``sources``
-            missing, not a list or empty; a source that :func:`normalize_sources` rejects.
+        SourceError: not a JSON object; both ``answer`` and ``output``; the answer missing,
+            null, not a str or empty (named by the key the record uses); ``sources`` missing,
+            not a list or empty; a source that :func:`normalize_sources` rejects.
     """
     if not isinstance(value, dict):
         raise SourceError(f"expected a JSON object, got {json_type(value)}")
-    output = value.get("output", value.get("answer"))
+    if "output" in value and "answer" in value:
+        raise SourceError("both 'answer' and 'output' are given: give the answer once")
+    key = "answer" if "answer" in value else "output"
+    output = value.get(key)
     if output is None:
-        raise SourceError("missing 'output' (or 'answer')")
+        raise SourceError(f"'{key}' is null" if key in value else "missing 'answer' (or 'output')")
     if not isinstance(output, str):
-        raise SourceError(f"'output' must be a string, got {json_type(output)}")
+        raise SourceError(f"'{key}' must be a string, got {json_type(output)}")
     if not output.strip():
-        raise SourceError("'output' is empty")
+        raise SourceError(f"'{key}' is empty")
     srcs = value.get("sources")
     if srcs is None:
         raise SourceError("missing 'sources'")
@@ -612,7 +680,7 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
     from .sources import unpaired_surrogate
 
     if path == "-":
-        data = sys.stdin.buffer.read()
+        data = read_stdin_bytes("batch")
     else:
         if not os.path.exists(path):
             raise SourceError(f"batch file not found: {path}")
@@ -650,48 +718,170 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
     return rows
 
 
-BATCH_CHUNK = 32
+BATCH_CHUNK = 8
 
 
-def _check_records(records: list[dict], progress) -> list[Any]:
-    """Check records in order; a per-record input error (ValueError) is returned in its place.
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived during ``batch``; ``signum`` says which. A BaseException, as
+    KeyboardInterrupt is, so that no ``except Exception`` on the way takes it for a record's
+    error."""
 
-    Records go in chunks of :data:`BATCH_CHUNK` through
-    ``sourced_nlp.check_many((answer, sources) pairs, nlp=None, n_process=1)`` when the package
-    has it (else one ``sourced_nlp.check`` per record); ``progress(n)`` is called after each
-    chunk. When ``check_many`` raises a ``ValueError`` (a record it cannot check), that chunk
-    is checked again one record at a time, so that the error lands on its own line.
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Signals:
+    """While active, SIGINT and SIGTERM raise :class:`Interrupted` in the main thread, but never
+    in the middle of writing a result line: a signal that arrives while a line is written is
+    raised once the line is written and flushed, so the output is always whole lines."""
+
+    def __init__(self) -> None:
+        self.writing = False
+        self.pending: Optional[int] = None
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> "_Signals":
+        import signal
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._old[sig] = signal.signal(sig, self._handle)
+            except (ValueError, OSError):  # not the main thread: signals stay as they are
+                pass
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+    def _handle(self, signum, frame) -> None:
+        if self.writing:
+            self.pending = signum
+        else:
+            raise Interrupted(signum)
+
+    @contextlib.contextmanager
+    def whole(self):
+        """Write one result with signals held back until it is written."""
+        self.writing = True
+        try:
+            yield
+        finally:
+            self.writing = False
+        if self.pending is not None:
+            signum, self.pending = self.pending, None
+            raise Interrupted(signum)
+
+
+def _check_records(records: list[dict]):
+    """Check records in order, yielding one report (or an ``Exception`` for a record that
+    cannot be checked) per record as soon as it is done.
+
+    Records go in chunks of :data:`BATCH_CHUNK` through ``sourced_nlp.check_many(pairs,
+    nlp=None, n_process=1, on_error="return")`` when the package has it (else one
+    ``sourced_nlp.check`` per record). A chunk that raises (an error of the checker itself) is
+    checked again one record at a time, so that the error lands on its own record and every
+    other record is still checked.
     """
     import sourced_nlp
 
     check_many = getattr(sourced_nlp, "check_many", None)
-    results: list[Any] = []
     for i in range(0, len(records), BATCH_CHUNK):
         chunk = records[i : i + BATCH_CHUNK]
         done: Optional[list[Any]] = None
         if check_many is not None:
             try:
-                done = list(check_many([(r["output"], r["sources"]) for r in chunk], nlp=None, n_process=1))
-            except ValueError:
+                done = list(check_many([(r["output"], r["sources"]) for r in chunk], nlp=None, n_process=1,
+                                       on_error="return"))
+            except Exception:  # noqa: BLE001 -- retried one by one below, so the error is placed
                 done = None
             if done is not None and len(done) != len(chunk):
                 raise RuntimeError(f"check_many returned {len(done)} reports for {len(chunk)} records")
         if done is None:
-            done = []
             for r in chunk:
-                try:
-                    done.append(sourced_nlp.check(r["output"], r["sources"]))
-                except ValueError as err:
-                    done.append(err)
-        results.extend(done)
-        progress(len(chunk))
-    return results
+                yield _check_one(sourced_nlp, r)
+        else:
+            for rep in done:
+                yield getattr(rep, "cause", None) or rep if isinstance(rep, Exception) else rep
+
+
+def _check_one(sourced_nlp, record: dict) -> Any:
+    """One record checked alone: its report, or the exception it raised (an input error, or
+    ``internal error: ...`` for an error of the checker itself)."""
+    try:
+        return sourced_nlp.check(record["output"], record["sources"])
+    except ValueError as err:
+        return err
+    except Exception as err:  # noqa: BLE001 -- one record's failure must not lose the others
+        return RuntimeError(f"internal error: {type(err).__name__}: {err}")
+
+
+def _result_line(r: dict) -> str:
+    """One batch result as its JSON line (keys sorted, UTF-8, newline-terminated)."""
+    import json
+
+    row = dict(r)
+    if "report" in row:
+        row["report"] = row["report"].to_dict()
+    return json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _resume_prefix(out: str, rows: list[tuple[int, Any, Optional[dict], Optional[str]]], file: str) -> tuple[list[dict], int]:
+    """The results an interrupted run left in ``out``, checked against the batch ``rows``.
+
+    Returns:
+        ``(results, size)``: the whole result lines found, parsed (a report as a
+        :class:`Report`), and the byte length of those lines (a cut-off last line, as a
+        ``kill -9`` may leave, is not counted and will be written again). No file, or an empty
+        one: ``([], 0)``.
+
+    Raises:
+        SourceError: ``out`` cannot be read, or it does not hold this batch's results: a line
+            that is not a result, or results for other lines or ids than ``file`` has, or more
+            results than records.
+    """
+    import json
+
+    if not os.path.exists(out):
+        return [], 0
+    try:
+        with open(out, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise SourceError(f"--resume: cannot read {out}: {err.strerror or err}") from err
+    results: list[dict] = []
+    size = 0
+    for k, raw in enumerate(data.split(b"\n")[:-1], start=1):  # the part after the last newline is cut off
+        try:
+            row = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise SourceError(f"--resume: {out} line {k} is not a batch result; it is not the output of "
+                              f"'sourced batch --format json'") from None
+        if not isinstance(row, dict) or "line" not in row or ("report" in row) == ("error" in row):
+            raise SourceError(f"--resume: {out} line {k} is not a batch result")
+        if k > len(rows):
+            raise SourceError(f"--resume: {out} holds more results than {_where(file)} has records ({len(rows)})")
+        n, rid = rows[k - 1][0], rows[k - 1][1]
+        if row["line"] != n or row.get("id") != rid:
+            raise SourceError(f"--resume: {out} line {k} is the result of line {row['line']} (id {row.get('id')!r}), "
+                              f"but record {k} of {_where(file)} is line {n} (id {rid!r}): not this batch's output")
+        if "report" in row:
+            try:
+                row["report"] = Report.from_dict(row["report"])
+            except (TypeError, ValueError) as err:
+                raise SourceError(f"--resume: {out} line {k}: {err}") from err
+        results.append(row)
+        size += len(raw) + 1
+    return results, size
 
 
 @app.command()
 def batch(
     file: str = typer.Argument(
-        ..., metavar="FILE.jsonl", help='JSONL, one {"id"?, "output", "sources"} per line; - for stdin.'
+        ..., metavar="FILE.jsonl", help='JSONL, one {"id"?, "output" (or "answer"), "sources"} per line; - for stdin.'
     ),
     fmt: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="Output format."),
     fail_on: FailOn = typer.Option(
@@ -699,73 +889,92 @@ def batch(
     ),
     out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
+    resume: bool = typer.Option(
+        False, "--resume",
+        help="Continue an interrupted run: keep the results already in OUT (needs -o OUT and --format json) "
+        "and check only the records after them.",
+    ),
 ) -> int:
     """Check many records from a JSONL file, one result per input line, in order.
 
     Every non-blank line gives one result: ``{"line": n, "id": ..., "report": {...}}``, or
-    ``{"line": n, "id": ..., "error": "..."}`` for a malformed line (also reported on stderr
-    with its line number). Blank lines are not records and are skipped. Exit 2 when any line
-    is malformed (after checking all the others), else 1 if any report fails the gate, else 0;
-    exit 2 before anything is read when OUT is the batch file itself.
+    ``{"line": n, "id": ..., "error": "..."}`` for a malformed line or a record that cannot be
+    checked (also reported on stderr with its line number). Blank lines are not records and are
+    skipped. Results are written in input order as they are done, one flushed line each, so a
+    run stopped by SIGINT or SIGTERM leaves whole results for a prefix of the records (it says
+    how far it got on stderr and exits 130 or 143); ``--resume`` continues it. Exit 2 when any
+    line is malformed (after checking all the others), else 1 if any report fails the gate,
+    else 0; exit 2 before anything is read when OUT is the batch file itself.
     """
-    import json
-
     _check_output(out, [("batch file", file)])
+    out = None if out == "-" else out  # "-o -": standard output, as for the inputs
+    if resume and (out is None or fmt != BatchFormat.json):
+        raise UsageError("--resume needs -o OUT and --format json: it continues the results in OUT")
     rows = _read_batch(file)
     if not rows:
         raise SourceError("no records on standard input" if file == "-" else f"no records in batch file {file}")
-    good = [rec for _, _, rec, err in rows if err is None]
-
-    show_bar = sys.stderr.isatty() and len(good) > 1
-    if show_bar:
-        from rich.console import Console
-        from rich.progress import Progress
-
-        with Progress(console=Console(file=sys.stderr), transient=True) as bar:
-            task = bar.add_task("checking", total=len(good))
-            reports = _check_records(good, lambda n: bar.advance(task, n))
+    results, size = _resume_prefix(out, rows, file) if resume else ([], 0)
+    if resume:
+        try:
+            fh = open(out, "r+b" if os.path.exists(out) else "wb")
+            fh.truncate(size)
+            fh.seek(size)
+            fh.close()
+            fh = open(out, "a", encoding="utf-8")
+        except OSError as err:
+            raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
+        stream = contextlib.nullcontext(fh)
     else:
-        reports = _check_records(good, lambda n: None)
+        stream = _output(out)
+    todo = rows[len(results):]
+    first_new = len(results)  # the results this run adds (the audit log gets only these)
+    good = [rec for _, _, rec, err in todo if err is None]
+    name = out or "standard output"
+    with stream as fh, _Signals() as signals, contextlib.ExitStack() as stack:
+        advance = lambda: None  # noqa: E731
+        if sys.stderr.isatty() and len(good) > 1:
+            from rich.console import Console
+            from rich.progress import Progress
 
-    results: list[dict] = []
-    it = iter(reports)
-    for n, rid, rec, err in rows:
-        if err is None:
-            rep = next(it)
-            if isinstance(rep, Exception):
-                err = str(rep)
-            else:
-                results.append({"line": n, "id": rid, "report": rep})
-                continue
-        results.append({"line": n, "id": rid, "error": " ".join(err.split())})
-
-    _audit.log_batch(audit, results, file)
-    errors = [r for r in results if "error" in r]
-    for r in errors:
-        typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
-
-    out = None if out == "-" else out  # "-o -": standard output, as for the inputs
-    with _output(out) as fh:
-        if fmt == BatchFormat.json:
-            for r in results:
-                row = dict(r)
-                if "report" in row:
-                    row["report"] = row["report"].to_dict()
-                fh.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
-        else:
+            bar = stack.enter_context(Progress(console=Console(file=sys.stderr), transient=True))
+            task = bar.add_task("checking", total=len(good))
+            advance = lambda: bar.advance(task, 1)  # noqa: E731
+        console = None
+        if fmt == BatchFormat.text:
             from rich.console import Console
 
-            from .render import render_text
+            console = Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
+        reports = _check_records(good)
+        try:
+            for n, rid, rec, err in todo:
+                if err is None:
+                    rep = next(reports)
+                    advance()
+                    if isinstance(rep, Exception):
+                        err = str(rep)
+                    else:
+                        r = {"line": n, "id": rid, "report": rep}
+                if err is not None:
+                    r = {"line": n, "id": rid, "error": " ".join(err.split())}
+                    typer.echo(f"error: {_where(file)}: line {n}: {r['error']}", err=True)
+                with signals.whole():
+                    _write_result(fh, r, fmt, console, name)
+                results.append(r)
+        except Interrupted as stop:
+            import signal
 
-            console = Console(file=fh, highlight=False, soft_wrap=True) if out else _stdout_console()
-            for r in results:
-                label = f"line {r['line']}" + (f" (id {r['id']})" if r["id"] is not None else "")
-                if "error" in r:
-                    console.print(f"── {label}: error: {r['error']}", markup=False, highlight=False)
-                else:
-                    console.print(f"── {label}", markup=False, highlight=False)
-                    render_text(r["report"], console)
+            what = "SIGINT" if stop.signum == signal.SIGINT else "SIGTERM"
+            last = f"up to line {results[-1]['line']}" if results else "none"
+            hint = f"; run again with --resume -o {out} to continue" if out and fmt == BatchFormat.json else ""
+            typer.echo(f"interrupted by {what}: {len(results)} of {len(rows)} records written to {name} "
+                       f"({last}){hint}", err=True)
+            _audit.log_batch(audit, results[first_new:], file)
+            return 128 + stop.signum
+        except BrokenPipeError:  # the reader of standard output went away: stop checking, quietly
+            _quiet_stdout()
 
+    _audit.log_batch(audit, results[first_new:], file)
+    errors = [r for r in results if "error" in r]
     checked = [r["report"] for r in results if "report" in r]
     failing = sum(1 for rep in checked if rep.failed(fail_on.value))
     typer.echo(
@@ -778,14 +987,62 @@ def batch(
     return 1 if failing else 0
 
 
+def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
+    """Write one batch result and flush it (JSON: one line; text: the rendered report).
+
+    Raises:
+        SourceError: the output cannot be written (a full disk), naming it. A closed pipe on
+            standard output stays a BrokenPipeError.
+    """
+    try:
+        if fmt == BatchFormat.json:
+            fh.write(_result_line(r))
+        else:
+            from .render import render_text
+
+            label = f"line {r['line']}" + (f" (id {r['id']})" if r["id"] is not None else "")
+            if "error" in r:
+                console.print(f"── {label}: error: {r['error']}", markup=False, highlight=False)
+            else:
+                console.print(f"── {label}", markup=False, highlight=False)
+                render_text(r["report"], console)
+        fh.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise SourceError(f"cannot write {name}: {err.strerror or err}") from err
+
+
 def _one_line(message: Any) -> str:
     text = " ".join(str(message).split()).replace("Value error, ", "")
     return text or "unknown error"
 
 
+class _ClosedStream:
+    """Standard output when the process was started with it closed: writing to it is an
+    input/output error (exit 2) that names it, not an AttributeError on None."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def write(self, data: str) -> int:
+        raise SourceError(f"cannot write {self.name}: it is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError(f"{self.name} is closed")
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point of the ``sourced`` console script; exits with the codes of the module doc."""
     args = sys.argv[1:] if argv is None else list(argv)
+    if sys.stdout is None:  # started with standard output closed (">&-")
+        sys.stdout = _ClosedStream("standard output")
     try:
         rv = app(args=args, prog_name="sourced", standalone_mode=False)
     except _NO_ARGS as err:
@@ -814,6 +1071,9 @@ def main(argv: Optional[list[str]] = None) -> None:
     except RecursionError:
         sys.stderr.write("error: the input is nested too deeply to read\n")
         sys.exit(2)
+    except KeyboardInterrupt:  # Ctrl-C outside batch (which stops after whole results itself)
+        sys.stderr.write("interrupted by SIGINT\n")
+        sys.exit(130)
     except INPUT_ERRORS as err:
         if isinstance(err, OSError) and not isinstance(err, SourceError):
             name = f" {err.filename}" if getattr(err, "filename", None) else ""

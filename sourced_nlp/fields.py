@@ -255,6 +255,20 @@ def _leaf_status(path: str, leaf: Any, checked: list[dict], passages: list[dict]
     return "not-found", field_finding(kind, f"{path} = {shown} is in no source", path)
 
 
+def _is_empty_value(value: Any) -> bool:
+    """A value that states nothing: ``""`` (or whitespace), ``[]``, ``{}``, or a list or
+    object holding only such values and nulls."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, Mapping):
+        return all(_is_empty_value(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_is_empty_value(v) for v in value)
+    return False
+
+
 def check_fields(fields: Any, sources: Any) -> FieldsReport:
     """Check a filled schema: every value must be stated in the passage its citations point to.
 
@@ -277,7 +291,8 @@ def check_fields(fields: Any, sources: Any) -> FieldsReport:
 
     Raises:
         ValueError: ``fields`` has no usable shape, no field at all (``{}``, ``[]``: a gate over
-            no field would pass), or a field whose value is null (named).
+            no field would pass), or a field whose value is null or empty (``""``, ``[]``,
+            ``{}``: it states nothing, so it could only pass unchecked), named.
         SourceError: a malformed source.
     """
     nodes = _field_nodes(fields)
@@ -286,6 +301,8 @@ def check_fields(fields: Any, sources: Any) -> FieldsReport:
     for name, value, _ in nodes:
         if value is None:
             raise ValueError(f"field {name!r} has a null value: nothing to check")
+        if _is_empty_value(value):
+            raise ValueError(f"field {name!r} has an empty value ({json.dumps(value)}): nothing to check")
     srcs = normalize_sources(sources) if sources else []
     rep = FieldsReport(sources=[{"id": s["id"], "chars": len(s["text"])} for s in srcs])
     if not srcs:

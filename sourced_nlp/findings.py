@@ -55,6 +55,9 @@ SEVERITY = {
 SEVERITIES = ("high", "medium", "low")
 #: The verdicts a gate can fail on: ``contradicted``, or ``unverified`` (contradicted or unverified).
 FAIL_ON = ("contradicted", "unverified")
+#: The gates that fail an unverified claim; they also fail an answer with no claim at all.
+STRICT_GATES = ("unverified", "medium", "low")
+NO_CLAIM_REASON = "the answer states nothing to check: no claim was found in it"
 RANK = {s: i for i, s in enumerate(SEVERITIES)}
 
 

@@ -123,7 +123,13 @@ def parse_claims(reply: str, sources: Any) -> list[dict]:
         ``[{"text", "start", "end", "citations": [checked citation]}]``; for a text reply,
         ``start``/``end`` are offsets into ``reply`` and ``text`` has its markers removed;
         for a JSON reply they are offsets into the claim texts joined by newlines.
+
+    Raises:
+        TypeError: ``reply`` is not a str.
+        SourceError: invalid ``sources`` (as for :func:`sourced_nlp.check`).
     """
+    if not isinstance(reply, str):
+        raise TypeError(f"parse_claims(): reply must be a str, not {type(reply).__name__}")
     srcs = normalize_sources(sources)
     claims = json_reply(reply)
     out: list[dict] = []
@@ -163,8 +169,19 @@ def to_footnotes(report) -> str:
         One paragraph of claims (citation markers removed), each followed by ``[^n]``, then the
         footnotes: ``[^n]: ✔ grounded — source 146-241: "passage"``, or the reason when there is
         no evidence.
+
+    Raises:
+        TypeError: ``report`` is neither a Report nor a mapping.
+        ValueError: its ``"claims"`` is not a list.
     """
-    d = report if isinstance(report, Mapping) else report.to_dict()
+    if isinstance(report, Mapping):
+        d = report
+    elif callable(getattr(report, "to_dict", None)) and hasattr(report, "claims"):
+        d = report.to_dict()
+    else:
+        raise TypeError(f"to_footnotes(): report must be a Report or its dict, not {type(report).__name__}")
+    if not isinstance(d.get("claims", []), list):
+        raise ValueError("to_footnotes(): report['claims'] must be a list of claims")
     body, notes = [], []
     for n, c in enumerate(d.get("claims") or [], start=1):
         text = strip_citations(c["text"])[0].strip()

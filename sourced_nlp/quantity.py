@@ -138,6 +138,12 @@ def comparable(a: Quantity, b: Quantity) -> bool:
     return {a.kind, b.kind} == {"number", "money"}
 
 
+def _scaled_text(q: Quantity) -> bool:
+    """Whether a number was written with a scale word or suffix (``2.4 billion``, ``56B``),
+    as amounts are, rather than in digits alone."""
+    return bool(re.search(r"\d\s*[^\W\d_]", q.text))
+
+
 def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     """Compare a claimed value with a source value.
 
@@ -153,7 +159,9 @@ def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
         either end for "at 10 AM", the closing time for "until 11 PM", the opening time for
         "since 10 AM", both ends for "11 AM to 11 PM" — and a ``"conflict"`` otherwise,
         ``"conflict"`` when the two are disjoint, ``"partial"`` when they overlap otherwise,
-        ``"incomparable"`` when :func:`comparable` is false.
+        ``"incomparable"`` when :func:`comparable` is false, and for a bare number (digits
+        alone, no scale word: ``221,000``) against a money amount (or the reverse) that does not
+        match: those may state one value, but never contradict each other.
     """
     if not comparable(claim, source):
         return "incomparable"
@@ -178,6 +186,10 @@ def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
             return "match" if claim.low == s_lo else "conflict"
     if s_lo >= lo - eps and s_hi <= hi + eps:
         return "match"
+    if claim.kind != source.kind and not _scaled_text(claim if claim.kind == "number" else source):
+        # a bare number and a money amount: "2.4 billion" may be another value of "$2.5 billion",
+        # but "221,000" written in digits alone is a count, never another value of "$228,000"
+        return "incomparable"
     if s_hi < lo - eps or s_lo > hi + eps:
         return "conflict"
     return "partial"
@@ -478,7 +490,7 @@ def _parse_ordinal(t: str) -> Quantity | None:
 # numbers, money, percent, measures
 
 _TOKEN_RE = re.compile(
-    r"(?P<num>[1-7]/[2348](?![\d/])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<num>[1-7]/[2348](?![\d/])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|[1-9]\d{0,2}(?:\.\d{3}){2,}(?![\d.])|\d+(?:\.\d+)?|\.\d+)"
     r"|(?P<cur>us\$|au\$|a\$|ca\$|c\$|hk\$|nz\$|s\$|r\$|\$|£|€|¥|₹|₩|₽|₺|₪)"
     r"|(?P<pct>%)"
     r"|(?P<dash>-)"
@@ -543,6 +555,7 @@ class _Side:
     pct: str | None = None
     unit: str | None = None
     spelled: bool = False
+    dotted: bool = False  # written "1.200": a European thousands separator, or three decimals
 
 
 def _number_words(toks: list[_Tok], i: int) -> tuple[float, float, int] | None:
@@ -625,10 +638,13 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
         raw = tk.text.replace(",", "")
         spelled = False
         i += 1
+        dotted = bool(_DOTTED_THOUSANDS.fullmatch(raw))
         if "/" in raw:
             value, precision = _fraction(raw)
             if value is None:
                 return None
+        elif raw.count(".") > 1:  # "1.200.000": only a thousands separator repeats
+            value, precision = float(raw.replace(".", "")), 0.5
         else:
             value = float(raw)
             decimals = len(raw.split(".")[1]) if "." in raw else 0
@@ -639,7 +655,7 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
             return None
         value, precision, i = nw
         spelled = True
-    side = _Side(sign * value, precision, currency=currency, spelled=spelled)
+    side = _Side(sign * value, precision, currency=currency, spelled=spelled, dotted=tk.kind == "num" and dotted)
     cur_known = currency or other_currency
     # attached suffix: 56B, 56bn, 2.4m, 5km, 8%
     if i < len(toks) and toks[i].attached and toks[i].kind == "word" and not spelled:
@@ -696,6 +712,13 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
         hit = _phrase(toks, i, lex["units"], 3)
         if hit:
             side.unit, i = hit
+    if side.dotted and not (side.scaled or side.pct or side.unit):
+        # "1.200 employees", "€1.500": a count or an amount with three digits after one dot is
+        # written with a European thousands separator (English writes 1.2, not 1.200, for a
+        # decimal); with a scale word, a percent or a unit ("1.125 billion", "2.375 inches") it
+        # stays a decimal
+        side.value = float(Decimal(repr(side.value)) * 1000)
+        side.precision = 0.5
     return side, i
 
 
@@ -707,6 +730,8 @@ def _fraction(raw: str) -> tuple[float | None, float]:
         return None, 0.0
     return int(num) / int(den), 0.0
 
+
+_DOTTED_THOUSANDS = re.compile(r"[1-9]\d{0,2}\.\d{3}")
 
 # "1575 S Virginia St", "1420 W Idaho St": a house number and the street's direction, never a unit
 # (seconds, watts and newtons are not written as a capital letter in running text)

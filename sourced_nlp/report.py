@@ -34,8 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .findings import (FAIL_ON, SEVERITIES, check_fail_on, check_thresholds, citation_coverage, findings_markdown,
-                       gate, grounding_score, severity_counts, verdict_findings)
+from .findings import (FAIL_ON, NO_CLAIM_REASON, SEVERITIES, STRICT_GATES, check_fail_on, check_thresholds,
+                       citation_coverage, findings_markdown, gate, grounding_score, severity_counts, verdict_findings)
 from .frame import claim_row, claims_frame
 from .html import render_html
 from .markdown import render_markdown
@@ -219,6 +219,9 @@ class Report:
             min_coverage: the :attr:`coverage` must be at least this share (0-1; a value above
                 1 is a percentage, as ``--min-coverage`` reads it: ``70`` is 0.7).
 
+        A strict ``fail_on`` (:data:`STRICT_GATES`) fails an answer with no claim (a preamble
+        alone, a truncated reply) with the reason :data:`NO_CLAIM_REASON`.
+
         Raises:
             ValueError: an unknown ``fail_on`` (the message lists the verdicts and severities
                 that work), ``fail_under`` outside 0-100, ``min_coverage`` outside 0-100 (or
@@ -235,6 +238,8 @@ class Report:
             bad = self.failing_claims(fail_on)
             if bad:
                 reasons.append(f"{len(bad)} claim(s) {' or '.join(sorted({c.verdict for c in bad}))}")
+        if not self.claims and fail_on in STRICT_GATES:
+            reasons.append(NO_CLAIM_REASON)
         return reasons + gate([], fail_under=fail_under, score_value=self.score,
                               min_coverage=min_coverage, coverage_value=self.coverage)
 
@@ -309,13 +314,13 @@ class Report:
     def failed(self, fail_on: str = "contradicted") -> bool:
         """Whether the gate fails; see :meth:`failing_claims`, or for a severity :meth:`gate`.
 
+        A strict gate (``unverified``, ``medium``, ``low``: one that fails an unverified claim)
+        also fails an answer with no claim at all: it states nothing that could be checked.
+
         Raises:
             ValueError: an unknown ``fail_on``; TypeError: one that is not a string.
         """
-        fail_on = check_fail_on(fail_on)
-        if fail_on in SEVERITIES:
-            return bool(self.gate(fail_on))
-        return bool(self.failing_claims(fail_on))
+        return bool(self.gate(fail_on))
 
     def to_html(self, standalone: bool = False, title: str = "sourced report") -> str:
         """The HTML view: counts, the answer with claims highlighted by verdict, then each

@@ -206,18 +206,76 @@ def linearize(value: Any, prefix: str = "") -> str:
     return "\n".join(_lines(value, prefix))
 
 
+#: The keys of the text, in the order they are looked for: ``{"id", "text"}`` mappings and
+#: LlamaIndex documents and nodes (``text``), LangChain documents (``page_content``), Haystack
+#: documents and most search APIs (``content``).
+TEXT_KEYS = ("text", "page_content", "content")
+#: The keys of an id, in order: ``id`` (LangChain, Haystack), ``id_``, ``doc_id``, ``node_id``
+#: (LlamaIndex).
+ID_KEYS = ("id", "id_", "doc_id", "node_id")
+#: Other keys a document mapping of those libraries carries (``Document.dict()``,
+#: ``model_dump()``, ``to_dict()``); they say nothing to check and are left out.
+_DOCUMENT_KEYS = frozenset({
+    "metadata", "meta", "type", "class_name", "structured", "embedding", "score", "relationships",
+    "hash", "mimetype", "start_char_idx", "end_char_idx", "excluded_embed_metadata_keys",
+    "excluded_llm_metadata_keys", "metadata_template", "metadata_seperator", "metadata_separator",
+    "text_template", "lc", "kwargs", "blob", "sparse_embedding", "dataframe",
+})
+
+
+def _document_keys(item: Mapping) -> tuple[str | None, str | None]:
+    """``(text key, id key)`` of a mapping that is a source document (an ``{"id", "text"}``
+    mapping, or the mapping of a LangChain, LlamaIndex or Haystack document: one text key of
+    :data:`TEXT_KEYS`, the other keys among :data:`ID_KEYS` and the libraries' own), else
+    ``(None, None)``: a structured record."""
+    keys = set(map(str, item.keys()))
+    text_keys = [k for k in TEXT_KEYS if k in keys]
+    if len(text_keys) != 1 or not keys <= {text_keys[0], *ID_KEYS, *_DOCUMENT_KEYS}:
+        return None, None
+    id_key = next((k for k in ID_KEYS if item.get(k) is not None), None)
+    return text_keys[0], id_key
+
+
 def _is_mapping_source(item: Mapping) -> bool:
-    keys = set(item.keys())
-    return "text" in keys and keys <= _MAPPING_KEYS
+    return _document_keys(item)[0] is not None
+
+
+def _no_text(item: Mapping, fallback: str) -> str:
+    """The message for a document mapping without its text."""
+    sid = next((item[k] for k in ID_KEYS if item.get(k) is not None), None)
+    name = f"source {str(sid)!r}" if sid is not None else fallback
+    what = "an id" if sid is not None else "metadata"
+    return f"{name} has {what} but no text (give it as {', '.join(repr(k) for k in TEXT_KEYS)})"
+
+
+def _document_object(item: Any) -> tuple[Any, Any] | None:
+    """``(text, id)`` of a document object of LangChain (``page_content``, ``id``), LlamaIndex
+    (``text`` or ``get_content()``, ``id_``/``doc_id``/``node_id``) or Haystack (``content``,
+    ``id``), else None."""
+    for attr in TEXT_KEYS:
+        text = getattr(item, attr, None)
+        if isinstance(text, str):
+            break
+    else:
+        get = getattr(item, "get_content", None)
+        text = get() if callable(get) else None
+        if not isinstance(text, str):
+            return None
+    sid = next((getattr(item, k) for k in ID_KEYS if getattr(item, k, None) is not None), None)
+    return text, sid
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
 
 
 def _id_without_text(item: Any) -> bool:
-    """A mapping of source keys with an ``"id"`` and no ``"text"`` (``{"id": "a"}``): a source
-    whose text was left out, not a structured record."""
+    """A mapping of document keys with an id or metadata and no text (``{"id": "a"}``,
+    ``{"metadata": {...}}``): a source whose text was left out, not a structured record."""
     if not isinstance(item, Mapping):
         return False
-    keys = set(item.keys())
-    return "id" in keys and "text" not in keys and keys <= _MAPPING_KEYS
+    keys = set(map(str, item.keys()))
+    return (bool(keys & {*ID_KEYS, "metadata", "meta"}) and not keys & set(TEXT_KEYS)
+            and keys <= {*ID_KEYS, *_DOCUMENT_KEYS})
 
 
 def normalize_sources(sources: Any) -> list[dict]:
@@ -227,16 +285,25 @@ def normalize_sources(sources: Any) -> list[dict]:
         sources: a list whose items are each
             - a ``str`` (its id is its index in the list, as a string: ``"0"``, ``"1"``, ...),
             - a mapping ``{"text": str, "id"?: Any}`` (``id`` is ``str()``'d; index when absent;
-              a ``"structured"`` key is accepted so that the output normalises to itself),
+              a ``"structured"`` key is accepted so that the output normalises to itself); the
+              text may also be under ``"page_content"`` (LangChain) or ``"content"`` (Haystack,
+              search APIs) and the id under ``"id_"``, ``"doc_id"`` or ``"node_id"``
+              (LlamaIndex); ``"metadata"``/``"meta"`` and the libraries' other keys are left out,
+            - a LangChain ``Document``, a LlamaIndex ``Document``/``TextNode`` or a Haystack
+              ``Document`` object (the same attributes),
             - any other JSON value (a dict with other keys, a list, a number, a bool), which is
               a structured source, linearised with :func:`linearize`.
 
     Returns:
-        ``[{"id": str, "text": str, "structured": bool}]`` in the order given.
+        ``[{"id": str, "text": str, "structured": bool}]`` in the order given. A text that starts
+        with a byte-order mark (U+FEFF: a file read with ``encoding="utf-8"``) has it replaced
+        by a space, so that offsets into it are those of the text given and no word carries it.
 
     Raises:
         SourceError: ``sources`` is not a list, or is empty; a source is null, or its text is
-            empty or whitespace only; a mapping's ``"text"`` is not a str; two ids are equal.
+            empty or whitespace only; a mapping's text is not a str; a document mapping with an
+            id or metadata but no text; an object that is neither a JSON value nor a document
+            (named by its type); two ids are equal.
     """
     if isinstance(sources, (str, bytes, Mapping)) or not isinstance(sources, (list, tuple)):
         raise SourceError(f"sources must be a list, got {type(sources).__name__}")
@@ -249,22 +316,35 @@ def normalize_sources(sources: Any) -> list[dict]:
         if isinstance(item, str):
             sid, text = str(i), item
         elif isinstance(item, Mapping) and _is_mapping_source(item):
-            text = item["text"]
+            text_key, id_key = _document_keys(item)
+            text = item[text_key]
             if not isinstance(text, str):
                 raise SourceError(
-                    f"source {i}: 'text' must be a string, got {type(text).__name__}"
+                    f"source {i}: {text_key!r} must be a string, got {type(text).__name__}"
                 )
-            sid = str(item["id"]) if item.get("id") is not None else str(i)
+            sid = str(item[id_key]) if id_key else str(i)
             structured = bool(item.get("structured", False))
         elif item is None:
             raise SourceError(f"source {i} is null")
         elif _id_without_text(item):
-            raise SourceError(f"source {str(item['id'])!r} has an id but no text")
+            raise SourceError(_no_text(item, f"source {i}"))
+        elif not isinstance(item, (Mapping, list, tuple, *_JSON_SCALARS)):
+            if isinstance(item, (bytes, bytearray)):
+                raise SourceError(f"source {i} is bytes, not text: decode it (e.g. .decode('utf-8')) first")
+            doc = _document_object(item)
+            if doc is None:
+                raise SourceError(
+                    f"source {i} is a {type(item).__name__} object, not a source: give a str, an "
+                    f"{{'id', 'text'}} mapping, a LangChain, LlamaIndex or Haystack document, or a JSON value")
+            text, doc_id = doc
+            sid = str(doc_id) if doc_id is not None else str(i)
         else:
             try:
                 sid, text, structured = str(i), linearize(item), True
             except RecursionError as err:
                 raise SourceError(f"source {i} is nested too deeply to linearise") from err
+        if text.startswith("\ufeff"):  # a byte-order mark: a space, so that offsets stay those of the text given
+            text = " " + text[1:]
         if not text.strip():
             raise SourceError(f"source {sid!r} is empty")
         problem = unpaired_surrogate(text)
@@ -334,7 +414,8 @@ def load_source_file(path: str) -> dict:
     """Read one source file.
 
     Plain text files are used as they are. A ``.json`` file is parsed: a JSON string is used as
-    the text; a ``{"text": str, "id"?: ...}`` mapping gives its text (and its id, when set);
+    the text; a ``{"text": str, "id"?: ...}`` mapping (or a LangChain/LlamaIndex/Haystack document
+    mapping: see :func:`normalize_sources`) gives its text (and its id, when set);
     any other value is structured and linearised with :func:`linearize`.
 
     Args:
@@ -357,13 +438,14 @@ def load_source_file(path: str) -> dict:
     if isinstance(value, str):
         out = {"id": sid, "text": value, "structured": False}
     elif isinstance(value, Mapping) and _is_mapping_source(value):
-        if not isinstance(value["text"], str):
-            raise SourceError(f"source file {path}: 'text' must be a string")
-        if value.get("id") is not None:
-            sid = str(value["id"])
-        out = {"id": sid, "text": value["text"], "structured": False}
+        text_key, id_key = _document_keys(value)
+        if not isinstance(value[text_key], str):
+            raise SourceError(f"source file {path}: {text_key!r} must be a string")
+        if id_key:
+            sid = str(value[id_key])
+        out = {"id": sid, "text": value[text_key], "structured": False}
     elif _id_without_text(value):
-        raise SourceError(f"source file {path}: source {str(value['id'])!r} has an id but no text")
+        raise SourceError(f"source file {path}: {_no_text(value, 'the source')}")
     elif value is None:
         raise SourceError(f"source file {path} holds JSON null")
     else:
@@ -400,16 +482,30 @@ def _decode(data: bytes, where: str) -> str:
         raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
 
 
+def read_stdin_bytes(what: str) -> bytes | str:
+    """Everything on standard input, as bytes (as str when ``sys.stdin`` has no byte buffer).
+
+    Raises:
+        SourceError: standard input is closed (``<&-``) or cannot be read, naming ``what``.
+    """
+    if sys.stdin is None:
+        raise SourceError(f"cannot read the {what} from standard input: it is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        return stream.read() if stream is not None else sys.stdin.read()
+    except (OSError, ValueError) as err:  # a closed or unreadable descriptor
+        raise SourceError(f"cannot read the {what} from standard input: {getattr(err, 'strerror', None) or err}") from err
+
+
 def read_stdin(what: str) -> str:
     """Standard input as UTF-8 text (a BOM dropped) for the input ``what`` ("answer", "JSON
     input", ...).
 
     Raises:
-        SourceError: not UTF-8, or empty (whitespace only); the message says it is ``what``
-            on standard input.
+        SourceError: closed, not UTF-8, or empty (whitespace only); the message says it is
+            ``what`` on standard input.
     """
-    stream = getattr(sys.stdin, "buffer", None)
-    data = stream.read() if stream is not None else sys.stdin.read()
+    data = read_stdin_bytes(what)
     if isinstance(data, bytes):
         data = _decode(data, f"{what} on standard input")
     if not data.strip():

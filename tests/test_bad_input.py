@@ -97,13 +97,14 @@ def test_validate_config_accepts_defaults():
         (None, {}, TypeError),
         ("Acme grew 8%.", {}, TypeError),
         ([("Acme grew 8%.", ["Acme grew 8%."], 3)], {}, TypeError),
-        ([{"output": "Acme grew 8%.", "sources": ["Acme grew 8%."]}], {}, TypeError),
+        ([{"output": "Acme grew 8%."}], {}, TypeError),
+        ([("Acme grew 8%.", ["Acme grew 8%."])], {"on_error": "skip"}, ValueError),
     ],
 )
 def test_check_many_refuses_bad_arguments(nlp, records, kwargs, error):
     with pytest.raises(error) as info:
         sourced_nlp.check_many(records, nlp=nlp, **kwargs)
-    assert "batch_size" in str(info.value) or "n_process" in str(info.value) or "record" in str(info.value)
+    assert any(w in str(info.value) for w in ("batch_size", "n_process", "record", "on_error"))
 
 
 def test_check_many_batch_size_one_keeps_every_record(nlp):

@@ -21,7 +21,7 @@ def skipped_of(doc) -> list[tuple[str, str]]:
 
 # (answer, the claims it holds, in order)
 SEGMENTATION = [
-    # a line break always ends a claim, with or without a final period
+    # a line break ends a claim, with or without a final period ...
     (
         "Revenue rose 8% in 2023.\nProfit fell 2% in 2023.",
         ["Revenue rose 8% in 2023.", "Profit fell 2% in 2023."],
@@ -30,9 +30,27 @@ SEGMENTATION = [
         "Revenue rose 8% in 2023\nProfit fell 2% in 2023",
         ["Revenue rose 8% in 2023", "Profit fell 2% in 2023"],
     ),
+    # ... unless it only wraps the sentence: the next line goes on in lower case, or the line is
+    # as long as hard-wrapped lines are and ends no statement
     (
         "The plant in Ohio closed in April\nwhile the plant in Texas stayed open.",
-        ["The plant in Ohio closed in April", "while the plant in Texas stayed open."],
+        ["The plant in Ohio closed in April\nwhile the plant in Texas stayed open."],
+    ),
+    (
+        "Contoso Ltd. reported revenue of $2.4 billion for the third quarter, up\n8% from a year "
+        "earlier. Net income rose to $310 million, compared with $290\nmillion in the same period "
+        "last year, as reported by the company on Tuesday in\nLisbon.\nStaff numbers grew to 400.",
+        ["Contoso Ltd. reported revenue of $2.4 billion for the third quarter, up\n8% from a year earlier.",
+         "Net income rose to $310 million, compared with $290\nmillion in the same period last year, as reported "
+         "by the company on Tuesday in\nLisbon.",
+         "Staff numbers grew to 400."],
+    ),
+    (  # a title line, a list, a table: never joined to the next line
+        "Contoso Reports Record Third Quarter Results For Investors\nRevenue rose 8% in 2023.\n"
+        "- Costs were cut by 5% in the same quarter of the year\n- Staff numbers grew to 400.",
+        ["Contoso Reports Record Third Quarter Results For Investors", "Revenue rose 8% in 2023.",
+         "Costs were cut by 5% in the same quarter of the year",
+         "Staff numbers grew to 400."],
     ),
     # list markers are left out of the claim they start
     (

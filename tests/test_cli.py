@@ -52,9 +52,16 @@ FAKE = textwrap.dedent(
 
     sourced_nlp.check = check
     if MODE == "many":
-        def check_many(records, nlp=None, n_process=1):
+        def check_many(records, nlp=None, n_process=1, on_error="raise"):
+            out = []
             for answer, sources in records:
-                yield check(answer, sources, nlp=nlp)
+                try:
+                    out.append(check(answer, sources, nlp=nlp))
+                except ValueError as err:
+                    if on_error == "raise":
+                        raise
+                    out.append(err)
+            return out
         sourced_nlp.check_many = check_many
     else:
         sourced_nlp.check_many = None
@@ -312,7 +319,7 @@ def test_json_input_record_and_report(files):
         ('{"output": 3, "sources": ["x"]}', "'output' must be a string"),
         ('{"output": "x", "sources": []}', "no sources"),
         ("{oops", "malformed JSON"),
-        ('{"sources": ["x"]}', "missing 'output'"),
+        ('{"sources": ["x"]}', "missing 'answer' (or 'output')"),
         ('{"output": "x"}', "missing 'sources'"),
         ('{"output": "x", "sources": [null]}', "source 0 is null"),
         ("[1, 2]", "expected a JSON object"),

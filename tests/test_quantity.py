@@ -269,3 +269,33 @@ def test_dict_round_trip_is_json_safe(text):
 def test_compare_opening_hours(claim, source, hours, expected):
     """Against a record's opening hours a time of day names one end of the range."""
     assert compare(parse_quantity(claim), parse_quantity(source), hours=hours) == expected
+
+
+# ---------------------------------------------------------------- as people write numbers
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1.200", 1200.0), ("1.200 employees", None), ("1.200.000", 1_200_000.0), ("€1.500", 1500.0),
+    ("1.125 billion", 1.125e9), ("1.5", 1.5), ("0.125", 0.125), ("12.5%", 12.5),
+])
+def test_european_thousands_separator(text, value):
+    q = parse_quantity(text)
+    if value is None:
+        assert q is None or q.low == 1200.0
+    else:
+        assert q is not None and q.low == pytest.approx(value)
+
+
+def test_a_decimal_with_a_unit_stays_a_decimal():
+    assert parse_quantity("2.375 inches").low == pytest.approx(2.375 * 0.0254)
+
+
+@pytest.mark.parametrize("claim,source,expected", [
+    ("221,000", "$228,000", "incomparable"),   # a count in digits is no other value of an amount
+    ("$228,000", "221,000", "incomparable"),
+    ("2.4 billion", "$2.5 billion", "conflict"),  # an amount written without its currency
+    ("56B", "$56 billion", "match"),
+    ("228,000", "$228,000", "match"),
+])
+def test_bare_number_against_money(claim, source, expected):
+    assert compare(parse_quantity(claim), parse_quantity(source)) == expected

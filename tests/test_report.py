@@ -103,7 +103,7 @@ def test_to_json_keeps_unicode():
     "verdicts,fail_on,expected",
     [
         ([], "contradicted", False),
-        ([], "unverified", False),
+        ([], "unverified", True),  # a strict gate fails an answer with no claim: it states nothing
         (["grounded"], "contradicted", False),
         (["grounded"], "unverified", False),
         (["grounded", "unverified"], "contradicted", False),
@@ -115,7 +115,7 @@ def test_to_json_keeps_unicode():
 def test_failed_gate(verdicts, fail_on, expected):
     r = Report(claims=[ClaimResult(f"c{i}", i, i + 1, v) for i, v in enumerate(verdicts)])
     assert r.failed(fail_on) is expected
-    assert bool(r.failing_claims(fail_on)) is expected
+    assert bool(r.failing_claims(fail_on)) is (expected and bool(verdicts))
 
 
 def test_failing_claims_and_default():

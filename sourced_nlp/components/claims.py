@@ -12,6 +12,10 @@ spaCy's sentences, plus the rules spaCy lacks for LLM answers:
 * preambles ("Here's the summary within 66 words:", also when the answer goes on after the colon
   on the same line), greetings, questions, headings and empty
   segments are kept as skipped segments with their kind (patterns in ``models/segments.json``);
+  so are the lines of a fenced code block (kind ``code``) and a Markdown table's header row
+  (``table-header``, the row above ``|---|---|``);
+* a line break that only wraps a sentence (hard-wrapped text, see :meth:`ClaimSegmenter.soft_breaks`)
+  ends no segment;
 * citation markers (``[1]``, ``[S2]``, ``(Passage 2)``, ...) stay inside the claim's span, so
   offsets stay those of the answer, and are listed in ``Span._.citations``; later components
   leave their characters out of what is checked.
@@ -44,7 +48,13 @@ _WORD = re.compile(r"[^\W_]", re.UNICODE)
 def make_claims(nlp: Language, name: str, lexicon: str):
     """Create the claim segmenter (see the module docstring). The spans go to the fixed keys
     ``extensions.CLAIMS_KEY`` and ``extensions.SKIPPED_KEY``, which every later component reads."""
-    return ClaimSegmenter(name=name, lexicon=lexicon)
+    seg = ClaimSegmenter(name=name, lexicon=lexicon)
+    seg.pipeline = nlp
+    return seg
+
+
+class PipelineOrderError(ValueError):
+    """``sourced_verify`` runs before the components it needs (``add_pipe(..., first=True)``)."""
 
 
 class ClaimSegmenter(LexiconComponent):
@@ -66,9 +76,36 @@ class ClaimSegmenter(LexiconComponent):
         self.greeting = [re.compile(p, re.I) for p in lex["greeting_patterns"]]
         self.list_marker = re.compile(lex["list_marker"])
         self.heading_max_words = int(lex["heading_max_words"])
+        self.wrap_continuers = frozenset(lex.get("wrap_continuers", ()))
+
+    #: The pipeline this segmenter belongs to (set by the factory), to check its order.
+    pipeline = None
+    _order_checked: tuple = ()
+
+    def check_order(self) -> None:
+        """Refuse a pipeline where ``sourced_verify`` comes before this component: it would
+        find no claims and leave every verdict ``None``.
+
+        Raises:
+            PipelineOrderError: naming both components and how to add the verifier instead.
+        """
+        nlp = self.pipeline
+        if nlp is None or tuple(nlp.pipe_names) == self._order_checked:
+            return
+        names = list(nlp.pipe_names)
+        if self.name in names:
+            mine = names.index(self.name)
+            for i, other in enumerate(names[:mine]):
+                if nlp.get_pipe_meta(other).factory == "sourced_verify":
+                    raise PipelineOrderError(
+                        f"{other!r} runs before {self.name!r} (pipeline {names}): the verifier needs the "
+                        f"claims, so it must come after them; add it with nlp.add_pipe('sourced_verify') "
+                        f"(last), not first=True or before=...")
+        self._order_checked = tuple(names)
 
     def __call__(self, doc: Doc) -> Doc:
         self._require_lexicon()
+        self.check_order()
         citations = [c.to_dict() for c in find_citations(doc.text)]
         masked = _mask(doc.text, citations)
         claims: list[Span] = []
@@ -94,10 +131,27 @@ class ClaimSegmenter(LexiconComponent):
         out: list[tuple[int, int, str]] = []
         pos = 0
         masked = _LONE_CR.sub("\n", masked)  # a bare carriage return breaks a line too (same length)
-        for line in masked.split("\n"):  # a line break inside a citation marker ends no line
+        soft = self.soft_breaks(masked)
+        if soft:  # a hard-wrapped sentence is one line; spaCy's cut at the wrap is undone
+            chars = list(masked)
+            for k in soft:
+                chars[k] = " "
+            masked = "".join(chars)
+            sent_starts = [s for s in sent_starts if not _after_soft_break(text, s, soft)]
+        lines = masked.split("\n")  # a line break inside a citation marker ends no line
+        fenced = _fenced_lines(lines)
+        for n_line, line in enumerate(lines):
             line_start, line_end = pos, pos + len(line)
             pos = line_end + 1
             if not line.strip():
+                continue
+            if n_line in fenced:  # a code block: code, not claims (its fences too)
+                a, b = _strip(text, line_start, line_end)
+                out.append((a, b, "code"))
+                continue
+            if _TABLE_ROW.match(line) and n_line + 1 < len(lines) and _TABLE_RULE.match(lines[n_line + 1]):
+                a, b = _strip(text, line_start, line_end)  # "| Year | Revenue |" above "|---|---|"
+                out.append((a, b, "table-header"))
                 continue
             marker = self.list_marker.match(line)
             content_start = line_start + (marker.end() if marker else 0)
@@ -131,6 +185,44 @@ class ClaimSegmenter(LexiconComponent):
                     a, b = _strip(text, cut, b)
                 kind = self.classify(masked[a:b], is_heading_mark, n_in_line)
                 out.append((a, b, kind))
+        return out
+
+    def soft_breaks(self, masked: str) -> list[int]:
+        """Offsets of the line breaks that only wrap a sentence (hard-wrapped text: plain-text
+        mail, reports, scraped pages broken at 60-80 columns), which end no segment.
+
+        A break is soft when the line before it has a word and does not end a statement (no
+        final ``.``, ``!``, ``?``, ``:`` or ``;``, also before a closing quote or bracket), the
+        next line is not blank and starts no list item, heading, table row, quote or code fence,
+        and either the next line goes on in lower case or with a digit, or the line before ends
+        with a comma or a word that ends no sentence (``wrap_continuers`` in
+        ``models/segments.json``: "in", "the", "and", ...), or it is long (at least
+        :data:`WRAP_MIN_CHARS` characters, as wrapped lines are) and not a title (most of its
+        words capitalised).
+        """
+        lines = masked.split("\n")
+        fenced = _fenced_lines(lines)
+        out: list[int] = []
+        pos = 0
+        for k, (cur, nxt) in enumerate(zip(lines, lines[1:])):
+            pos += len(cur) + 1
+            if k in fenced or k + 1 in fenced:
+                continue
+            c, n = cur.strip(), nxt.strip()
+            if not c or not n or not _WORD.search(c):
+                continue
+            if _STATEMENT_END.search(c) or c.endswith(("**", "|", "```")) or _BLOCK_START.match(n):
+                continue
+            if self.list_marker.match(nxt) or (self.list_marker.match(cur) and cur.lstrip().startswith("#")):
+                continue
+            first = n[0]
+            last_word = c.rsplit(None, 1)[-1].lower()
+            if first.islower() or first.isdigit() or first in "($€£%&":
+                out.append(pos - 1)
+            elif c.endswith(",") or last_word in self.wrap_continuers:  # "1,200 people in\nLisbon"
+                out.append(pos - 1)
+            elif len(c) >= WRAP_MIN_CHARS and not _is_title(c):
+                out.append(pos - 1)
         return out
 
     def _preamble_cut(self, masked: str, a: int, b: int) -> int | None:
@@ -187,6 +279,57 @@ class ClaimSegmenter(LexiconComponent):
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")
+#: A line at least this long that ends with no full stop is taken as wrapped: hard-wrapped text
+#: breaks its lines at 60-80 columns, and a heading or a record's line is shorter.
+WRAP_MIN_CHARS = 45
+_STATEMENT_END = re.compile(r"[.!?:;][\"'\u201d\u2019)\]*_]*$")
+_BLOCK_START = re.compile(r"^(?:[|>#]|```|~~~|<)")
+
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _fenced_lines(lines: list[str]) -> set[int]:
+    """Indices of the lines of fenced code blocks (```` ``` ```` or ``~~~``), fences included;
+    an unclosed fence runs to the end."""
+    out: set[int] = set()
+    fence = None
+    for i, line in enumerate(lines):
+        m = _FENCE.match(line)
+        if fence is None:
+            if m:
+                fence = m.group(1)
+                out.add(i)
+        else:
+            out.add(i)
+            if m and m.group(1) == fence:
+                fence = None
+    return out
+
+
+def _is_title(line: str) -> bool:
+    """Most words capitalised: a title or heading line ("Contoso Reports Record Results")."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'-]*", line)]
+    if not words:
+        return False
+    caps = sum(1 for w in words if w[:1].isupper())
+    return caps >= 0.6 * len(words)
+
+
+def _after_soft_break(text: str, start: int, soft: list[int]) -> bool:
+    """Whether the sentence start at ``start`` follows a soft line break with nothing but
+    spaces between them, and the text before the break ends no sentence."""
+    k = start - 1
+    while k >= 0 and text[k].isspace() and text[k] != "\n":
+        k -= 1
+    if k < 0 or k not in soft:
+        return False
+    j = k - 1
+    while j >= 0 and text[j].isspace():
+        j -= 1
+    return j >= 0 and text[j] not in ".!?"
 
 
 def _is_label(piece: str) -> bool:
@@ -208,8 +351,10 @@ def _mask(text: str, citations: list[dict]) -> str:
 
 
 def _strip(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and text[a].isspace():
+    """``(a, b)`` without the whitespace at either end (a byte-order mark, U+FEFF, counts as
+    whitespace: a text read without ``utf-8-sig`` starts with one)."""
+    while a < b and (text[a].isspace() or text[a] == "\ufeff"):
         a += 1
-    while b > a and text[b - 1].isspace():
+    while b > a and (text[b - 1].isspace() or text[b - 1] == "\ufeff"):
         b -= 1
     return a, b

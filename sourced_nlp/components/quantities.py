@@ -87,6 +87,7 @@ class QuantityFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         blocked = self._blocked(doc)
+        self._soft = self._soft_breaks(doc)
         spans: list[Span] = []
         last_end = 0
         for tok in doc:
@@ -144,6 +145,20 @@ class QuantityFinder:
         if low in self._ordinals and tok.ent_type_ == "ORDINAL":
             return True
         return False
+
+    _soft: frozenset = frozenset()
+
+    @staticmethod
+    def _soft_breaks(doc: Doc) -> frozenset:
+        """Indices of the line-break tokens inside a segment of ``sourced_claims`` (a line that
+        only wraps a sentence: hard-wrapped text), and of the token after each: a value may run
+        across them ("$2.4\nbillion")."""
+        out: set[int] = set()
+        for seg in (*doc.spans.get(CLAIMS_KEY, ()), *doc.spans.get(SKIPPED_KEY, ())):
+            for tok in seg[1:-1]:
+                if tok.is_space and tok.text.count("\n") == 1:
+                    out.update((tok.i, tok.i + 1))
+        return frozenset(out)
 
     def _blocked(self, doc: Doc) -> set[int]:
         """Token indices that must never be read as values (citations, list numbers, labels)."""
@@ -213,10 +228,13 @@ class QuantityFinder:
     def _best_window(self, doc: Doc, seed: int, floor: int, blocked: set[int]) -> tuple[int, int, Quantity] | None:
         """Longest parseable token window containing ``seed``, then trimmed."""
         lo = seed
-        while lo > max(floor, seed - _MAX_LEFT) and not doc[lo].is_sent_start and self._joinable(doc[lo - 1], blocked):
+        soft = self._soft
+        while (lo > max(floor, seed - _MAX_LEFT) and (not doc[lo].is_sent_start or lo in soft)
+               and self._joinable(doc[lo - 1], blocked, soft)):
             lo -= 1
         hi = seed + 1
-        while hi < min(len(doc), seed + 1 + _MAX_RIGHT) and not doc[hi].is_sent_start and self._joinable(doc[hi], blocked):
+        while (hi < min(len(doc), seed + 1 + _MAX_RIGHT) and (not doc[hi].is_sent_start or hi in soft)
+               and self._joinable(doc[hi], blocked, soft)):
             hi += 1
         best = None
         for length in range(hi - lo, 0, -1):
@@ -269,8 +287,8 @@ class QuantityFinder:
         return False
 
     @staticmethod
-    def _joinable(tok, blocked: set[int]) -> bool:
-        if tok.i in blocked or "\n" in tok.text:
+    def _joinable(tok, blocked: set[int], soft: frozenset = frozenset()) -> bool:
+        if tok.i in blocked or ("\n" in tok.text and tok.i not in soft):
             return False
         return tok.text not in (";", "(", ")", "[", "]")
 

@@ -1,0 +1,154 @@
+"""``sourced batch`` streams its results, survives SIGINT/SIGTERM, and ``--resume`` completes a run.
+
+Real subprocesses of the real command: results are written one flushed line per record in input
+order, an interrupted run leaves whole result lines for a prefix of the records and says how far
+it got on stderr, and ``--resume`` continues from that output to a file byte-identical to an
+uninterrupted run. Every run here sets ``PYTHONHASHSEED=0``, so that a difference can only come
+from the run being cut and resumed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+N_RECORDS = 48
+ENV = dict(os.environ, NO_COLOR="1", PYTHONHASHSEED="0")
+
+
+def _records() -> list[dict]:
+    cities = ["Lisbon", "Oslo", "Dublin", "Madrid", "Vienna", "Prague", "Warsaw", "Athens"]
+    out = []
+    for i in range(N_RECORDS):
+        city = cities[i % len(cities)]
+        source = (f"Contoso opened {i + 3} stores in {city} in 2023. Revenue there rose {i % 9 + 2}% to "
+                  f"${i + 1}.{i % 10} million. The stores employ {40 + i} people.")
+        answer = (f"Contoso opened {i + 3 + (i % 3 == 0)} stores in {city}. Revenue rose {i % 9 + 2}%. "
+                  f"They employ {40 + i} people.")
+        out.append({"id": f"r{i}", "output": answer, "sources": [source]})
+    out.insert(5, {"id": "bad", "output": "Contoso rose.", "sources": [None]})  # an error result in place
+    return out
+
+
+@pytest.fixture(scope="module")
+def batch_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("batch") / "records.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in _records()), encoding="utf-8")
+    return path
+
+
+def _cmd(*args) -> list[str]:
+    return [sys.executable, "-m", "sourced_nlp.cli", "batch", *map(str, args)]
+
+
+@pytest.fixture(scope="module")
+def full_run(batch_file, tmp_path_factory):
+    out = tmp_path_factory.mktemp("full") / "results.jsonl"
+    proc = subprocess.run(_cmd(batch_file, "-o", out), env=ENV, capture_output=True, timeout=600)
+    assert proc.returncode == 2, proc.stderr  # the record with a null source
+    return out.read_bytes(), proc.stderr.decode()
+
+
+def _valid_prefix(data: bytes, full: bytes) -> int:
+    """Check that ``data`` is whole result lines, the first ones of ``full``; return how many."""
+    assert data.endswith(b"\n") or not data
+    assert full.startswith(data)
+    lines = data.decode().splitlines()
+    for k, line in enumerate(lines):
+        row = json.loads(line)
+        assert ("report" in row) != ("error" in row)
+    return len(lines)
+
+
+def test_every_record_has_its_result_in_order(full_run):
+    data, err = full_run
+    rows = [json.loads(line) for line in data.decode().splitlines()]
+    assert [r["id"] for r in rows] == [r["id"] for r in _records()]
+    assert rows[5]["error"] == "source 0 is null" and "report" not in rows[5]
+    assert all("report" in r for i, r in enumerate(rows) if i != 5)
+    assert "line 6: source 0 is null" in err
+    assert f"{N_RECORDS + 1} records: {N_RECORDS} checked" in err
+
+
+def _interrupt(batch_file, out, sig) -> tuple[int, str]:
+    """Run the batch, and send ``sig`` at a random point after its first result is written."""
+    proc = subprocess.Popen(_cmd(batch_file, "-o", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 300
+    while (not out.exists() or not out.read_bytes()) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(random.uniform(0.0, 1.0))
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=300)
+    return proc.returncode, err.decode()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_batch_leaves_a_valid_prefix_and_resume_completes_it(batch_file, full_run, tmp_path, sig):
+    full, _ = full_run
+    out = tmp_path / "results.jsonl"
+    code, err = _interrupt(batch_file, out, sig)
+    partial = out.read_bytes()
+    n = _valid_prefix(partial, full)
+    if code in (0, 1, 2):  # it finished before the signal came: nothing to resume, but nothing lost
+        assert partial == full
+    else:
+        assert code == 128 + sig, err
+        assert "Traceback" not in err
+        name = "SIGINT" if sig == signal.SIGINT else "SIGTERM"
+        assert f"interrupted by {name}: {n} of {N_RECORDS + 1} records written to {out}" in err
+        assert "--resume" in err
+        assert 0 < n < N_RECORDS + 1
+    proc = subprocess.run(_cmd(batch_file, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
+    assert proc.returncode == 2, proc.stderr  # the same exit as the whole run: one record is an error
+    assert out.read_bytes() == full
+
+
+def test_resume_rewrites_a_cut_off_last_line(batch_file, full_run, tmp_path):
+    full, _ = full_run
+    lines = full.splitlines(keepends=True)
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(b"".join(lines[:3]) + lines[3][:40])  # what kill -9 during a write may leave
+    proc = subprocess.run(_cmd(batch_file, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
+    assert proc.returncode == 2
+    assert out.read_bytes() == full
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b'{"line": 99, "id": "x", "report": {}}\n', "is the result of line 99"),
+    (b"not json\n", "line 1 is not a batch result"),
+])
+def test_resume_refuses_another_batch_output(batch_file, tmp_path, content, needle):
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(content)
+    proc = subprocess.run(_cmd(batch_file, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and needle in err and "Traceback" not in err
+    assert out.read_bytes() == content  # nothing overwritten
+
+
+def test_resume_needs_an_output_file(batch_file):
+    proc = subprocess.run(_cmd(batch_file, "--resume"), env=ENV, capture_output=True, timeout=600)
+    assert proc.returncode == 2 and "--resume needs -o OUT" in proc.stderr.decode()
+
+
+def test_results_are_flushed_as_they_are_done(batch_file, tmp_path):
+    """The first results are in the file while later records are still being checked."""
+    out = tmp_path / "results.jsonl"
+    proc = subprocess.Popen(_cmd(batch_file, "-o", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen_partial = False
+    while proc.poll() is None:
+        data = out.read_bytes() if out.exists() else b""
+        if 0 < data.count(b"\n") < N_RECORDS + 1:
+            seen_partial = True
+            break
+        time.sleep(0.01)
+    proc.kill()
+    proc.communicate()
+    assert seen_partial
