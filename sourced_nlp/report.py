@@ -126,6 +126,8 @@ class ClaimResult:
             ``status`` once checked (:mod:`sourced_nlp.provenance`).
         citation_status: ``supported``, ``uncited``, ``broken``, ``contradicted``,
             ``elsewhere``, ``unsupported``; None when not checked.
+        rule: the dotted name of what decided the verdict (``grounded.judge``), when known.
+        judge: what a judge answered (:mod:`sourced_nlp.judges`), when one was asked.
     """
 
     text: str
@@ -138,6 +140,8 @@ class ClaimResult:
     differs: list[dict] = field(default_factory=list)
     citations: list[dict] = field(default_factory=list)
     citation_status: str | None = None
+    rule: str | None = None
+    judge: dict | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -157,6 +161,10 @@ class ClaimResult:
         }
         if self.citation_status is not None:
             d["citation_status"] = self.citation_status
+        if self.rule is not None:
+            d["rule"] = self.rule
+        if self.judge is not None:
+            d["judge"] = dict(self.judge)
         return d
 
     @classmethod
@@ -172,6 +180,8 @@ class ClaimResult:
             differs=[dict(x) for x in d.get("differs") or []],
             citations=[dict(x) for x in d.get("citations") or []],
             citation_status=d.get("citation_status"),
+            rule=d.get("rule"),
+            judge=dict(d["judge"]) if isinstance(d.get("judge"), dict) else None,
         )
 
 

@@ -30,7 +30,7 @@ from spacy.tokens import Doc, Span
 
 from .. import extensions
 from ..align import PassageIndex, Thresholds, Verifier
-from .. import provenance
+from .. import judges, provenance
 from ..citations import locate
 from ..report import SCHEMA
 from ..sources import normalize_sources
@@ -89,6 +89,7 @@ def validate_config(thresholds: Thresholds, cache_size: int) -> None:
         "max_candidates": _DEFAULTS.max_candidates,
         "cache_size": 256,
         "require_citations": False,
+        "judge": None,
     },
 )
 def make_verify(
@@ -109,6 +110,7 @@ def make_verify(
     max_candidates: int,
     cache_size: int,
     require_citations: bool = False,
+    judge=None,
 ):
     """Create the verifier; adds the missing upstream sourced components first.
 
@@ -135,7 +137,7 @@ def make_verify(
         if upstream not in nlp.pipe_names:
             nlp.add_pipe(upstream)
     return Verify(nlp, name, lexicon=lexicon, thresholds=thresholds, cache_size=cache_size,
-                  require_citations=require_citations)
+                  require_citations=require_citations, judge=judge)
 
 
 class Verify:
@@ -148,14 +150,17 @@ class Verify:
         thresholds: the tunables of :mod:`sourced_nlp.align`.
         cache_size: how many parsed sources to keep (least recently used dropped first).
         require_citations: a claim without a citation gets an ``uncited`` finding.
+        judge: a judge backend (``{"@misc": "sourced.judge.replay.v1", ...}`` in the config),
+            asked about every claim the rules leave unverified; None (the default): no judge.
 
     Raises:
         ValueError: a threshold or ``cache_size`` out of range (see :func:`validate_config`).
     """
 
     def __init__(self, nlp: Language, name: str, *, lexicon: str, thresholds: Thresholds, cache_size: int,
-                 require_citations: bool = False) -> None:
+                 require_citations: bool = False, judge=None) -> None:
         validate_config(thresholds, cache_size)
+        self.judge = judge  # a sourced.judge.*.v1 backend: asked about the claims the rules leave unverified
         self.require_citations = require_citations
         self.nlp = nlp
         self.name = name
@@ -240,6 +245,9 @@ class Verify:
                     **extra,
                 }
             )
+        if self.judge is not None:  # the judge tier (sourced_nlp.judges), after every rule
+            relabelled = judges.judge_doc(self.judge, doc, relabelled, claims_out, findings, sources,
+                                          lambda c: judges.candidates(index, records.get((c["start"], c["end"]))))
         doc.spans[extensions.CLAIMS_KEY] = relabelled
         skipped = [
             {"text": s.text, "start": s.start_char, "end": s.end_char, "kind": s._.claim_kind or s.label_}
