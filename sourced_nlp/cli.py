@@ -23,6 +23,7 @@ from typing import Any, Optional
 
 import typer
 
+from .judges import cli as judging
 from .report import Report, check_thresholds
 from .sources import SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin
 
@@ -331,15 +332,19 @@ def check(
     out: Optional[str] = typer.Option(
         None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
     ),
+    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_record: Optional[str] = judging.JUDGE_RECORD,
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
 
     Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error (among them an
     OUT that is one of the input files: refused before anything is read or written).
     """
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
     _validate_gates(fail_under, min_coverage)
     _check_output(out, _inputs(answer, sources, json_input))
-    report = _report_for(answer, sources, json_input, "check")
+    report = _report_for(answer, sources, json_input, "check", nlp)
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
@@ -351,7 +356,8 @@ def _inputs(answer: Optional[str], sources: Optional[list[str]], json_input: Opt
     ]
 
 
-def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str], how: str) -> Report:
+def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str], how: str,
+                nlp: Any = None) -> Report:
     """The report for ``check``/``cite`` (``how``): a saved report or a record from
     ``--json-input``, else ANSWER checked against the SOURCE files.
 
@@ -376,7 +382,7 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
     import sourced_nlp
 
     try:
-        return getattr(sourced_nlp, how)(answer_text, source_list)
+        return getattr(sourced_nlp, how)(answer_text, source_list, nlp=nlp)
     except TextTooLongError as err:  # name the file, not the id
         if json_input is not None:
             raise SourceError(f"{_where(json_input)}: {err}") from err
@@ -458,6 +464,9 @@ def cite(
     out: Optional[str] = typer.Option(
         None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout."
     ),
+    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_record: Optional[str] = judging.JUDGE_RECORD,
 ) -> int:
     """Check a cited ANSWER: each claim against the sources it cites, each citation resolved
     and its quote located; findings with severities, a grounding score, citation coverage.
@@ -465,9 +474,10 @@ def cite(
     Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
     it fails, 2 on a usage or input error (among them an OUT that is one of the input files).
     """
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
     _validate_gates(fail_under, min_coverage)
     _check_output(out, _inputs(answer, sources, json_input))
-    report = _report_for(answer, sources, json_input, "cite")
+    report = _report_for(answer, sources, json_input, "cite", nlp)
     _emit(report, fmt.value, out)
     return _gate(report, fail_on.value, fail_under, min_coverage)
 
@@ -636,7 +646,7 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
 BATCH_CHUNK = 32
 
 
-def _check_records(records: list[dict], progress) -> list[Any]:
+def _check_records(records: list[dict], progress, nlp: Any = None) -> list[Any]:
     """Check records in order; a per-record input error (ValueError) is returned in its place.
 
     Records go in chunks of :data:`BATCH_CHUNK` through
@@ -654,7 +664,7 @@ def _check_records(records: list[dict], progress) -> list[Any]:
         done: Optional[list[Any]] = None
         if check_many is not None:
             try:
-                done = list(check_many([(r["output"], r["sources"]) for r in chunk], nlp=None, n_process=1))
+                done = list(check_many([(r["output"], r["sources"]) for r in chunk], nlp=nlp, n_process=1))
             except ValueError:
                 done = None
             if done is not None and len(done) != len(chunk):
@@ -663,7 +673,7 @@ def _check_records(records: list[dict], progress) -> list[Any]:
             done = []
             for r in chunk:
                 try:
-                    done.append(sourced_nlp.check(r["output"], r["sources"]))
+                    done.append(sourced_nlp.check(r["output"], r["sources"], nlp=nlp))
                 except ValueError as err:
                     done.append(err)
         results.extend(done)
@@ -681,6 +691,9 @@ def batch(
         FailOn.contradicted, "--fail-on", help="Which verdicts fail the gate (exit 1)."
     ),
     out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
+    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_record: Optional[str] = judging.JUDGE_RECORD,
 ) -> int:
     """Check many records from a JSONL file, one result per input line, in order.
 
@@ -692,6 +705,7 @@ def batch(
     """
     import json
 
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
     _check_output(out, [("batch file", file)])
     rows = _read_batch(file)
     if not rows:
@@ -705,9 +719,9 @@ def batch(
 
         with Progress(console=Console(file=sys.stderr), transient=True) as bar:
             task = bar.add_task("checking", total=len(good))
-            reports = _check_records(good, lambda n: bar.advance(task, n))
+            reports = _check_records(good, lambda n: bar.advance(task, n), nlp)
     else:
-        reports = _check_records(good, lambda n: None)
+        reports = _check_records(good, lambda n: None, nlp)
 
     results: list[dict] = []
     it = iter(reports)
@@ -757,6 +771,9 @@ def batch(
     if errors:
         return 2
     return 1 if failing else 0
+
+
+app.command("calibrate")(judging.calibrate_command)
 
 
 def _one_line(message: Any) -> str:

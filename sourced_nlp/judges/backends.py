@@ -166,19 +166,26 @@ def import_function(ref: str) -> JudgeFunction:
     return fn
 
 
+def _recording(judge: Any, record: Optional[str]) -> Any:
+    """``judge`` with ``judge.record`` set: the tier appends its answers there."""
+    judge.record = record or None
+    return judge
+
+
 def _cache(cache_dir: Optional[str]) -> Optional[JudgmentCache]:
     return JudgmentCache(cache_dir) if cache_dir else None
 
 
 @spacy.registry.misc("sourced.judge.replay.v1")
-def make_replay_judge(path: str, cache_dir: Optional[str] = None) -> ReplayJudge:
+def make_replay_judge(path: str, cache_dir: Optional[str] = None, record: Optional[str] = None) -> ReplayJudge:
     """The ``replay`` backend: recorded answers from ``path`` (JSONL; module docstring)."""
-    return ReplayJudge(path, cache=_cache(cache_dir))
+    return _recording(ReplayJudge(path, cache=_cache(cache_dir)), record)
 
 
 @spacy.registry.misc("sourced.judge.callable.v1")
 def make_callable_judge(function: str, model: str = "callable", prompt: str = DEFAULT_PROMPT,
-                        concurrency: int = 4, cache_dir: Optional[str] = None) -> CallableJudge:
+                        concurrency: int = 4, cache_dir: Optional[str] = None,
+                        record: Optional[str] = None) -> CallableJudge:
     """The ``callable`` backend: the function at ``"package.module:function"``."""
-    return CallableJudge(import_function(function), model=model, prompt=prompt,
-                         concurrency=concurrency, cache=_cache(cache_dir))
+    return _recording(CallableJudge(import_function(function), model=model, prompt=prompt,
+                                    concurrency=concurrency, cache=_cache(cache_dir)), record)

@@ -34,18 +34,18 @@ class NoAnswer(RuntimeError):
 
 
 def preflight() -> None:
-    """Check, before any work, that the backend can run: the SDK imports and a credential
-    variable is set.
+    """Check, before any work, that the backend can run: a credential variable is set and the
+    SDK imports.
 
     Raises:
         JudgeUnavailable: with one line saying what is missing and how to fix it.
     """
+    if not any(os.environ.get(v) for v in CREDENTIAL_VARIABLES):
+        raise JudgeUnavailable("--judge anthropic needs an API key: set ANTHROPIC_API_KEY (nothing was checked)")
     try:
         import anthropic  # noqa: F401
     except ImportError:
         raise JudgeUnavailable("--judge anthropic needs the Anthropic SDK: pip install 'sourced-nlp[judge]'") from None
-    if not any(os.environ.get(v) for v in CREDENTIAL_VARIABLES):
-        raise JudgeUnavailable("--judge anthropic needs an API key: set ANTHROPIC_API_KEY (nothing was checked)")
 
 
 def _failure(err: Exception, timeout: float) -> str:
@@ -101,7 +101,7 @@ class AnthropicJudge:
         """
         system = [{"type": "text", "text": system_prompt(self.prompt, sources), "cache_control": {"type": "ephemeral"}}]
         resp = self._client().messages.create(
-            model=self.model, max_tokens=self.max_tokens, temperature=0.0, system=system,
+            model=self.model, max_tokens=self.max_tokens, system=system,
             messages=[{"role": "user", "content": user_message(inputs)}],
         )
         stop = getattr(resp, "stop_reason", None)
@@ -135,9 +135,11 @@ class AnthropicJudge:
 @spacy.registry.misc("sourced.judge.anthropic.v1")
 def make_anthropic_judge(model: str = DEFAULT_MODEL, prompt: str = DEFAULT_PROMPT, timeout: float = 60.0,
                          max_tokens: int = 4096, max_claims: int = 50, concurrency: int = 4,
-                         cache_dir: Optional[str] = "default") -> AnthropicJudge:
+                         cache_dir: Optional[str] = "default", record: Optional[str] = None) -> AnthropicJudge:
     """The ``anthropic`` backend; ``cache_dir`` ``"default"`` is :func:`default_dir`, None or
     ``""`` turns the cache off."""
     folder = default_dir() if cache_dir == "default" else cache_dir
-    return AnthropicJudge(model=model, prompt=prompt, timeout=timeout, max_tokens=max_tokens, max_claims=max_claims,
-                          concurrency=concurrency, cache=JudgmentCache(folder) if folder else None)
+    judge = AnthropicJudge(model=model, prompt=prompt, timeout=timeout, max_tokens=max_tokens, max_claims=max_claims,
+                           concurrency=concurrency, cache=JudgmentCache(folder) if folder else None)
+    judge.record = record or None
+    return judge
