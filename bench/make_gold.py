@@ -56,6 +56,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def climate(data: Path, rng: random.Random) -> list[dict]:
+    """20 climate-fever pairs per verdict, among those every annotator agreed on (entropy 0)."""
     rows = [r for r in read_jsonl(data / "dev" / "climate-fever" / "claim_evidence_pairs.jsonl") if r["entropy"] == 0]
     out = []
     for verdict in ("grounded", "contradicted", "unverified"):
@@ -68,6 +69,7 @@ def climate(data: Path, rng: random.Random) -> list[dict]:
 
 
 def summedits(data: Path, rng: random.Random) -> list[dict]:
+    """20 consistent SummEdits summaries, 12 edited to contradict their document, 8 with an inserted fact."""
     rows = read_jsonl(data / "dev" / "summedits" / "evaluation.jsonl")
     pools = {
         "grounded": [r for r in rows if r["label"] == 1],
@@ -83,6 +85,7 @@ def summedits(data: Path, rng: random.Random) -> list[dict]:
 
 
 def ragtruth(data: Path, rng: random.Random) -> list[dict]:
+    """20 RAGTruth train sentences (QA, Summary) per label: clean, in a Conflict span, in a Baseless span only."""
     responses, sources = load_ragtruth(data / "ragtruth", split="train")
     pools: dict[str, list[dict]] = {"grounded": [], "contradicted": [], "unverified": []}
     for r in responses:
@@ -122,6 +125,7 @@ def stand_in(row: dict) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Write the gold set (and the stand-in's answers); exit 2 without the shared data."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DATA, help="the shared data folder (default ../shared/data)")
     ap.add_argument("--out", type=Path, required=True, help="where to write the gold set (JSONL)")

@@ -186,3 +186,11 @@ def test_calibrate_rules(gold):
     result = json.loads((gold / "rules.json").read_text(encoding="utf8"))
     assert result["backend"] == "rules" and result["model"] is None and result["n"] == 160
     assert "rules: agreement" in done.stdout
+
+
+def test_calibrate_bad_input(tmp_path):
+    done = run("calibrate", "missing.jsonl", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr == "error: gold file missing.jsonl: cannot read it (FileNotFoundError)\n"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    done = run("calibrate", "missing.jsonl", "--judge", "anthropic", env=env, cwd=tmp_path)
+    assert done.returncode == 2 and "needs an API key" in done.stderr  # before the gold file is read
