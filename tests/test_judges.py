@@ -169,6 +169,14 @@ def test_tier_grounds_only_with_a_verified_quote():
     assert good["evidence"] == [{"source": "q3.txt", "start": 58, "end": 91, "text": "opened offices in Lisbon and Oslo"}]
 
 
+def test_tier_never_grounds_a_claim_with_a_figure_in_no_source():
+    findings = [{"kind": "fabricated-number", "severity": "high", "claim": 2, "message": "40 is in no source"},
+                {"kind": "unsupported-claim", "severity": "medium", "claim": 2, "message": "m"}]
+    out = apply_judge(Counting(_j()), _claims(), {}, SOURCES, findings)[2]
+    assert out["verdict"] == "unverified" and "claim holds what no source has (fabricated-number)" in out["reason"]
+    assert out["judge"]["status"] == "discarded" and len(findings) == 2
+
+
 def test_tier_survives_a_judge_that_raises_or_miscounts():
     class Raising(Counting):
         def judge(self, inputs, sources):

@@ -22,6 +22,8 @@ from .cache import cache_key
 from .quotes import settle
 
 CANDIDATES = 5
+# findings that show a claim holds what no source has: a judge cannot ground such a claim
+_UNSOURCED = ("fabricated-number", "fabricated-quote")
 # the support of a judged claim: the lowest a rule gives a grounded claim; a contradiction's 0
 SUPPORT = {"grounded": 0.7, "contradicted": 0.0}
 
@@ -120,7 +122,8 @@ def apply_judge(judge: Judge, claims: Sequence[dict], passages: Mapping[int, Seq
         passages: ``{claim index: candidate passages}``; a claim absent here is judged on the
             whole sources.
         sources: ``{source_id: text}`` of every source of the check.
-        findings: the report's findings, updated in place when a verdict changes.
+        findings: the report's findings, updated in place when a verdict changes; a claim with a
+            ``fabricated-number`` or ``fabricated-quote`` finding is never judged grounded.
 
     Returns:
         New claim dicts, in order (see the module docstring); the ``unverified`` ones asked, the
@@ -132,8 +135,13 @@ def apply_judge(judge: Judge, claims: Sequence[dict], passages: Mapping[int, Seq
         return out
     inputs = [JudgeInput(i, claims[i]["text"], tuple(passages.get(i, ())), claims[i].get("reason") or "")
               for i in todo]
+    unsourced = {f.get("claim"): f["kind"] for f in findings or () if f.get("kind") in _UNSOURCED}
     for inp, judgment in zip(inputs, ask(judge, inputs, sources)):
-        new = _settled_claim(judge, claims[inp.index], settle(judgment, sources))
+        s = settle(judgment, sources)
+        if s.verdict == "grounded" and inp.index in unsourced:
+            s = Settled("unverified", f"judge's grounded discarded: the claim holds what no source has "
+                        f"({unsourced[inp.index]})", judgment)
+        new = _settled_claim(judge, claims[inp.index], s)
         if findings is not None:
             _refresh_findings(findings, inp.index, claims[inp.index], new)
         out[inp.index] = new
