@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Mapping
 
@@ -59,6 +60,6 @@ class JudgmentCache:
             return
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # one per writer
         tmp.write_text(json.dumps(judgment.to_dict(), ensure_ascii=False), encoding="utf8")
         os.replace(tmp, path)
