@@ -79,17 +79,23 @@ def test_replay_turns_undecided_claims_into_judged_verdicts_with_verified_quotes
         answers.append({"claim": c["text"], "verdict": "grounded", "source": sid, "quote": quote, "reason": "paraphrase"})
     after = _judged(folder, args, answers)
     assert len(after["claims"]) == len(before["claims"])
-    for old, new in zip(before["claims"], after["claims"]):
+    unsourced = {f["claim"] for f in before["findings"] if f["kind"] in ("fabricated-number", "fabricated-quote")}
+    judged = 0
+    for i, (old, new) in enumerate(zip(before["claims"], after["claims"])):
         if old["verdict"] != "unverified":
             assert new == old  # a rule's verdict is never touched
             continue
+        if i in unsourced:  # a figure no source has: no judge grounds it
+            assert new["verdict"] == "unverified" and "the claim holds what no source has" in new["reason"]
+            continue
+        judged += 1
         assert new["verdict"] == "grounded" and new["rule"] == "grounded.judge"
         j = new["judge"]
         assert (j["backend"], j["prompt_version"], j["status"]) == ("replay", "judge-v1", "accepted")
         assert sources[j["source"]][j["start"]:j["end"]] == j["quote"]  # the quote is in the named source
         assert new["evidence"] == [{"source": j["source"], "start": j["start"], "end": j["end"], "text": j["quote"]}]
-    assert after["counts"]["unverified"] == 0
-    assert not any(f["kind"] == "unsupported-claim" for f in after["findings"])
+    assert judged >= 4 and after["counts"]["unverified"] == len(unsourced)
+    assert {f["claim"] for f in after["findings"] if f["kind"] == "unsupported-claim"} == unsourced
 
 
 def test_bad_replies_leave_claims_unverified_with_the_reason(record):
