@@ -61,7 +61,8 @@ def load_pipeline(model: str | None = None, config: dict[str, Any] | None = None
     Args:
         model: a spaCy package name or path to load instead.
         config: ``sourced_verify`` config overrides (thresholds, lexicons, and the registered
-            parts: ``{"word_matcher": {"@misc": "sourced.word_matcher.v1"}}``).
+            parts: ``{"word_matcher": {"@misc": "sourced.word_matcher.v1"}}``, a ``judge``
+            backend as ``{"@misc": "sourced.judge.replay.v1", "path": ...}``); JSON values only.
 
     Returns:
         A ``spacy.Language`` whose last component is ``sourced_verify``.

@@ -76,8 +76,20 @@ def _claims(report_dict: dict) -> list[dict]:
                "evidence": [{"source": e["source"], "start": e["start"], "end": e["end"]} for e in c.get("evidence") or []]}
         if c.get("citation_status") is not None:
             row["citation_status"] = c["citation_status"]
+        if c.get("judge"):
+            row["judge"] = {k: c["judge"].get(k) for k in ("backend", "model", "prompt_version", "status")}
         out.append(row)
     return out
+
+
+def _judge_of(claims: list[dict]) -> dict | None:
+    """``{"name", "model", "prompt_version"}`` of the judge the claims of a report were put
+    to (the first judged claim's), or None when no claim went to a judge."""
+    for c in claims:
+        j = c.get("judge")
+        if j:
+            return {"name": j.get("backend"), "model": j.get("model"), "prompt_version": j.get("prompt_version")}
+    return None
 
 
 def make_record(report, *, command: str, record_id: Any = None, inputs: dict | None = None,
@@ -90,7 +102,8 @@ def make_record(report, *, command: str, record_id: Any = None, inputs: dict | N
         command: what checked it (``check``, ``cite``, ``batch``, ``eval score``).
         record_id: the record's or case's id, if it has one.
         inputs: input hashes; ``answer_sha256`` (of the answer text) is always added.
-        judge: ``{"name", "model", "prompt_version"}`` of an LLM judge, when one was used.
+        judge: ``{"name", "model", "prompt_version"}`` of an LLM judge, when one was used
+            (default: read from the report's judged claims).
         nlp: the pipeline that checked it (versions and config hash); default
             :func:`sourced_nlp.load_pipeline`.
     """
@@ -107,7 +120,7 @@ def make_record(report, *, command: str, record_id: Any = None, inputs: dict | N
         "counts": dict(d.get("counts") or {}),
         "findings": [{"kind": f.get("kind"), "severity": f.get("severity"), "claim": f.get("claim")}
                      for f in d.get("findings") or []],
-        "judge": judge,
+        "judge": judge if judge is not None else _judge_of(d.get("claims") or []),
     }
 
 

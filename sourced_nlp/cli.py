@@ -35,6 +35,7 @@ from .report import Report
 from .report_schema import json_type
 from .sources import (SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin,
                       read_stdin_bytes)
+from .judges import cli as judging
 
 app = typer.Typer(
     name="sourced",
@@ -378,15 +379,19 @@ def check(
     ),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
     verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
+    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_record: Optional[str] = judging.JUDGE_RECORD,
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
 
     Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error (among them an
     OUT that is one of the input files: refused before anything is read or written).
     """
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
     _validate_gates(fail_under, min_coverage)
     _check_output(out, _inputs(answer, sources, json_input))
-    report = _report_for(answer, sources, json_input, "check")
+    report = _report_for(answer, sources, json_input, "check", nlp)
     _audit.log_files(audit, "check", report, [answer, json_input, *(sources or [])])
     _emit_or_reader_gone(report, fmt.value, out, verbose)
     return _gate(report, fail_on.value, fail_under, min_coverage)
@@ -399,7 +404,8 @@ def _inputs(answer: Optional[str], sources: Optional[list[str]], json_input: Opt
     ]
 
 
-def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str], how: str) -> Report:
+def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str], how: str,
+                nlp: Any = None) -> Report:
     """The report for ``check``/``cite`` (``how``): a saved report or a record from
     ``--json-input``, else ANSWER checked against the SOURCE files.
 
@@ -425,7 +431,7 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
     import sourced_nlp
 
     try:
-        return getattr(sourced_nlp, how)(answer_text, source_list)
+        return getattr(sourced_nlp, how)(answer_text, source_list, nlp=nlp)
     except TextTooLongError as err:  # name the file, not the id
         if json_input is not None:
             raise SourceError(f"{_where(json_input)}: {err}") from err
@@ -530,6 +536,9 @@ def cite(
     ),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
     verbose: bool = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP),
+    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_record: Optional[str] = judging.JUDGE_RECORD,
 ) -> int:
     """Check a cited ANSWER: each claim against the sources it cites, each citation resolved
     and its quote located; findings with severities, a grounding score, citation coverage.
@@ -537,9 +546,10 @@ def cite(
     Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
     it fails, 2 on a usage or input error (among them an OUT that is one of the input files).
     """
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
     _validate_gates(fail_under, min_coverage)
     _check_output(out, _inputs(answer, sources, json_input))
-    report = _report_for(answer, sources, json_input, "cite")
+    report = _report_for(answer, sources, json_input, "cite", nlp)
     _audit.log_files(audit, "cite", report, [answer, json_input, *(sources or [])])
     _emit_or_reader_gone(report, fmt.value, out, verbose)
     return _gate(report, fail_on.value, fail_under, min_coverage)
@@ -776,7 +786,7 @@ class _Signals:
             raise Interrupted(signum)
 
 
-def _check_records(records: list[dict]):
+def _check_records(records: list[dict], nlp: Any = None):
     """Check records in order, yielding one report (or an ``Exception`` for a record that
     cannot be checked) per record as soon as it is done.
 
@@ -794,7 +804,7 @@ def _check_records(records: list[dict]):
         done: Optional[list[Any]] = None
         if check_many is not None:
             try:
-                done = list(check_many([(r["output"], r["sources"]) for r in chunk], nlp=None, n_process=1,
+                done = list(check_many([(r["output"], r["sources"]) for r in chunk], nlp=nlp, n_process=1,
                                        on_error="return"))
             except Exception:  # noqa: BLE001 -- retried one by one below, so the error is placed
                 done = None
@@ -802,17 +812,17 @@ def _check_records(records: list[dict]):
                 raise RuntimeError(f"check_many returned {len(done)} reports for {len(chunk)} records")
         if done is None:
             for r in chunk:
-                yield _check_one(sourced_nlp, r)
+                yield _check_one(sourced_nlp, r, nlp)
         else:
             for rep in done:
                 yield getattr(rep, "cause", None) or rep if isinstance(rep, Exception) else rep
 
 
-def _check_one(sourced_nlp, record: dict) -> Any:
+def _check_one(sourced_nlp, record: dict, nlp: Any = None) -> Any:
     """One record checked alone: its report, or the exception it raised (an input error, or
     ``internal error: ...`` for an error of the checker itself)."""
     try:
-        return sourced_nlp.check(record["output"], record["sources"])
+        return sourced_nlp.check(record["output"], record["sources"], nlp=nlp)
     except ValueError as err:
         return err
     except Exception as err:  # noqa: BLE001 -- one record's failure must not lose the others
@@ -894,6 +904,9 @@ def batch(
         help="Continue an interrupted run: keep the results already in OUT (needs -o OUT and --format json) "
         "and check only the records after them.",
     ),
+    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_record: Optional[str] = judging.JUDGE_RECORD,
 ) -> int:
     """Check many records from a JSONL file, one result per input line, in order.
 
@@ -906,6 +919,7 @@ def batch(
     line is malformed (after checking all the others), else 1 if any report fails the gate,
     else 0; exit 2 before anything is read when OUT is the batch file itself.
     """
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
     _check_output(out, [("batch file", file)])
     out = None if out == "-" else out  # "-o -": standard output, as for the inputs
     if resume and (out is None or fmt != BatchFormat.json):
@@ -944,7 +958,7 @@ def batch(
             from rich.console import Console
 
             console = Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
-        reports = _check_records(good)
+        reports = _check_records(good, nlp)
         try:
             for n, rid, rec, err in todo:
                 if err is None:

@@ -93,6 +93,7 @@ class ClaimResult:
         rule: the dotted name of the rule that decided the verdict (``grounded.passage``,
             ``contradicted.value``, ``unverified.too_little``, ...: the module of
             :mod:`sourced_nlp.verdict` that holds it); None for a report that does not name it.
+        judge: what a judge answered (:mod:`sourced_nlp.judges`), when one was asked.
     """
 
     text: str
@@ -106,6 +107,7 @@ class ClaimResult:
     citations: list[dict] = field(default_factory=list)
     citation_status: str | None = None
     rule: str | None = None
+    judge: dict | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -127,6 +129,8 @@ class ClaimResult:
             d["citation_status"] = self.citation_status
         if self.rule is not None:
             d["rule"] = self.rule
+        if self.judge is not None:
+            d["judge"] = dict(self.judge)
         return d
 
     @classmethod
@@ -143,6 +147,7 @@ class ClaimResult:
             citations=[dict(x) for x in d.get("citations") or []],
             citation_status=d.get("citation_status"),
             rule=d.get("rule"),
+            judge=dict(d["judge"]) if isinstance(d.get("judge"), dict) else None,
         )
 
 

@@ -44,7 +44,7 @@ from spacy.tokens import Doc, Span
 from spacy.util import registry
 
 from .. import extensions
-from .. import provenance
+from .. import judges, provenance
 from ..citations import locate
 from ..lexicons import load_lexicon
 from ..report import SCHEMA
@@ -111,6 +111,7 @@ def validate_config(thresholds: Thresholds, cache_size: int) -> None:
         "require_citations": False,
         "rules": {"@misc": "sourced.rules.v1"},
         "word_matcher": {"@misc": "sourced.word_matcher.v1"},
+        "judge": None,
     },
 )
 def make_verify(
@@ -146,6 +147,7 @@ def make_verify(
     rules: Sequence[Rule],
     word_matcher: WordMatcher,
     require_citations: bool = False,
+    judge=None,
 ) -> "Verify":
     """Create the verifier; adds the missing upstream sourced components first. The thresholds
     are the fields of :class:`~sourced_nlp.verdict.thresholds.Thresholds`, by name.
@@ -162,7 +164,8 @@ def make_verify(
             nlp.add_pipe(upstream)
     lexicons = {"lexicon": lexicon, "records": records, "verdict_words": verdict_words, "negation": negation, "units": units}
     return Verify(nlp, name, lexicons=lexicons, thresholds=t, cache_size=cache_size,
-                  require_citations=require_citations, rules=rules, word_matcher=word_matcher)
+                  require_citations=require_citations, rules=rules, word_matcher=word_matcher,
+                  judge=judge)
 
 
 class Verify:
@@ -178,6 +181,8 @@ class Verify:
         require_citations: a claim without a citation gets an ``uncited`` finding.
         rules: the decision order (``sourced.rules.v1``).
         word_matcher: the word matcher of coverage (``sourced.word_matcher.v1``).
+        judge: a judge backend (``{"@misc": "sourced.judge.replay.v1", ...}`` in the config),
+            asked about every claim the rules leave unverified; None (the default): no judge.
 
     Raises:
         ValueError: a threshold or ``cache_size`` out of range (see :func:`validate_config`).
@@ -186,8 +191,9 @@ class Verify:
 
     def __init__(self, nlp: Language, name: str, *, lexicons: dict[str, str] | None = None, thresholds: Thresholds,
                  cache_size: int, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
-                 word_matcher: WordMatcher = word_in) -> None:
+                 word_matcher: WordMatcher = word_in, judge=None) -> None:
         validate_config(thresholds, cache_size)
+        self.judge = judge  # a sourced.judge.*.v1 backend: asked about the claims the rules leave unverified
         self.require_citations = require_citations
         self.nlp = nlp
         self.name = name
@@ -300,6 +306,9 @@ class Verify:
                     "rule": rule,
                 }
             )
+        if self.judge is not None:  # the judge tier (sourced_nlp.judges), after every rule
+            relabelled = judges.judge_doc(self.judge, doc, relabelled, claims_out, findings, sources,
+                                          lambda c: judges.candidates(index, records.get((c["start"], c["end"]))))
         doc.spans[extensions.CLAIMS_KEY] = relabelled
         skipped = [
             {"text": s.text, "start": s.start_char, "end": s.end_char, "kind": s._.claim_kind or s.label_}
