@@ -908,3 +908,19 @@ def test_a_saved_report_with_a_rule_that_is_no_string_is_an_input_error(tmp_path
     assert code == 2 and out == ""
     assert err.strip().endswith("malformed report: claims[0].rule must be a string, got number")
     assert "Traceback" not in err
+
+
+def test_bundled_example_json_names_the_rule_of_every_claim():
+    """``make run``'s example as JSON: every claim names the rule that decided it, a dotted name
+    whose first part is the verdict, and the README's rule table lists each of them."""
+    code, out, err = run("check", ANSWER, SOURCE, "--format", "json")
+    assert code == 1, err  # the example has a contradicted claim
+    claims = json.loads(out)["claims"]
+    assert len(claims) == 5
+    rules = [c["rule"] for c in claims]
+    assert rules == ["grounded.fused", "contradicted.value", "grounded.passage", "unverified.missing",
+                     "grounded.passage"], rules
+    assert all(r.split(".")[0] == c["verdict"] for r, c in zip(rules, claims))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for r in set(rules):
+        assert f"`{r}`" in readme or f"`.{r.split('.')[1]}`" in readme, r

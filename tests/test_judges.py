@@ -359,3 +359,21 @@ def test_read_gold_refuses_bad_rows(tmp_path):
     f.write_text('{"claim": "c", "sources": ["t"], "label": "grounded"}\n', encoding="utf8")
     with pytest.raises(ValueError, match="line 1"):
         read_gold(f)
+
+
+def test_audit_record_names_the_judge_of_judged_claims():
+    """An audit record of a report whose claims went to a judge names that judge, its model
+    and prompt version (issue: "judge/prompt version where one was used"); none otherwise."""
+    import spacy
+
+    from sourced_nlp.audit import make_record
+
+    judged = {"backend": "replay", "model": "recorded", "prompt_version": "judge-v1", "status": "verified"}
+    claim = {"text": "A.", "start": 0, "end": 2, "verdict": "grounded", "rule": "grounded.judge",
+             "evidence": [], "judge": judged}
+    plain = dict(claim, verdict="unverified", rule="unverified.too_little", judge=None)
+    nlp = spacy.blank("en")
+    rec = make_record({"answer": "A.", "claims": [plain, claim]}, command="check", nlp=nlp)
+    assert rec["judge"] == {"name": "replay", "model": "recorded", "prompt_version": "judge-v1"}
+    assert rec["claims"][1]["judge"]["prompt_version"] == "judge-v1" and "judge" not in rec["claims"][0]
+    assert make_record({"answer": "A.", "claims": [plain]}, command="check", nlp=nlp)["judge"] is None
