@@ -578,8 +578,6 @@ def fields(
 
     Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error.
     """
-    import json
-
     import sourced_nlp
 
     from .sources import _read_utf8, parse_json
@@ -687,20 +685,12 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
     Raises:
         SourceError: naming the file: it is missing, a directory, or unreadable.
     """
-    from .sources import unpaired_surrogate
+    from .sources import read_file_bytes, unpaired_surrogate
 
     if path == "-":
         data = read_stdin_bytes("batch")
     else:
-        if not os.path.exists(path):
-            raise SourceError(f"batch file not found: {path}")
-        if os.path.isdir(path):
-            raise SourceError(f"batch file is a directory, not a file: {path}")
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError as err:
-            raise SourceError(f"cannot read batch file {path}: {err.strerror or err}") from err
+        data = read_file_bytes(path, "batch file")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     rows: list[tuple[int, Any, Optional[dict], Optional[str]]] = []

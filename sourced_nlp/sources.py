@@ -357,16 +357,26 @@ def normalize_sources(sources: Any) -> list[dict]:
     return out
 
 
-def _read_utf8(path: str, what: str) -> str:
+def read_file_bytes(path: str, noun: str, kind: str | None = None) -> bytes:
+    """The bytes of the file ``path``, which the messages call ``noun`` ("batch file").
+
+    Raises:
+        SourceError: ``"<noun> not found: PATH"``, ``"<kind> is a directory, not a file: PATH"``
+            (``kind`` defaults to ``noun``), or ``"cannot read <noun> PATH: <reason>"``.
+    """
     if not os.path.exists(path):
-        raise SourceError(f"{what} file not found: {path}")
+        raise SourceError(f"{noun} not found: {path}")
     if os.path.isdir(path):
-        raise SourceError(f"{what} is a directory, not a file: {path}")
+        raise SourceError(f"{kind or noun} is a directory, not a file: {path}")
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
+            return fh.read()
     except OSError as err:
-        raise SourceError(f"cannot read {what} file {path}: {err.strerror or err}") from err
+        raise SourceError(f"cannot read {noun} {path}: {err.strerror or err}") from err
+
+
+def _read_utf8(path: str, what: str) -> str:
+    data = read_file_bytes(path, f"{what} file", what)
     text = _decode(data, f"{what} file {path}")
     if not text.strip():
         raise SourceError(f"{what} file is empty: {path}")

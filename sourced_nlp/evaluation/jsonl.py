@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import json
-import os
 from typing import Any, Iterator
 
-from ..sources import SourceError
+from ..sources import SourceError, read_file_bytes
 
 
 def read_text(path: str, what: str) -> str:
@@ -16,15 +15,7 @@ def read_text(path: str, what: str) -> str:
     Raises:
         SourceError: ``"<what> not found: PATH"``, a directory, unreadable, or not UTF-8.
     """
-    if not os.path.exists(path):
-        raise SourceError(f"{what} not found: {path}")
-    if os.path.isdir(path):
-        raise SourceError(f"{what} is a directory, not a file: {path}")
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise SourceError(f"cannot read {what} {path}: {err.strerror or err}") from err
+    data = read_file_bytes(path, what)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
