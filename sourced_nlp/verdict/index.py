@@ -192,8 +192,10 @@ class PassageIndex:
     def candidates(self, claim: ClaimRecord, limit: int) -> list[int]:
         """Passage ids sharing a lemma, an entity key or a quantity kind with the claim, best first
         by the summed weight of what they share (ties by position)."""
-        score: dict[int, float] = {}
-        for lemma in set(claim["lemmas"]):
+        # each passage's score is an exact sum (math.fsum) of what it shares, so that neither the
+        # ranking nor its ties follow the order of the claim's words
+        parts: dict[int, list[float]] = {}
+        for lemma in dict.fromkeys(claim["lemmas"]):
             w = self.weight(lemma)
             pids = set(self.by_lemma.get(lemma, ()))
             if len(lemma) >= 5:  # another form of the word ("catering" / "caters")
@@ -201,19 +203,20 @@ class PassageIndex:
                     if word != lemma and same_word(lemma, word):
                         pids.update(self.by_lemma.get(word, ()))
             for pid in pids:
-                score[pid] = score.get(pid, 0.0) + w
+                parts.setdefault(pid, []).append(w)
         for a in claim["entities"]:
             for pid in self._naming(a):
-                score[pid] = score.get(pid, 0.0) + self.max_idf
+                parts.setdefault(pid, []).append(self.max_idf)
         for qd in claim["quantities"]:
             q = to_quantity(qd)
             if q is None:
                 continue
             for pid in self.by_kind.get(q.kind, ()):
-                score[pid] = score.get(pid, 0.0) + 0.5
+                parts.setdefault(pid, []).append(0.5)
             if q.kind == "number":
                 for pid in self.by_kind.get("money", ()):
-                    score[pid] = score.get(pid, 0.0) + 0.5
+                    parts.setdefault(pid, []).append(0.5)
+        score = {pid: math.fsum(ws) for pid, ws in parts.items()}
         ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
         return [pid for pid, _ in ranked[:limit]]
 
