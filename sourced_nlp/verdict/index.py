@@ -14,8 +14,9 @@ import re
 
 from .lexicon import VerdictLexicon, default_lexicon
 from .passage import Passage
-from .types import ClaimRecord, FeatureRecord
-from .values import to_quantity
+from ..quantity import Quantity
+from .types import ClaimRecord, FeatureRecord, QuantityRecord
+from .values import compare_values, nouns_compatible, to_quantity
 from .words import same_word
 
 _RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")  # "attributes wifi: free."
@@ -216,9 +217,23 @@ class PassageIndex:
             if q.kind == "number":
                 for pid in self.by_kind.get("money", ()):
                     parts.setdefault(pid, []).append(0.5)
+            # a passage that holds the claim's own value weighs as one that names its entity: among
+            # many similar lines ("In 2001 the company had 1,234 stores.") the one the claim
+            # repeats must make the shortlist, however many others share its words and kinds
+            for pid in self._holding(qd, q):
+                parts.setdefault(pid, []).append(self.max_idf)
         score = {pid: math.fsum(ws) for pid, ws in parts.items()}
         ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
         return [pid for pid, _ in ranked[:limit]]
+
+    def _holding(self, qd: QuantityRecord, q: Quantity) -> list[int]:
+        """The passages (in order, each once) holding a value that matches the claim's value ``q``
+        (:func:`~sourced_nlp.verdict.values.compare_values` is ``"match"``, of a compatible noun)."""
+        kinds = (q.kind, "money") if q.kind == "number" else (q.kind,)
+        pids = dict.fromkeys(pid for kind in kinds for pid in self.by_kind.get(kind, ()))
+        return [pid for pid in pids
+                if any(nouns_compatible(qd, sd) and compare_values(q, s, hours=self.passages[pid].structured) == "match"
+                       for sd, s in self.passages[pid].quantities)]
 
     def _naming(self, a: dict) -> set[int]:
         """The passages that name an anchor, by key or alias, or with the name in a record's line."""
