@@ -514,3 +514,23 @@ def test_spread_support_1_turns_the_spread_grounding_off():
     strict = sourced_nlp.load_pipeline(config={"spread_support": 1.0})
     report = sourced_nlp.check(SPREAD, [SITE], nlp=strict)
     assert report.claims[0].verdict == "unverified", report.claims[0].reason
+
+
+# 70 similar lines, more than ``max_candidates`` (24) passages sharing every word and kind of value
+SIMILAR_LINES = [f"In {1950 + i} the company had {1000 + 37 * i:,} stores." for i in range(70)]
+
+
+@pytest.mark.parametrize("claim, verdict", [
+    (SIMILAR_LINES[50], "grounded"),  # "In 2000 the company had 2,850 stores." word for word
+    ("In 2000 the company had 2,855 stores.", "contradicted"),  # line 50's year, another count
+])
+def test_claim_among_many_similar_lines(nlp, claim, verdict):
+    """The line holding the claim's own values makes the candidate shortlist, however many lines
+    share its words: found word for word, its evidence is that line, never the first similar one."""
+    source = "\n".join(SIMILAR_LINES)
+    report = sourced_nlp.check(claim, [source], nlp=nlp)
+    (c,) = report.claims
+    assert c.verdict == verdict, c.reason
+    assert c.evidence and c.evidence[0].text == SIMILAR_LINES[50]
+    start = source.index(SIMILAR_LINES[50])
+    assert (c.evidence[0].start, c.evidence[0].end) == (start, start + len(SIMILAR_LINES[50]))

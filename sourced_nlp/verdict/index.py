@@ -14,8 +14,9 @@ import re
 
 from .lexicon import VerdictLexicon, default_lexicon
 from .passage import Passage
-from .types import ClaimRecord, FeatureRecord
-from .values import to_quantity
+from ..quantity import Quantity
+from .types import ClaimRecord, FeatureRecord, QuantityRecord
+from .values import compare_values, nouns_compatible, to_quantity
 from .words import same_word
 
 _RECORD_VALUE = re.compile(r":\s*([A-Za-z]+)\.?\s*$")  # "attributes wifi: free."
@@ -192,8 +193,10 @@ class PassageIndex:
     def candidates(self, claim: ClaimRecord, limit: int) -> list[int]:
         """Passage ids sharing a lemma, an entity key or a quantity kind with the claim, best first
         by the summed weight of what they share (ties by position)."""
-        score: dict[int, float] = {}
-        for lemma in set(claim["lemmas"]):
+        # each passage's score is an exact sum (math.fsum) of what it shares, so that neither the
+        # ranking nor its ties follow the order of the claim's words
+        parts: dict[int, list[float]] = {}
+        for lemma in dict.fromkeys(claim["lemmas"]):
             w = self.weight(lemma)
             pids = set(self.by_lemma.get(lemma, ()))
             if len(lemma) >= 5:  # another form of the word ("catering" / "caters")
@@ -201,21 +204,36 @@ class PassageIndex:
                     if word != lemma and same_word(lemma, word):
                         pids.update(self.by_lemma.get(word, ()))
             for pid in pids:
-                score[pid] = score.get(pid, 0.0) + w
+                parts.setdefault(pid, []).append(w)
         for a in claim["entities"]:
             for pid in self._naming(a):
-                score[pid] = score.get(pid, 0.0) + self.max_idf
+                parts.setdefault(pid, []).append(self.max_idf)
         for qd in claim["quantities"]:
             q = to_quantity(qd)
             if q is None:
                 continue
             for pid in self.by_kind.get(q.kind, ()):
-                score[pid] = score.get(pid, 0.0) + 0.5
+                parts.setdefault(pid, []).append(0.5)
             if q.kind == "number":
                 for pid in self.by_kind.get("money", ()):
-                    score[pid] = score.get(pid, 0.0) + 0.5
+                    parts.setdefault(pid, []).append(0.5)
+            # a passage that holds the claim's own value weighs as one that names its entity: among
+            # many similar lines ("In 2001 the company had 1,234 stores.") the one the claim
+            # repeats must make the shortlist, however many others share its words and kinds
+            for pid in self._holding(qd, q):
+                parts.setdefault(pid, []).append(self.max_idf)
+        score = {pid: math.fsum(ws) for pid, ws in parts.items()}
         ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
         return [pid for pid, _ in ranked[:limit]]
+
+    def _holding(self, qd: QuantityRecord, q: Quantity) -> list[int]:
+        """The passages (in order, each once) holding a value that matches the claim's value ``q``
+        (:func:`~sourced_nlp.verdict.values.compare_values` is ``"match"``, of a compatible noun)."""
+        kinds = (q.kind, "money") if q.kind == "number" else (q.kind,)
+        pids = dict.fromkeys(pid for kind in kinds for pid in self.by_kind.get(kind, ()))
+        return [pid for pid in pids
+                if any(nouns_compatible(qd, sd) and compare_values(q, s, hours=self.passages[pid].structured) == "match"
+                       for sd, s in self.passages[pid].quantities)]
 
     def _naming(self, a: dict) -> set[int]:
         """The passages that name an anchor, by key or alias, or with the name in a record's line."""

@@ -14,6 +14,8 @@ below 0.15; the weights (``Thresholds``) were set on the RAGTruth train split (s
 
 from __future__ import annotations
 
+import math
+
 from .alignment import Aligner, Alignment, Values
 from .index import PassageIndex
 from .thresholds import Thresholds
@@ -36,8 +38,8 @@ def novelty(claim: ClaimRecord, index: PassageIndex, t: Thresholds) -> float:
     mentions (at most three). Weights set on the RAGTruth train split (support ROC-AUC 0.809 ->
     0.818) and checked on the hand-written record cases (0.907 -> 0.917)."""
     lemmas = set(claim["lemmas"])
-    total = sum(index.weight(x) for x in lemmas)
-    unseen = sum(index.weight(x) for x in lemmas if not index.seen(x))
+    total = math.fsum(index.weight(x) for x in lemmas)
+    unseen = math.fsum(index.weight(x) for x in lemmas if not index.seen(x))
     names = sum(1 for a in claim["entities"] if not a.get("inherited")
                 and not any(k in index.entity_keys for k in (a["key"], *a["aliases"])))
     return t.support_novel_words * (unseen / total if total else 0.0) + t.support_novel_name * min(3, names)
@@ -48,8 +50,8 @@ def spread(claim: ClaimRecord, cq: Values, aligns: list[Alignment], index: Passa
     the IDF-weighted share of its content lemmas found in any of them and the share of its
     names and values found in any of them (a value only where no passage conflicts with it)."""
     lemmas = set(claim["lemmas"])
-    total = sum(index.weight(x) for x in lemmas)
-    found = sum(index.weight(x) for x in lemmas if any(lemma_in(x, index.passages[al.pid]) for al in aligns))
+    total = math.fsum(index.weight(x) for x in lemmas)
+    found = math.fsum(index.weight(x) for x in lemmas if any(lemma_in(x, index.passages[al.pid]) for al in aligns))
     words = found / total if total else 1.0
     own = [a for a in claim["entities"] if not a.get("inherited")]
     got = sum(1 for a in own if any(a in al.ents_found for al in aligns))

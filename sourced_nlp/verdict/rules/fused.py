@@ -27,6 +27,8 @@ tells.
 
 from __future__ import annotations
 
+import math
+
 from ..alignment import Alignment
 from ..context import ClaimContext
 from ..passage import Passage
@@ -102,7 +104,7 @@ def _offers(ctx: ClaimContext, usable: list[Alignment], structured: bool, times:
 def _choose(ctx: ClaimContext, offers: dict[int, tuple[set, set]], weights: dict[str, float], structured: bool
             ) -> tuple[list[int], set, set, bool]:
     """Greedy choice: ``(chosen pids, anchors held, words held, a passage taken for words alone)``."""
-    total = sum(weights.values())
+    total = math.fsum(weights.values())
     max_parts = ctx.t.fusion_record_lines if structured else 2
     chosen: list[int] = []
     have_a: set = set()
@@ -111,7 +113,7 @@ def _choose(ctx: ClaimContext, offers: dict[int, tuple[set, set]], weights: dict
 
     def gain(pid: int) -> tuple[float, bool]:
         a, l = offers[pid]
-        words = sum(weights[x] for x in l - have_l)
+        words = math.fsum(weights[x] for x in l - have_l)
         if a - have_a:
             return len(a - have_a) * 100.0 + words, False
         if structured and words > 0:
@@ -143,13 +145,13 @@ def _fusion_of(ctx: ClaimContext, aligns: list[Alignment]) -> Result | None:
     structured = any(ctx.passage(al.pid).structured for al in usable)
     lemmas = sorted({x for x in claim["lemmas"] if not (structured and x in index.relation_words)})
     weights = {x: index.weight(x) for x in lemmas}
-    total = sum(weights.values())
+    total = math.fsum(weights.values())
     chosen, have_a, have_l, by_words = _choose(ctx, _offers(ctx, usable, structured, times, by_day, lemmas), weights, structured)
-    cov = sum(weights[x] for x in have_l) / total if total else 1.0
+    cov = math.fsum(weights[x] for x in have_l) / total if total else 1.0
     need = t.fusion_coverage_record if structured else t.fusion_coverage_content if by_words else t.fusion_coverage
     if structured and chosen and have_a == anchors:
         denied = denied_part(ctx, chosen, have_l, aligns)
-        if denied is not None and sum(weights[x] for x in have_l | set(denied[1])) / total >= need:
+        if denied is not None and math.fsum(weights[x] for x in have_l | set(denied[1])) / total >= need:
             p = ctx.passage(denied[0])
             differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
             return result("contradicted", f"opposite polarity: the source says '{p.value}' for {', '.join(denied[1])}",

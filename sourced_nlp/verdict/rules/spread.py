@@ -19,6 +19,8 @@ The record cases and dev sets are unchanged.
 
 from __future__ import annotations
 
+import math
+
 from ..alignment import Alignment
 from ..context import ClaimContext
 from ..polarity import polarity_agrees
@@ -48,14 +50,14 @@ def spread(ctx: ClaimContext) -> Result | None:
             q = index.passages[al.pid]
             if al.pid in chosen or q.structured or al.q_conflict or al.polarity_flip or al.antonym or not polarity_agrees(claim, q, ctx.lex):
                 return 0.0
-            return sum(index.weight(x) for x in missing if lemma_in(x, q))
+            return math.fsum(index.weight(x) for x in missing if lemma_in(x, q))
         more = max(ctx.alignments, key=lambda al: (adds(al), -al.pid))
         if adds(more) <= 0:
             break
         chosen.append(more.pid)
         missing = {x for x in missing if not lemma_in(x, index.passages[more.pid])}
-    total = sum(index.weight(x) for x in lemmas)
-    if total and sum(index.weight(x) for x in missing) / total > 1.0 - t.fusion_coverage_content:
+    total = math.fsum(index.weight(x) for x in lemmas)
+    if total and math.fsum(index.weight(x) for x in missing) / total > 1.0 - t.fusion_coverage_content:
         return None  # a word of the claim that none of them holds ("the bribery case")
     chosen.sort()
     reason = "stated in the source" if len(chosen) == 1 else f"stated across {len(chosen)} source passages"
