@@ -991,6 +991,9 @@ def batch(
     return 1 if failing else 0
 
 
+app.command("calibrate")(judging.calibrate_command)
+
+
 def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
     """Write one batch result and flush it (JSON: one line; text: the rendered report).
 

@@ -320,7 +320,7 @@ def test_component_with_a_judge_in_its_config(tmp_path):
     assert [s.label_ for s in spans] == ["grounded", "grounded"]
     assert spans[1]._.evidence == [{"source": "q3.txt", "start": 58, "end": 91, "text": "opened offices in Lisbon and Oslo"}]
     claims = doc._.report["claims"]
-    assert "rule" not in claims[0] and claims[1]["rule"] == "grounded.judge"
+    assert claims[0]["rule"] == "grounded.passage" and claims[1]["rule"] == "grounded.judge"
     assert doc._.report["counts"] == {"grounded": 2, "contradicted": 0, "unverified": 0}
     report = sourced_nlp.Report.from_dict(doc._.report)
     assert report.claims[1].judge["prompt_version"] == "judge-v1"
