@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import sourced_nlp
@@ -19,8 +19,8 @@ from sourced_nlp.extensions import CLAIMS_KEY, SKIPPED_KEY
 from sourced_nlp.markup import reading_text
 from sourced_nlp.quantity import Quantity, compare, parse_quantity
 
-FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 # ------------------------------------------------------------------------------- quantities
 
@@ -85,6 +85,7 @@ SOURCE = ("Contoso revenue rose 8% to $2.4 billion in 2023. The company has 1,20
 
 @SLOW
 @given(ANSWERS)
+@example('\u00a4\u00f6[S1: "rose 8%"]The company has 1.200 employees in Lisbon and Oslo.')  # a token across a marker's end
 def test_segments_keep_offsets(nlp, text):
     doc = nlp(text)
     spans = sorted([*doc.spans[CLAIMS_KEY], *doc.spans[SKIPPED_KEY]], key=lambda s: s.start_char)

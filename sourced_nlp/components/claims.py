@@ -110,10 +110,16 @@ class ClaimSegmenter(LexiconComponent):
         masked = _mask(doc.text, citations)
         claims: list[Span] = []
         skipped: list[Span] = []
+        last = 0  # where the segment before ends: segments never overlap
         for start, end, kind in self.segments(doc, masked):
             span = doc.char_span(start, end, label=kind, alignment_mode="expand")
+            if span is not None and span.start_char < last:
+                # a token shared with the segment before ('8%"]The' after a citation marker):
+                # this segment starts at the first whole token after it
+                span = doc.char_span(max(start, last), end, label=kind, alignment_mode="contract")
             if span is None or not span.text.strip():
                 continue
+            last = span.end_char
             span._.claim_kind = kind
             span._.citations = [c for c in citations if start <= c["start"] and c["end"] <= end]
             (claims if kind == "claim" else skipped).append(span)
