@@ -861,7 +861,7 @@ def batch(
     good = [rec for _, _, rec, err in todo if err is None]
     name = out or "standard output"
     with stream as fh, _Signals() as signals, contextlib.ExitStack() as stack:
-        advance = _progress(stack, len(good))
+        advance = _progress(stack, len(todo))
         console = None
         if fmt == BatchFormat.text:
             from rich.console import Console
@@ -871,9 +871,7 @@ def batch(
         try:
             for n, rid, rec, err in todo:
                 if err is None:
-                    res = next(done)
-                    advance("error" in res)
-                    r = {"line": n, **res}
+                    r = {"line": n, **next(done)}
                 else:
                     r = {"line": n, "id": rid, "error": error_text(err)}
                 if "error" in r:
@@ -881,6 +879,7 @@ def batch(
                 with signals.whole():
                     _write_result(fh, r, fmt, console, name)
                 results.append(r)
+                advance("error" in r)
         except Interrupted as stop:
             import signal
 

@@ -188,3 +188,29 @@ def test_frame_helper_gives_the_entry_points_results(nlp):
     assert list(frame["id"]) == [r["id"] for r in expected]
     assert list(frame["report"]) == [r.get("report") for r in expected]
     assert list(frame["error"]) == [r.get("error") for r in expected]
+
+
+@pytest.mark.parametrize("engine", [[], ["--dask", "local:1"]], ids=["single", "dask"])
+def test_progress_on_a_terminal_shows_records_rate_and_errors(tmp_path, engine):
+    import pty
+
+    records_file = _write(tmp_path / "r.jsonl", _small_records())
+    main, side = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "batch", str(records_file), "-o",
+                             str(tmp_path / "out.jsonl"), *engine], env=dict(ENV, COLUMNS="120"),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=side)
+    os.close(side)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(main)
+    assert proc.wait(timeout=300) == 2
+    text = seen.decode("utf-8", "replace")
+    assert "records/s" in text and "1 errors" in text, text
+    assert "7/7 records" in text, text
