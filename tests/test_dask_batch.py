@@ -117,6 +117,7 @@ def _kill_worker_part_way(records_file: Path, out: Path) -> None:
         while (not out.exists() or out.read_bytes().count(b"\n") < 8) and proc.poll() is None:
             assert time.monotonic() < deadline, "no results written"
             time.sleep(0.1)
+        assert proc.poll() is None and out.read_bytes().count(b"\n") < N_KILL, "the run ended before the kill"
         killed = next(iter(pids.values()))
         os.kill(killed, signal.SIGKILL)
         _, err = proc.communicate(timeout=600)
