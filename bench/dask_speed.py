@@ -13,6 +13,12 @@ distinct sources it parsed (the size of its ``sourced_verify`` source cache) aga
 records it checked: the rest were source-cache hits. Ratios: 2 workers / 1 worker, and the
 Dask path at 1 worker against the single path (its per-record overhead).
 
+Every process checks on one thread, BLAS included: the Dask nanny starts its workers with
+``OMP_NUM_THREADS=1``, ``OPENBLAS_NUM_THREADS=1`` and ``MKL_NUM_THREADS=1``, and this script sets
+the same before numpy is imported, so that the single path is not given a second core the
+workers do not have. ``transfer`` is what the Dask path adds per record in the client: the
+pickled size of the records and their results, and the time to pickle and unpickle both once.
+
 Usage::
 
     python bench/dask_speed.py --limit 120
@@ -24,9 +30,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import pickle
 import sys
 import time
 from pathlib import Path
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -79,6 +89,17 @@ def run_dask(recs: list[dict], workers: int, partition_size: int) -> dict:
             "parsed_sources": parsed, "results": out}
 
 
+def transfer(recs: list[dict], results: list[dict]) -> dict:
+    """Pickled bytes per record (records and results) and ms per record to pickle and unpickle them."""
+    t0 = time.perf_counter()
+    blobs = [pickle.dumps(recs), pickle.dumps(results)]
+    for b in blobs:
+        pickle.loads(b)
+    ms = 1000 * (time.perf_counter() - t0) / len(recs)
+    return {"record_kb": round(len(blobs[0]) / len(recs) / 1024, 1), "result_kb": round(len(blobs[1]) / len(recs) / 1024, 1),
+            "pickle_ms_per_record": round(ms, 2)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=120, help="the first N test records (default 120)")
@@ -109,8 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Dask at 1 worker over single, per record: {one['check_s'] / single['check_s'] - 1:+.1%}")
     print(f"per record: single {1000 * single['check_s'] / len(recs):.0f} ms, "
           f"1 worker {1000 * one['check_s'] / len(recs):.0f} ms, 2 workers {1000 * two['check_s'] / len(recs):.0f} ms")
+    moved = transfer(recs, single["results"])
+    print(f"transfer per record: record {moved['record_kb']} KB, result {moved['result_kb']} KB pickled; "
+          f"pickle + unpickle both {moved['pickle_ms_per_record']} ms")
     if args.json:
-        dump_json(args.json, {"records": len(recs), "distinct_sources": distinct, "identical": same,
+        dump_json(args.json, {"records": len(recs), "distinct_sources": distinct, "identical": same, "transfer": moved,
                               "runs": [{k: v for k, v in r.items() if k != "results"} for r in runs]})
     return 0 if same else 1
 
