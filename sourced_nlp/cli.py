@@ -939,7 +939,7 @@ def _engine(stack: contextlib.ExitStack, good: list[dict], nlp: Any, dask: Optio
             config: Optional[dict]):
     """The results of the validated records ``good``, in order (:func:`sourced_nlp.batching.results`):
     in this process, or on the Dask cluster ``dask`` (closed when ``stack`` closes)."""
-    if dask is None:
+    if dask is None or not good:
         return _results(good, nlp=nlp, validated=True)
     dask_batch = _dask_batch()
     client = stack.enter_context(dask_batch.connect(dask))

@@ -105,7 +105,7 @@ def stream(client: Any, records: Sequence[Any], partition_size: int = 32, model:
     """The results of ``records``, in input order, as partitions of ``partition_size`` come
     back from ``client``'s workers (a reorder buffer holds those done ahead of their turn).
 
-    At most ``window`` partitions (default: 4 per worker, at least 4) are submitted ahead of
+    At most ``window`` partitions (default: 4 per worker thread, at least 4) are submitted ahead of
     the next one due, so memory stays bounded on a long run. A partition whose task fails for
     good (a worker killed more often than the scheduler's ``allowed-failures``) gives an
     ``error`` result for each of its records, so that the output is still whole.
@@ -114,7 +114,7 @@ def stream(client: Any, records: Sequence[Any], partition_size: int = 32, model:
 
     parts = [list(records[i : i + partition_size]) for i in range(0, len(records), partition_size)]
     if window is None:
-        window = max(4, 4 * len(client.scheduler_info().get("workers", {})))
+        window = max(4, 4 * sum(client.nthreads().values()))
     pending = as_completed()
     index: dict[str, int] = {}
     ready: dict[int, list[dict]] = {}
