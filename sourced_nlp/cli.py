@@ -32,7 +32,7 @@ from . import audit as _audit
 from .eval_cli import audit_app, eval_app
 from .findings import check_thresholds
 from .report import Report
-from .report_schema import json_type
+from .batching import error_text, results as _results, validate_record as _validate_record
 from .sources import (SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin,
                       read_stdin_bytes)
 from .judges import cli as judging
@@ -623,34 +623,6 @@ def _emit_fields(rep, fmt: "FieldsFormat") -> None:
     sys.stdout.flush()
 
 
-def _validate_record(value: Any) -> dict:
-    """Check one batch record; returns ``{"id", "output", "sources"}`` with sources normalised.
-
-    Raises:
-        SourceError: not a JSON object; both ``answer`` and ``output``; the answer missing,
-            null, not a str or empty (named by the key the record uses); ``sources`` missing,
-            not a list or empty; a source that :func:`normalize_sources` rejects.
-    """
-    if not isinstance(value, dict):
-        raise SourceError(f"expected a JSON object, got {json_type(value)}")
-    if "output" in value and "answer" in value:
-        raise SourceError("both 'answer' and 'output' are given: give the answer once")
-    key = "answer" if "answer" in value else "output"
-    output = value.get(key)
-    if output is None:
-        raise SourceError(f"'{key}' is null" if key in value else "missing 'answer' (or 'output')")
-    if not isinstance(output, str):
-        raise SourceError(f"'{key}' must be a string, got {json_type(output)}")
-    if not output.strip():
-        raise SourceError(f"'{key}' is empty")
-    srcs = value.get("sources")
-    if srcs is None:
-        raise SourceError("missing 'sources'")
-    if not isinstance(srcs, list):
-        raise SourceError(f"'sources' must be a list, got {json_type(srcs)}")
-    return {"id": value.get("id"), "output": output, "sources": normalize_sources(srcs)}
-
-
 def _parse_line(line: str) -> tuple[Any, Optional[str]]:
     """One JSONL line parsed: ``(value, None)``, or ``(None, error)`` when it is not JSON.
 
@@ -718,9 +690,6 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
     return rows
 
 
-BATCH_CHUNK = 8
-
-
 class Interrupted(BaseException):
     """SIGINT or SIGTERM arrived during ``batch``; ``signum`` says which. A BaseException, as
     KeyboardInterrupt is, so that no ``except Exception`` on the way takes it for a record's
@@ -776,55 +745,12 @@ class _Signals:
             raise Interrupted(signum)
 
 
-def _check_records(records: list[dict], nlp: Any = None):
-    """Check records in order, yielding one report (or an ``Exception`` for a record that
-    cannot be checked) per record as soon as it is done.
-
-    Records go in chunks of :data:`BATCH_CHUNK` through ``sourced_nlp.check_many(pairs,
-    nlp=None, n_process=1, on_error="return")`` when the package has it (else one
-    ``sourced_nlp.check`` per record). A chunk that raises (an error of the checker itself) is
-    checked again one record at a time, so that the error lands on its own record and every
-    other record is still checked.
-    """
-    import sourced_nlp
-
-    check_many = getattr(sourced_nlp, "check_many", None)
-    for i in range(0, len(records), BATCH_CHUNK):
-        chunk = records[i : i + BATCH_CHUNK]
-        done: Optional[list[Any]] = None
-        if check_many is not None:
-            try:
-                done = list(check_many([(r["output"], r["sources"]) for r in chunk], nlp=nlp, n_process=1,
-                                       on_error="return"))
-            except Exception:  # noqa: BLE001 -- retried one by one below, so the error is placed
-                done = None
-            if done is not None and len(done) != len(chunk):
-                raise RuntimeError(f"check_many returned {len(done)} reports for {len(chunk)} records")
-        if done is None:
-            for r in chunk:
-                yield _check_one(sourced_nlp, r, nlp)
-        else:
-            for rep in done:
-                yield getattr(rep, "cause", None) or rep if isinstance(rep, Exception) else rep
-
-
-def _check_one(sourced_nlp, record: dict, nlp: Any = None) -> Any:
-    """One record checked alone: its report, or the exception it raised (an input error, or
-    ``internal error: ...`` for an error of the checker itself)."""
-    try:
-        return sourced_nlp.check(record["output"], record["sources"], nlp=nlp)
-    except ValueError as err:
-        return err
-    except Exception as err:  # noqa: BLE001 -- one record's failure must not lose the others
-        return RuntimeError(f"internal error: {type(err).__name__}: {err}")
-
-
 def _result_line(r: dict) -> str:
     """One batch result as its JSON line (keys sorted, UTF-8, newline-terminated)."""
     import json
 
     row = dict(r)
-    if "report" in row:
+    if isinstance(row.get("report"), Report):
         row["report"] = row["report"].to_dict()
     return json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n"
 
@@ -897,6 +823,13 @@ def batch(
     judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
+    dask: Optional[str] = typer.Option(
+        None, "--dask", metavar="ADDRESS",
+        help="Check on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for N local worker "
+        "processes (needs the dask extra: pip install 'sourced-nlp[dask]'). The output is the same.",
+    ),
+    partition_size: int = typer.Option(
+        32, "--partition-size", min=1, metavar="N", help="With --dask: records per task."),
 ) -> int:
     """Check many records from a JSONL file, one result per input line, in order.
 
@@ -910,6 +843,10 @@ def batch(
     else 0; exit 2 before anything is read when OUT is the batch file itself.
     """
     nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
+    judge_cfg = {"judge": judging.judge_config(judge, judge_model, judge_concurrency, judge_file, judge_record)} \
+        if judge else None
+    if dask is not None:
+        _dask_batch().parse_address(dask)
     _check_output(out, [("batch file", file)])
     out = None if out == "-" else out  # "-o -": standard output, as for the inputs
     if resume and (out is None or fmt != BatchFormat.json):
@@ -918,52 +855,31 @@ def batch(
     if not rows:
         raise SourceError("no records on standard input" if file == "-" else f"no records in batch file {file}")
     results, size = _resume_prefix(out, rows, file) if resume else ([], 0)
-    if resume:
-        try:
-            fh = open(out, "r+b" if os.path.exists(out) else "wb")
-            fh.truncate(size)
-            fh.seek(size)
-            fh.close()
-            fh = open(out, "a", encoding="utf-8")
-        except OSError as err:
-            raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
-        stream = contextlib.nullcontext(fh)
-    else:
-        stream = _output(out)
+    stream = _resume_stream(out, size) if resume else _output(out)
     todo = rows[len(results):]
     first_new = len(results)  # the results this run adds (the audit log gets only these)
     good = [rec for _, _, rec, err in todo if err is None]
     name = out or "standard output"
     with stream as fh, _Signals() as signals, contextlib.ExitStack() as stack:
-        advance = lambda: None  # noqa: E731
-        if sys.stderr.isatty() and len(good) > 1:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            bar = stack.enter_context(Progress(console=Console(file=sys.stderr), transient=True))
-            task = bar.add_task("checking", total=len(good))
-            advance = lambda: bar.advance(task, 1)  # noqa: E731
+        advance = _progress(stack, len(todo))
         console = None
         if fmt == BatchFormat.text:
             from rich.console import Console
 
             console = Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
-        reports = _check_records(good, nlp)
+        done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)
         try:
             for n, rid, rec, err in todo:
                 if err is None:
-                    rep = next(reports)
-                    advance()
-                    if isinstance(rep, Exception):
-                        err = str(rep)
-                    else:
-                        r = {"line": n, "id": rid, "report": rep}
-                if err is not None:
-                    r = {"line": n, "id": rid, "error": " ".join(err.split())}
+                    r = {"line": n, **next(done)}
+                else:
+                    r = {"line": n, "id": rid, "error": error_text(err)}
+                if "error" in r:
                     typer.echo(f"error: {_where(file)}: line {n}: {r['error']}", err=True)
                 with signals.whole():
                     _write_result(fh, r, fmt, console, name)
                 results.append(r)
+                advance("error" in r)
         except Interrupted as stop:
             import signal
 
@@ -979,7 +895,7 @@ def batch(
 
     _audit.log_batch(audit, results[first_new:], file)
     errors = [r for r in results if "error" in r]
-    checked = [r["report"] for r in results if "report" in r]
+    checked = [_report(r["report"]) for r in results if "report" in r]
     failing = sum(1 for rep in checked if rep.failed(fail_on.value))
     typer.echo(
         f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
@@ -991,6 +907,71 @@ def batch(
     return 1 if failing else 0
 
 
+def _resume_stream(out: str, size: int):
+    """OUT cut to its first ``size`` bytes (the whole results kept), open for appending.
+
+    Raises:
+        SourceError: OUT cannot be written, naming it.
+    """
+    try:
+        fh = open(out, "r+b" if os.path.exists(out) else "wb")
+        fh.truncate(size)
+        fh.seek(size)
+        fh.close()
+        fh = open(out, "a", encoding="utf-8")
+    except OSError as err:
+        raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
+    return contextlib.nullcontext(fh)
+
+
+def _dask_batch():
+    """The Dask layer (:mod:`sourced_nlp.dask_batch`), or exit 2 naming the extra it needs."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise SourceError("--dask needs the dask extra: pip install 'sourced-nlp[dask]'") from None
+    from . import dask_batch
+
+    return dask_batch
+
+
+def _engine(stack: contextlib.ExitStack, good: list[dict], nlp: Any, dask: Optional[str], partition_size: int,
+            config: Optional[dict]):
+    """The results of the validated records ``good``, in order (:func:`sourced_nlp.batching.results`):
+    in this process, or on the Dask cluster ``dask`` (closed when ``stack`` closes)."""
+    if dask is None or not good:
+        return _results(good, nlp=nlp, validated=True)
+    dask_batch = _dask_batch()
+    client = stack.enter_context(dask_batch.connect(dask))
+    return dask_batch.stream(client, good, partition_size=partition_size, config=config, validated=True)
+
+
+def _progress(stack: contextlib.ExitStack, total: int):
+    """On a terminal (stderr), a progress line (records done, records/s, errors) kept by
+    ``stack``; returns ``advance(error: bool)``, a no-op elsewhere or for one record."""
+    if not (sys.stderr.isatty() and total > 1):
+        return lambda error=False: None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = stack.enter_context(Progress(
+        TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TextColumn("records"),
+        TextColumn("{task.fields[rate]} records/s, {task.fields[errors]} errors"), TimeElapsedColumn(),
+        console=Console(file=sys.stderr), transient=True))
+    task = bar.add_task("checking", total=total, rate="-", errors=0)
+    errors = [0]
+
+    def advance(error: bool = False) -> None:
+        errors[0] += bool(error)
+        t = bar.tasks[0]
+        rate = f"{(t.completed + 1) / t.elapsed:.1f}" if t.elapsed else "-"
+        bar.update(task, advance=1, rate=rate, errors=errors[0])
+
+    return advance
+
+
+def _report(report: Any) -> Report:
+    return report if isinstance(report, Report) else Report.from_dict(report)
 app.command("calibrate")(judging.calibrate_command)
 
 
@@ -1012,7 +993,7 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
                 console.print(f"── {label}: error: {r['error']}", markup=False, highlight=False)
             else:
                 console.print(f"── {label}", markup=False, highlight=False)
-                render_text(r["report"], console)
+                render_text(_report(r["report"]), console)
         fh.flush()
     except BrokenPipeError:
         raise

@@ -1,0 +1,143 @@
+"""Records/s of the batch entry point on one machine and on a Dask ``LocalCluster``, in one run.
+
+The same records (the RAGTruth test subset in file order, ``--limit N`` for its first N) go
+through :func:`sourced_nlp.batching.results`:
+
+1. single: in this process (the pipeline loaded first, its source cache emptied);
+2. Dask, 1 worker process and 2 worker processes (``threads_per_worker=1``), through
+   :func:`sourced_nlp.dask_batch.stream` with ``--partition-size`` records per task.
+
+For each it reports the start-up (cluster start, then the pipeline loaded on every worker),
+the checking time and records/s (start-up excluded, and included), and per worker how many
+distinct sources it parsed (the size of its ``sourced_verify`` source cache) against how many
+records it checked: the rest were source-cache hits. Ratios: 2 workers / 1 worker, and the
+Dask path at 1 worker against the single path (its per-record overhead).
+
+Every process checks on one thread, BLAS included: the Dask nanny starts its workers with
+``OMP_NUM_THREADS=1``, ``OPENBLAS_NUM_THREADS=1`` and ``MKL_NUM_THREADS=1``, and this script sets
+the same before numpy is imported, so that the single path is not given a second core the
+workers do not have. ``transfer`` is what the Dask path adds per record in the client: the
+pickled size of the records and their results, and the time to pickle and unpickle both once.
+
+Usage::
+
+    python bench/dask_speed.py --limit 120
+    python bench/dask_speed.py --limit 120 --json bench/out/dask-speed.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import pickle
+import sys
+import time
+from pathlib import Path
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from benchlib import RAGTRUTH, dump_json, load_ragtruth, log, machine, sources_for, subsample  # noqa: E402
+
+
+def records(limit: int | None) -> list[dict]:
+    responses, sources = load_ragtruth(RAGTRUTH, "test")
+    return [{"id": str(r["id"]), "output": r["response"], "sources": sources_for(sources[r["source_id"]])[0]}
+            for r in subsample(responses, None, limit)]
+
+
+def _cache_size() -> int:
+    import sourced_nlp
+
+    cache = getattr(sourced_nlp.load_pipeline().get_pipe("sourced_verify"), "_cache", None)
+    return len(cache) if cache is not None else -1
+
+
+def run_single(recs: list[dict]) -> dict:
+    import sourced_nlp
+    from sourced_nlp.batching import results
+
+    t0 = time.perf_counter()
+    nlp = sourced_nlp.load_pipeline()
+    start = time.perf_counter() - t0
+    nlp.get_pipe("sourced_verify")._cache.clear()
+    t0 = time.perf_counter()
+    out = list(results(recs, nlp=nlp))
+    secs = time.perf_counter() - t0
+    return {"engine": "single", "workers": 1, "startup_s": round(start, 2), "check_s": round(secs, 2),
+            "parsed_sources": [_cache_size()], "results": out}
+
+
+def run_dask(recs: list[dict], workers: int, partition_size: int) -> dict:
+    from distributed import Client, LocalCluster
+
+    from sourced_nlp.dask_batch import stream
+
+    t0 = time.perf_counter()
+    with LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=None,
+                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        client.run(lambda: __import__("sourced_nlp").load_pipeline() and None)
+        start = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        out = list(stream(client, recs, partition_size=partition_size))
+        secs = time.perf_counter() - t0
+        parsed = list(client.run(_cache_size).values())
+    return {"engine": "dask", "workers": workers, "startup_s": round(start, 2), "check_s": round(secs, 2),
+            "parsed_sources": parsed, "results": out}
+
+
+def transfer(recs: list[dict], results: list[dict]) -> dict:
+    """Pickled bytes per record (records and results) and ms per record to pickle and unpickle them."""
+    t0 = time.perf_counter()
+    blobs = [pickle.dumps(recs), pickle.dumps(results)]
+    for b in blobs:
+        pickle.loads(b)
+    ms = 1000 * (time.perf_counter() - t0) / len(recs)
+    return {"record_kb": round(len(blobs[0]) / len(recs) / 1024, 1), "result_kb": round(len(blobs[1]) / len(recs) / 1024, 1),
+            "pickle_ms_per_record": round(ms, 2)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=int, default=120, help="the first N test records (default 120)")
+    ap.add_argument("--partition-size", type=int, default=8)
+    ap.add_argument("--json", help="write the figures here")
+    args = ap.parse_args(argv)
+    recs = records(args.limit)
+    distinct = len({repr(r["sources"]) for r in recs})
+    log(f"{len(recs)} records, {distinct} distinct source sets")
+    runs = [run_single(recs)]
+    for w in (1, 2):
+        log(f"dask, {w} worker(s)")
+        runs.append(run_dask(recs, w, args.partition_size))
+    same = all(r["results"] == runs[0]["results"] for r in runs)
+    print(f"records: {len(recs)} (RAGTruth test, first {args.limit}); distinct source sets: {distinct}; "
+          f"partition size {args.partition_size}; results identical on every engine: {same}")
+    print(f"machine: {machine()}; os.cpu_count()={os.cpu_count()}")
+    print("| engine | workers | start-up s | check s | records/s | records/s incl. start-up | sources parsed per worker |")
+    print("|---|---|---|---|---|---|---|")
+    for r in runs:
+        r["rps"] = len(recs) / r["check_s"]
+        r["rps_total"] = len(recs) / (r["check_s"] + r["startup_s"])
+        print(f"| {r['engine']} | {r['workers']} | {r['startup_s']} | {r['check_s']} | {r['rps']:.2f} | "
+              f"{r['rps_total']:.2f} | {r['parsed_sources']} |")
+    single, one, two = runs
+    print(f"2 workers / 1 worker: {two['rps'] / one['rps']:.2f}x records/s (start-up excluded), "
+          f"{two['rps_total'] / one['rps_total']:.2f}x (included)")
+    print(f"Dask at 1 worker over single, per record: {one['check_s'] / single['check_s'] - 1:+.1%}")
+    print(f"per record: single {1000 * single['check_s'] / len(recs):.0f} ms, "
+          f"1 worker {1000 * one['check_s'] / len(recs):.0f} ms, 2 workers {1000 * two['check_s'] / len(recs):.0f} ms")
+    moved = transfer(recs, single["results"])
+    print(f"transfer per record: record {moved['record_kb']} KB, result {moved['result_kb']} KB pickled; "
+          f"pickle + unpickle both {moved['pickle_ms_per_record']} ms")
+    if args.json:
+        dump_json(args.json, {"records": len(recs), "distinct_sources": distinct, "identical": same, "transfer": moved,
+                              "runs": [{k: v for k, v in r.items() if k != "results"} for r in runs]})
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
