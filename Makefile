@@ -27,7 +27,7 @@ test: install
 bench-install: install
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall -e .
-	grep -q "sourced_nlp.cli" $(BIN)/sourced || { echo "error: the sourced command is not sourced-nlp's"; exit 1; }
+	grep -q "from sourced_nlp\." $(BIN)/sourced || { echo "error: the sourced command is not sourced-nlp's"; exit 1; }
 	$(BIN)/sourced --version
 
 bench: bench-install

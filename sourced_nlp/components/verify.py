@@ -45,6 +45,7 @@ from spacy.util import registry
 
 from .. import extensions
 from .. import judges, provenance
+from ..judges import backends as _backends, claude as _claude  # noqa: F401  (they register sourced.judge.*.v1)
 from ..citations import locate
 from ..lexicons import load_lexicon
 from ..report import SCHEMA

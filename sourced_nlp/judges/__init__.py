@@ -9,13 +9,46 @@ answers, offline).
 
 from __future__ import annotations
 
-from .backends import CallableJudge, ReplayJudge, make_callable_judge, make_replay_judge, record_answers
-from .base import VERDICTS, Candidate, Judge, JudgeInput, Judgment, Settled
-from .cache import JudgmentCache, cache_key
-from .claude import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
-from .prompt import DEFAULT_PROMPT, load_prompt, parse_reply
-from .quotes import settle
-from .tier import CANDIDATES, apply_judge, ask, candidates, judge_doc
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .backends import CallableJudge, ReplayJudge, make_callable_judge, make_replay_judge, record_answers
+    from .base import VERDICTS, Candidate, Judge, JudgeInput, Judgment, Settled
+    from .cache import JudgmentCache, cache_key
+    from .claude import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
+    from .prompt import DEFAULT_PROMPT, load_prompt, parse_reply
+    from .quotes import settle
+    from .tier import CANDIDATES, apply_judge, ask, candidates, judge_doc
+
+#: Where each public name lives. The modules are imported on first use (PEP 562), so that
+#: ``sourced --help`` (which imports :mod:`sourced_nlp.judges.cli`) does not import spaCy;
+#: the backends register in ``spacy.registry.misc`` when their module is imported
+#: (:mod:`sourced_nlp.components.verify` imports them).
+_WHERE = {
+    "backends": ("CallableJudge", "ReplayJudge", "make_callable_judge", "make_replay_judge", "record_answers"),
+    "base": ("VERDICTS", "Candidate", "Judge", "JudgeInput", "Judgment", "Settled"),
+    "cache": ("JudgmentCache", "cache_key"),
+    "claude": ("AnthropicJudge", "JudgeUnavailable", "make_anthropic_judge"),
+    "prompt": ("DEFAULT_PROMPT", "load_prompt", "parse_reply"),
+    "quotes": ("settle",),
+    "tier": ("CANDIDATES", "apply_judge", "ask", "candidates", "judge_doc"),
+}
+_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_MODULE_OF))
+
 
 __all__ = [
     "VERDICTS", "Candidate", "Judge", "JudgeInput", "Judgment", "Settled", "CallableJudge", "ReplayJudge",

@@ -10,10 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-import srsly
 import typer
-
-from .claude import JudgeUnavailable, preflight
 
 BACKENDS = ("anthropic", "replay", "callable")
 
@@ -61,6 +58,8 @@ def check_options(name: str, model: Optional[str], concurrency: int, file: Optio
     if name == "callable" and not model:
         raise ValueError('--judge callable needs --judge-model "package.module:function"')
     if name == "anthropic":
+        from .claude import JudgeUnavailable, preflight
+
         try:
             preflight()
         except JudgeUnavailable as err:
@@ -111,8 +110,12 @@ def calibrate_command(
     else:
         import spacy
 
+        from . import backends, claude  # noqa: F401  (they register sourced.judge.*.v1)
+
         result = calibrate(rows, judge=spacy.registry.resolve({"j": cfg})["j"])
     result.update(gold=gold, gold_sha1=gold_digest(gold))
+    import srsly
+
     srsly.write_json(out, result)
     typer.echo(table(result))
     typer.echo(f"written: {out}")

@@ -1,0 +1,39 @@
+"""The ``sourced`` console script.
+
+``sourced --version`` is answered here, before the command line is built: importing Typer and
+building the commands (:mod:`sourced_nlp.cli`) is most of a fresh process's start-up, and the
+version needs neither. Every other call, and a ``--version`` whose output cannot be written,
+goes to :func:`sourced_nlp.cli.main`, which gives the same output and exit codes as before.
+Neither path imports spaCy: the pipeline is loaded only by a command that checks something.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Entry point of the ``sourced`` console script; exits with the codes of :mod:`sourced_nlp.cli`.
+
+    Args:
+        argv: the arguments after the program name; default ``sys.argv[1:]``.
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args == ["--version"] and sys.stdout is not None:
+        from . import __version__
+
+        try:
+            sys.stdout.write(f"sourced {__version__}\n")
+            sys.stdout.flush()
+        except OSError:  # a closed pipe, a full disk: the command line says so, as it always did
+            pass
+        else:
+            sys.exit(0)
+    from .cli import main as cli_main
+
+    cli_main(args)
+
+
+if __name__ == "__main__":
+    main()
