@@ -15,11 +15,15 @@
 4. Peak resident memory (``resource.getrusage``, ``ru_maxrss``) after each phase, for this
    process and for its finished child processes (the ``n_process=2`` workers).
 5. Start-up: wall time of ``sourced check examples/answer.txt examples/source.txt`` in a fresh
-   process (median of 3), beside a fresh ``python -c`` running sourced-evidence on the same files.
+   process (median of 3), beside a fresh ``python -c`` running sourced-evidence on the same files;
+   and ``sourced --version`` against ``python -c pass`` (median of 9 each, alternated): the ratio,
+   and whether ``--version``, ``--help`` or a usage error imported spaCy (``-X importtime``).
+   ``--startup-only`` measures this part alone.
 
 Usage::
 
     python bench/speed.py --quick
+    python bench/speed.py --startup-only
     python bench/speed.py --json bench/out/speed.json
 """
 
@@ -214,6 +218,31 @@ def startup(runs: int = 3) -> dict:
     return out
 
 
+def version_ratio(runs: int = 9) -> dict:
+    """Wall time of ``sourced --version`` in a fresh process against ``python -c pass`` with the
+    same interpreter (its site-packages and ``.pth`` files included), the two alternated, each
+    the median of ``runs``; the ratio of the medians is the start-up the CLI adds to Python's own.
+    Also says whether ``--version``, ``--help`` and a usage error imported spaCy (``-X importtime``)."""
+    exe = Path(sys.executable).parent / "sourced"
+    ours = [str(exe)] if exe.exists() else [sys.executable, "-m", "sourced_nlp.cli"]
+    cmds = {"python -c pass": [sys.executable, "-c", "pass"], "sourced --version": ours + ["--version"]}
+    times: dict[str, list[float]] = {k: [] for k in cmds}
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO, check=False)
+            times[name].append(time.perf_counter() - t)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    spacy_imported = {}
+    for args in (["--version"], ["--help"], ["check", "missing-answer.txt", "missing-source.txt"]):
+        proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "sourced_nlp.cli", *args],
+                              capture_output=True, text=True, cwd=REPO, check=False)
+        spacy_imported[" ".join(["sourced", *args])] = bool(re.search(r"\|\s+spacy$", proc.stderr, re.M))
+    return {"runs": runs, "median_s": {k: round(v, 4) for k, v in med.items()},
+            "all_s": {k: [round(x, 4) for x in v] for k, v in times.items()},
+            "ratio": round(med["sourced --version"] / med["python -c pass"], 2), "spacy_imported": spacy_imported}
+
+
 # ---------------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -222,12 +251,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--skip-scaling", action="store_true")
+    ap.add_argument("--startup-only", action="store_true", help="only part 5, start-up (about 10 s)")
     args = ap.parse_args(argv)
 
     t_run = time.perf_counter()
     result: dict = {"quick": args.quick, "memory": {}}
     # 5. start-up first: a child forked from a large process would report that process's pages
     result["startup"] = startup()
+    result["version_ratio"] = version_ratio()
+    if args.startup_only:
+        result["machine"] = machine()
+        result["seconds"] = round(time.perf_counter() - t_run, 1)
+        print_startup(result)
+        print(f"\ncommand: python bench/speed.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
+              f"({result['seconds']}s, commit {result['machine']['commit']})")
+        if args.json:
+            dump_json(args.json, result)
+        return 0
     t_import = time.perf_counter()
     import sourced_nlp
 
@@ -359,6 +399,10 @@ def print_tables(r: dict) -> None:
                         "first ratio", "re-check ratio", "locate, fuzzy 12-word quote (s)"], rows))
     print("\n### Peak resident memory (ru_maxrss, MB; children = the largest finished child: start-up runs, n_process workers)\n")
     print(md_table(["after", "this process", "children"], [[k, v["self_mb"], v["children_mb"]] for k, v in r["memory"].items()]))
+    print_startup(r)
+
+
+def print_startup(r: dict) -> None:
     su = r["startup"]
     print("\n### Start-up (fresh process, median of 3)\n")
     if "skipped" in su:
@@ -366,6 +410,12 @@ def print_tables(r: dict) -> None:
     else:
         print(md_table(["tool", "command", "median (s)", "peak RSS (MB)", "exit codes"],
                        [[k, f"`{v['command'][:80]}`", fmt(v["median_s"], digits=2), v["peak_rss_mb"], v["exit_codes"]] for k, v in su.items()]))
+    vr = r.get("version_ratio")
+    if vr:
+        print(f"\n`sourced --version` against `python -c pass` (same interpreter, median of {vr['runs']} each, alternated):\n")
+        print(md_table(["command", "median (s)"], [[f"`{k}`", fmt(v, digits=3)] for k, v in vr["median_s"].items()]))
+        spacy = ", ".join(f"`{k}`: {'yes' if v else 'no'}" for k, v in vr["spacy_imported"].items())
+        print(f"\nratio {vr['ratio']:.2f}x (target <= 3x); spaCy imported: {spacy}")
 
 
 if __name__ == "__main__":
