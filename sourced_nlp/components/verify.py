@@ -47,6 +47,7 @@ from .. import extensions
 from .. import judges, provenance
 from ..citations import locate
 from ..lexicons import load_lexicon
+from ..parts import PART_CHARS, shift_passage, split_parts
 from ..report import SCHEMA
 from ..sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
@@ -249,21 +250,35 @@ class Verify:
         return index
 
     def source_passages(self, text: str) -> list[dict]:
-        """Passage records of one source text, parsed by the upstream components (cached)."""
+        """Passage records of one source text, parsed by the upstream components (cached by the
+        text's SHA-1). A text longer than a part (:data:`sourced_nlp.parts.PART_CHARS`, or
+        ``nlp.max_length`` when smaller) is parsed in parts, one at a time
+        (:func:`sourced_nlp.parts.split_parts`), its records' offsets moved into the whole text."""
         key = hashlib.sha1(text.encode("utf8")).hexdigest()
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
+        parts = split_parts(text, min(PART_CHARS, self.nlp.max_length))
+        if len(parts) == 1:
+            passages = self._parse_passages(text)
+        else:
+            passages = []
+            for start, part in parts:
+                passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._parse_passages(part)))
+        self._cache[key] = passages
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return passages
+
+    def _parse_passages(self, text: str) -> list[dict]:
+        """The passage records of one text (at most ``nlp.max_length`` characters) through the
+        components before this one; the doc itself is not kept."""
         doc = self.nlp.make_doc(text)
         for pname, proc in self.nlp.pipeline:
             if pname == self.name:
                 break
             doc = proc(doc)
-        passages = doc._.passages or []
-        self._cache[key] = passages
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-        return passages
+        return doc._.passages or []
 
     def __call__(self, doc: Doc) -> Doc:
         raw = doc._.sources
