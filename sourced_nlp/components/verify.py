@@ -3,7 +3,8 @@
 A doc carries its sources in ``doc._.sources`` (strings, ``{"id", "text"}`` mappings or JSON
 values; normalised by :func:`sourced_nlp.sources.normalize_sources`). Each source text goes
 through the pipeline's components before this one (tokenizer, parser, NER, the sourced
-components) and its passage records are cached by content hash (SHA-1 of the text), and the
+components; a source longer than 100,000 characters in parts, :mod:`sourced_nlp.parts`) and its
+passage records are cached by content hash (SHA-1 of the text), and the
 passage index of a list of sources is kept for the last 8 lists, so re-checking against the same
 sources costs only the answer. The verdict rules are in :mod:`sourced_nlp.verdict`, one module
 each; the README's Development section lists them.
