@@ -143,10 +143,12 @@ def _make_doc(nlp, answer: str, sources: Any):
         TypeError: ``answer`` is not a string.
         SourceError: an empty answer; an answer holding an unpaired surrogate; invalid sources
             (:func:`~sourced_nlp.sources.normalize_sources`).
-        TextTooLongError: the answer or a source is longer than ``nlp.max_length``.
+        TextTooLongError: the answer is longer than ``nlp.max_length``, or a source longer than
+            :data:`~sourced_nlp.parts.MAX_SOURCE_CHARS` (or ``nlp.max_length`` when larger).
     """
     from . import extensions  # noqa: F401  (registers the Doc/Span extensions: doc._.sources)
     from .markup import reading_text
+    from .parts import MAX_SOURCE_CHARS
 
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")
@@ -157,12 +159,12 @@ def _make_doc(nlp, answer: str, sources: Any):
         raise SourceError(f"answer: {problem}")
     srcs = normalize_sources(sources)
     limit = getattr(nlp, "max_length", None)
-    if isinstance(limit, int):
-        if len(answer) > limit:
-            raise TextTooLongError("answer", len(answer), limit)
-        for i, src in enumerate(srcs):
-            if len(src["text"]) > limit:
-                raise TextTooLongError(f"source {src['id']!r}", len(src["text"]), limit, index=i)
+    if isinstance(limit, int) and len(answer) > limit:
+        raise TextTooLongError("answer", len(answer), limit)
+    most = max(MAX_SOURCE_CHARS, limit) if isinstance(limit, int) else MAX_SOURCE_CHARS  # parsed in parts
+    for i, src in enumerate(srcs):
+        if len(src["text"]) > most:
+            raise TextTooLongError(f"source {src['id']!r}", len(src["text"]), most, index=i, bound="a source may have")
     doc = nlp.make_doc(reading_text(answer))  # HTML tags blanked, offsets kept (sourced_nlp.markup)
     doc._.sources = srcs
     return doc
@@ -201,9 +203,11 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
     Raises:
         SourceError: no sources, an empty source, a malformed mapping (``{"id": "a"}`` with no
             text), an answer or source holding an unpaired surrogate (``"\\ud800"``).
-        TextTooLongError: (a SourceError) the answer or a source is longer than the pipeline
-            reads at once (``nlp.max_length``, 1,000,000 characters by default); the message
-            names ``answer`` or ``source 'id'``.
+        TextTooLongError: (a SourceError) the answer is longer than the pipeline reads at once
+            (``nlp.max_length``, 1,000,000 characters by default), or a source longer than
+            :data:`~sourced_nlp.parts.MAX_SOURCE_CHARS` (10,000,000; a longer source than
+            ``nlp.max_length`` is parsed in parts, offsets kept); the message names ``answer``
+            or ``source 'id'``.
         TypeError: ``answer`` is not a string.
     """
     from .report import Report
@@ -276,7 +280,7 @@ def check_many(records: Iterable[Any], nlp=None, n_process: int = 1, batch_size:
     Raises:
         RecordError: (a :class:`SourceError`) with ``on_error="raise"``: the first invalid
             record, e.g. ``record 3 (id 'q7'): source 0 is null``; ``.cause`` is the original
-            error (a :class:`TextTooLongError` for a text longer than ``nlp.max_length``).
+            error (a :class:`TextTooLongError` for a text too long, as for :func:`check`).
         TypeError: ``records`` is not an iterable; with ``on_error="raise"``, a record that is
             neither a pair nor a record mapping (the message names its index).
         ValueError: ``n_process`` or ``batch_size`` is not an integer >= 1, or ``on_error`` is
@@ -369,7 +373,7 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
 
     Raises:
         SourceError: no sources, an empty source, a malformed mapping, an unpaired surrogate,
-            a text longer than ``nlp.max_length`` (as for :func:`check`).
+            a text too long (as for :func:`check`).
         TypeError: ``answer`` is not a string.
     """
     from .citation_check import json_citation

@@ -26,22 +26,28 @@ class SourceError(ValueError):
 
 
 class TextTooLongError(SourceError):
-    """An answer or a source longer than the language model reads at once (``nlp.max_length``).
+    """An answer longer than the language model reads at once (``nlp.max_length``), or a source
+    longer than a source may be (:data:`sourced_nlp.parts.MAX_SOURCE_CHARS`, or
+    ``nlp.max_length`` when larger; a source is parsed in parts, so ``nlp.max_length`` does not
+    bound it).
 
     Attributes:
         what: how the text is named in the message (``"answer"``, ``"source 'q3.txt'"``, a path).
         length: its length in characters.
-        limit: the most characters the pipeline reads at once.
+        limit: the most characters such a text may have.
         index: the source's position in the list, or None for the answer.
+        bound: what the limit is, as the message says it (``"the language model reads at once"``,
+            ``"a source may have"``).
     """
 
-    def __init__(self, what: str, length: int, limit: int, index: int | None = None) -> None:
-        super().__init__(f"{what}: {length:,} characters, more than the {limit:,} the language model reads at once")
-        self.what, self.length, self.limit, self.index = what, length, limit, index
+    def __init__(self, what: str, length: int, limit: int, index: int | None = None, *,
+                 bound: str = "the language model reads at once") -> None:
+        super().__init__(f"{what}: {length:,} characters, more than the {limit:,} {bound}")
+        self.what, self.length, self.limit, self.index, self.bound = what, length, limit, index, bound
 
     def named(self, what: str) -> "TextTooLongError":
         """The same error with the text named ``what`` (a file path, say)."""
-        return TextTooLongError(what, self.length, self.limit, self.index)
+        return TextTooLongError(what, self.length, self.limit, self.index, bound=self.bound)
 
 
 # Key words whose capitalisation carries meaning and is kept when keys are split into words.

@@ -28,6 +28,7 @@ from sourced_nlp.components.claims import PipelineOrderError
 SRC = ["Contoso revenue rose 8% to $2.4 billion in 2023."]
 OK = ("Contoso revenue rose 8% in 2023.", SRC)
 HUGE = "Contoso rose. " * 80_000  # 1,120,000 characters: more than nlp.max_length
+BIG = "Contoso rose. " * 715_000  # 10,010,000 characters: more than a source may have
 
 
 def _report(nlp):
@@ -71,7 +72,8 @@ API = [
     ("duplicate ids", lambda nlp: sourced_nlp.check("x", [{"id": "a", "text": "b."}, {"id": "a", "text": "c."}], nlp=nlp),
      sourced_nlp.SourceError, "duplicate source id 'a'"),
     ("source surrogate", lambda nlp: sourced_nlp.check("x", ["\udc00 y"], nlp=nlp), sourced_nlp.SourceError, "unpaired surrogate"),
-    ("source too long", lambda nlp: sourced_nlp.check("x", [HUGE], nlp=nlp), sourced_nlp.TextTooLongError, "source '0'"),
+    ("source too long", lambda nlp: sourced_nlp.check("x", [BIG], nlp=nlp), sourced_nlp.TextTooLongError,
+     "source '0': 10,010,000 characters, more than the 10,000,000 a source may have"),
     ("check_many None", lambda nlp: sourced_nlp.check_many(None, nlp=nlp), TypeError, "records must be an iterable"),
     ("check_many a str", lambda nlp: sourced_nlp.check_many("x", nlp=nlp), TypeError, "records must be an iterable"),
     ("check_many not iterable", lambda nlp: sourced_nlp.check_many(3, nlp=nlp), TypeError, "records must be an iterable"),

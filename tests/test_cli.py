@@ -745,16 +745,20 @@ def test_fields_offers_no_html(tmp_path, files):
 # ------------------------------------------------------------ a new user's bad inputs
 
 HUGE = "Contoso rose. " * 150_000  # 2,100,000 characters: more than spaCy's nlp.max_length
+BIG = "Contoso rose. " * 715_000  # 10,010,000 characters: more than a source may have (parsed in parts below that)
 
 
 @pytest.mark.parametrize("which", ["answer", "source"])
 def test_text_longer_than_the_model_reads_names_the_file(files, which):
     tmp, answer, source = files
     huge = tmp / "huge.txt"
-    huge.write_text(HUGE, encoding="utf-8")
+    huge.write_text(HUGE if which == "answer" else BIG, encoding="utf-8")
     args = [huge, source] if which == "answer" else [answer, huge]
     code, _, err = run("check", *args)
-    assert_input_error(code, err, f"{huge}: 2,100,000 characters, more than the 1,000,000 the language model reads at once")
+    if which == "answer":
+        assert_input_error(code, err, f"{huge}: 2,100,000 characters, more than the 1,000,000 the language model reads at once")
+    else:
+        assert_input_error(code, err, f"{huge}: 10,010,000 characters, more than the 10,000,000 a source may have")
     assert "E088" not in err
 
 
@@ -762,14 +766,14 @@ def test_batch_text_longer_than_the_model_reads_is_one_line_error(tmp_path):
     path = write_batch(tmp_path, [
         {"output": HUGE, "sources": ["Contoso rose."]},
         {"output": "Contoso rose.", "sources": ["Contoso rose."]},
-        {"id": "x", "output": "Contoso rose.", "sources": [{"id": "big", "text": HUGE}]},
+        {"id": "x", "output": "Contoso rose.", "sources": [{"id": "big", "text": BIG}]},
     ])
     code, out, err = run("batch", path)
     assert code == 2, err
     rows = [json.loads(line) for line in out.splitlines()]
     assert [("report" in r, r["line"]) for r in rows] == [(False, 1), (True, 2), (False, 3)]
     assert rows[0]["error"] == "answer: 2,100,000 characters, more than the 1,000,000 the language model reads at once"
-    assert rows[2]["error"].startswith("source 'big': 2,100,000 characters, more than the 1,000,000")
+    assert rows[2]["error"] == "source 'big': 10,010,000 characters, more than the 10,000,000 a source may have"
     assert "E088" not in err and "Traceback" not in err
 
 

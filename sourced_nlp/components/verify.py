@@ -3,7 +3,8 @@
 A doc carries its sources in ``doc._.sources`` (strings, ``{"id", "text"}`` mappings or JSON
 values; normalised by :func:`sourced_nlp.sources.normalize_sources`). Each source text goes
 through the pipeline's components before this one (tokenizer, parser, NER, the sourced
-components) and its passage records are cached by content hash (SHA-1 of the text), and the
+components; a source longer than 100,000 characters in parts, :mod:`sourced_nlp.parts`) and its
+passage records are cached by content hash (SHA-1 of the text), and the
 passage index of a list of sources is kept for the last 8 lists, so re-checking against the same
 sources costs only the answer. The verdict rules are in :mod:`sourced_nlp.verdict`, one module
 each; the README's Development section lists them.
@@ -48,6 +49,7 @@ from .. import judges, provenance
 from ..judges import backends as _backends, claude as _claude  # noqa: F401  (they register sourced.judge.*.v1)
 from ..citations import locate
 from ..lexicons import load_lexicon
+from ..parts import PART_CHARS, shift_passage, split_parts
 from ..report import SCHEMA
 from ..sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
@@ -250,21 +252,35 @@ class Verify:
         return index
 
     def source_passages(self, text: str) -> list[dict]:
-        """Passage records of one source text, parsed by the upstream components (cached)."""
+        """Passage records of one source text, parsed by the upstream components (cached by the
+        text's SHA-1). A text longer than a part (:data:`sourced_nlp.parts.PART_CHARS`, or
+        ``nlp.max_length`` when smaller) is parsed in parts, one at a time
+        (:func:`sourced_nlp.parts.split_parts`), its records' offsets moved into the whole text."""
         key = hashlib.sha1(text.encode("utf8")).hexdigest()
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
+        parts = split_parts(text, min(PART_CHARS, self.nlp.max_length))
+        if len(parts) == 1:
+            passages = self._parse_passages(text)
+        else:
+            passages = []
+            for start, part in parts:
+                passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._parse_passages(part)))
+        self._cache[key] = passages
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return passages
+
+    def _parse_passages(self, text: str) -> list[dict]:
+        """The passage records of one text (at most ``nlp.max_length`` characters) through the
+        components before this one; the doc itself is not kept."""
         doc = self.nlp.make_doc(text)
         for pname, proc in self.nlp.pipeline:
             if pname == self.name:
                 break
             doc = proc(doc)
-        passages = doc._.passages or []
-        self._cache[key] = passages
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-        return passages
+        return doc._.passages or []
 
     def __call__(self, doc: Doc) -> Doc:
         raw = doc._.sources
