@@ -99,9 +99,11 @@ def filler(chars: int) -> str:
 @pytest.fixture(scope="module")
 def small():
     """A pipeline that reads at most 2,000 characters at once: longer sources go in parts."""
-    nlp = sourced_nlp.load_pipeline()
+    nlp = sourced_nlp.load_pipeline()  # the shared, cached pipeline: its bound is put back after
+    before = nlp.max_length
     nlp.max_length = 2_000
-    return nlp
+    yield nlp
+    nlp.max_length = before
 
 
 def boundary_source() -> tuple[str, list[tuple[int, str]]]:
