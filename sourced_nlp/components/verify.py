@@ -13,6 +13,10 @@ Pluggable parts, through spaCy's registry (``@misc``), in the config:
 * ``rules``: the decision order, ``{"@misc": "sourced.rules.v1"}`` (the rules of
   :data:`sourced_nlp.verdict.rules.DEFAULT_RULES`, in that order; ``exclude`` leaves rules out
   by function name).
+* ``meaning``: the meaning tier, ``{"@misc": "sourced.meaning.v1"}`` (``path``: a model file; the
+  shipped ``models/meaning-v1.json`` by default), tried just before the last rule for the claims
+  the rules leave unverified with every name and value present
+  (:mod:`sourced_nlp.verdict.rules.meaning`); ``null``: the rules only.
 * ``word_matcher``: whether a passage holds a claim's word, for coverage,
   ``{"@misc": "sourced.word_matcher.v1"}`` (:func:`sourced_nlp.verdict.words.word_in`).
 * The lexicons, by bundled name or path: ``lexicon`` (``models/lexical.json``), ``records``,
