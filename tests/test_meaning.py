@@ -123,3 +123,24 @@ def test_cli_meaning_and_no_meaning(records, tmp_path):
         got[flag] = [(c["verdict"], c["rule"]) for c in json.loads(proc.stdout)["claims"]]
     assert got["--no-meaning"] == [(c["verdict"], c["rule"]) for c in rules[k]["claims"]]
     assert got["--meaning"] == [(c["verdict"], c["rule"]) for c in tier[k]["claims"]] != got["--no-meaning"]
+
+
+def test_setting_the_tier_on_a_component_takes_effect():
+    import spacy
+
+    from sourced_nlp import MODEL_NAMES
+    from sourced_nlp.verdict.rules.meaning import MeaningRule
+
+    for model_name in MODEL_NAMES:  # a pipeline of its own: load_pipeline's are shared
+        try:
+            nlp = spacy.load(model_name)
+            break
+        except OSError:
+            continue
+    v = nlp.add_pipe("sourced_verify")
+    assert v.verifier.rules[-2] is v.meaning
+    v.meaning = None
+    assert v.verifier.rules == v.rules
+    rule = MeaningRule(MeaningModel.load())
+    v.meaning = rule
+    assert v.verifier.rules == (*v.rules[:-1], rule, v.rules[-1])

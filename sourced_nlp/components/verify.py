@@ -241,6 +241,18 @@ class Verify:
         )
         self._indexes.clear()
 
+    @property
+    def meaning(self) -> Rule | None:
+        """The meaning tier (a rule, ``sourced.meaning.v1``), or None; setting it takes effect at
+        once (``nlp.get_pipe("sourced_verify").meaning = MeaningRule(my_model)``)."""
+        return self._meaning
+
+    @meaning.setter
+    def meaning(self, rule: Rule | None) -> None:
+        self._meaning = rule
+        if hasattr(self, "verifier"):
+            self.verifier.rules = self._decision_order()
+
     def _decision_order(self) -> tuple[Rule, ...]:
         """The rules, the meaning tier (when one is configured) just before the last of them."""
         if self.meaning is None:
