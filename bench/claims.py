@@ -30,6 +30,10 @@ Usage::
     python bench/claims.py                 # all four sets, full
     python bench/claims.py --quick         # about 300 items per set (every k-th)
     python bench/claims.py --limit 50 --sets wice,summedits
+    python bench/claims.py --quick --tools sourced-nlp,sourced-nlp-rules   # the meaning tier on and off
+
+Tools: ``sourced-nlp`` (the rules, then the meaning tier), ``sourced-nlp-rules`` (the rules
+only, ``meaning: null``) and ``sourced-evidence``.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchlib import DEV, OURS, PEER, VERDICTS, dump_json, fmt, load_peer, log, machine, md_table, read_jsonl, subsample  # noqa: E402
 
 SETS = ("climate-fever", "wice", "summedits", "factcheck-gpt")
+#: sourced-nlp with the rules only (the meaning tier off), beside the default in the same run
+RULES = f"{OURS}-rules"
 QUICK_SIZE = 300
 NOT_GROUNDED = "not grounded"
 _WICE_RANK = {"supported": 2, "partially_supported": 1, "not_supported": 0}
@@ -97,10 +103,12 @@ def combine(verdicts: list[str]) -> str:
     return "unverified"
 
 
-def run_ours(items: list[dict], n_process: int) -> list[str]:
+def run_ours(items: list[dict], n_process: int, config: dict | None = None) -> list[str]:
+    """sourced-nlp's verdict per item; ``config``: ``sourced_verify`` overrides (``{"meaning": None}``:
+    the rules only)."""
     import sourced_nlp
 
-    nlp = sourced_nlp.load_pipeline()
+    nlp = sourced_nlp.load_pipeline(config=config)
     records = [(it["claim"], it["sources"]) for it in items]
     reports: list = []
     try:
@@ -214,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N items per set (after --quick)")
     ap.add_argument("--quick", action="store_true", help=f"about {QUICK_SIZE} items per set (every k-th)")
     ap.add_argument("--n-process", type=int, default=1)
-    ap.add_argument("--tools", default=f"{OURS},{PEER}")
+    ap.add_argument("--tools", default=f"{OURS},{RULES},{PEER}",
+                    help=f"comma-separated: {OURS} (with the meaning tier), {RULES} (the rules only), {PEER}")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -235,7 +244,10 @@ def main(argv: list[str] | None = None) -> int:
         res, secs = {}, {}
         for tool in tools:
             t = time.time()
-            preds = run_ours(items, args.n_process) if tool == OURS else run_peer(items)
+            if tool in (OURS, RULES):
+                preds = run_ours(items, args.n_process, {"meaning": None} if tool == RULES else None)
+            else:
+                preds = run_peer(items)
             if preds is None:
                 continue
             secs[tool] = round(time.time() - t, 1)

@@ -32,6 +32,12 @@ sourced-evidence gets each QA passage as its own source, like sourced-nlp (``--p
 gives it the upstream string with its ``passage N:`` markers instead: then "According to Passage
 1, ..." sentences match the marker, and its QA clean-grounded coverage rises by about 3 points).
 
+Tools: ``sourced-nlp`` (the default pipeline: the rules, then the meaning tier),
+``sourced-nlp-rules`` (the same with ``meaning: null``: the rules only, so the tier's gain shows
+in the same run; its own response-level threshold, cached in ``bench/out/threshold-rules.json``)
+and ``sourced-evidence``. ``--no-meaning`` runs ``sourced-nlp`` itself with the rules only (its
+``--dump`` then is the rules-only one).
+
 Tune only on train (``--split train``, ``--dump``); the test split is for reporting.
 
 Usage::
@@ -91,6 +97,8 @@ METRICS = (
     "support_auc",
 )
 COUNT_METRICS = {"sentences", "contradicted"}
+#: sourced-nlp with the rules only (the meaning tier off), run beside the default in the same run
+RULES = f"{OURS}-rules"
 QUICK_EVERY = 5  # --quick: every 5th response (~445 of the 2,226 test responses)
 THRESHOLD_CACHE = OUT / "threshold.json"
 
@@ -269,31 +277,39 @@ def build_items(data_dir: Path, split: str, quick: bool, limit: int | None, peer
     return items
 
 
-def train_threshold(data_dir: Path, n_process: int, refresh: bool = False) -> dict:
-    """The response-level threshold from the full TRAIN split, cached by code fingerprint."""
+def threshold_cache(config: dict | None) -> Path:
+    """The cache file of the response-level threshold of one configuration (the rules only: its own)."""
+    return THRESHOLD_CACHE if not config else THRESHOLD_CACHE.with_name("threshold-rules.json")
+
+
+def train_threshold(data_dir: Path, n_process: int, refresh: bool = False, config: dict | None = None) -> dict:
+    """The response-level threshold from the full TRAIN split, cached by code fingerprint
+    (``config``: the ``sourced_verify`` overrides, ``{"meaning": None}`` for the rules only)."""
     key = {"fingerprint": code_fingerprint(), "data": str(data_dir.resolve()),
            "responses_sha1": file_sha1(data_dir / "response.jsonl")}
-    if THRESHOLD_CACHE.exists() and not refresh:
+    cache = threshold_cache(config)
+    if cache.exists() and not refresh:
         try:
-            cached = json.loads(THRESHOLD_CACHE.read_text())
+            cached = json.loads(cache.read_text())
             if all(cached.get(k) == v for k, v in key.items()):
-                log(f"threshold from {THRESHOLD_CACHE} (train, same code): {cached['threshold']}")
+                log(f"threshold from {cache} (train, same code): {cached['threshold']}")
                 return cached
         except (ValueError, KeyError):
             pass
     log("choosing the response-level threshold on the train split (code changed or no cache)")
     items = build_items(data_dir, "train", quick=False, limit=None)
-    segs, _ = run_ours(items, n_process=n_process, progress=False)
-    return save_threshold(items, segs, key)
+    segs, _ = run_ours(items, n_process=n_process, progress=False, config=config)
+    return save_threshold(items, segs, key, config)
 
 
-def save_threshold(items: list[dict], segs: list[list[dict]], key: dict | None = None) -> dict:
+def save_threshold(items: list[dict], segs: list[list[dict]], key: dict | None = None, config: dict | None = None) -> dict:
     key = key or {}
     best = choose_threshold([min_support(s) for s in segs], [bool(it["labels"]) for it in items])
     result = {**key, "threshold": best["threshold"], "train_f1": best["f1"], "train_responses": len(items),
               "chosen_on": "train", "rule": "flag a response when min claim support < threshold (max F1 on train)"}
-    dump_json(THRESHOLD_CACHE, result)
-    log(f"threshold {best['threshold']} (train F1 {fmt(best['f1'])}) -> {THRESHOLD_CACHE}")
+    cache = threshold_cache(config)
+    dump_json(cache, result)
+    log(f"threshold {best['threshold']} (train F1 {fmt(best['f1'])}) -> {cache}")
     return result
 
 
@@ -345,9 +361,8 @@ def print_tables(result: dict) -> None:
                              b["hallucinated_responses"], fmt(p["precision"], True), fmt(p["recall"], True), fmt(p["f1"], True)])
     print(md_table(["tool / scope", "rule", "responses", "hallucinated", "precision", "recall", "F1"], rows))
     print()
-    if result.get("threshold"):
-        t = result["threshold"]
-        print(f"threshold chosen on train: {t.get('threshold')} (train F1 {fmt(t.get('train_f1'))}, "
+    for tool, t in (result.get("thresholds") or ({OURS: result["threshold"]} if result.get("threshold") else {})).items():
+        print(f"threshold chosen on train ({tool}): {t.get('threshold')} (train F1 {fmt(t.get('train_f1'))}, "
               f"{t.get('train_responses')} train responses)\n")
     for tool, n in result.get("errors", {}).items():
         if n:
@@ -361,7 +376,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="only the first N responses (after --quick)")
     ap.add_argument("--quick", action="store_true", help=f"every {QUICK_EVERY}th response (deterministic)")
     ap.add_argument("--n-process", type=int, default=1, help="worker processes for sourced-nlp")
-    ap.add_argument("--tools", default=f"{OURS},{PEER}", help="comma-separated: sourced-nlp, sourced-evidence")
+    ap.add_argument("--tools", default=f"{OURS},{RULES},{PEER}",
+                    help=f"comma-separated: {OURS} (with the meaning tier), {RULES} (the rules only), {PEER}")
+    ap.add_argument("--no-meaning", action="store_true",
+                    help=f"run {OURS} itself with the rules only (the meaning tier off; its --dump then too)")
     ap.add_argument("--json", type=Path, default=None, help="write the metrics as JSON")
     ap.add_argument("--dump", type=Path, default=None, help="per-sentence JSONL of sourced-nlp (train split only)")
     ap.add_argument("--peer-raw-qa", action="store_true",
@@ -371,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     tools = [t.strip() for t in args.tools.split(",") if t.strip()]
-    unknown = set(tools) - {OURS, PEER}
+    unknown = set(tools) - {OURS, RULES, PEER}
     if unknown:
         ap.error(f"unknown tools {sorted(unknown)}")
     if args.dump and args.split != "train":
@@ -395,23 +413,31 @@ def main(argv: list[str] | None = None) -> int:
     }
 
     segments: dict[str, list[list[dict]]] = {}
-    if OURS in tools:
-        segments[OURS], result["errors"][OURS] = run_ours(items, n_process=args.n_process)
+    configs = {OURS: {"meaning": None} if args.no_meaning else None, RULES: {"meaning": None}}
+    result["meaning"] = not args.no_meaning
+    for tool in (OURS, RULES):
+        if tool in tools:
+            segments[tool], result["errors"][tool] = run_ours(items, n_process=args.n_process, config=configs[tool])
     if PEER in tools:
         peer, problems = run_peer(items)
         if peer:
             segments[PEER], result["errors"][PEER] = peer, problems
 
-    threshold = None
-    if OURS in segments:
+    thresholds: dict[str, dict] = {}
+    for tool in (OURS, RULES):
+        if tool not in segments:
+            continue
         full = not args.quick and args.limit is None
         if args.split == "train" and full:
             key = {"fingerprint": code_fingerprint(), "data": str(args.data.resolve()),
                    "responses_sha1": file_sha1(args.data / "response.jsonl")}
-            threshold = save_threshold(items, segments[OURS], key)
+            thresholds[tool] = save_threshold(items, segments[tool], key, configs[tool])
         else:
-            threshold = train_threshold(args.data, args.n_process, refresh=args.refresh_threshold)
+            thresholds[tool] = train_threshold(args.data, args.n_process, refresh=args.refresh_threshold, config=configs[tool])
+    threshold = thresholds.get(OURS) or thresholds.get(RULES)
+    if threshold is not None:
         result["threshold"] = threshold
+        result["thresholds"] = thresholds
 
     for tool, segs in segments.items():
         rows = sentence_rows(items, segs)
@@ -420,10 +446,10 @@ def main(argv: list[str] | None = None) -> int:
             scoped = [r for r in rows if scope == "overall" or r["task"] == scope]
             if scope != "overall" and not scoped:
                 continue
-            block[scope] = sentence_metrics(scoped, with_auc=(tool == OURS))
+            block[scope] = sentence_metrics(scoped, with_auc=(tool in (OURS, RULES)))
             counts[scope] = sentence_counts(scoped)
-        block["response_level"] = response_level(items, segs, threshold["threshold"] if (tool == OURS and threshold) else None,
-                                                 ours=(tool == OURS))
+        block["response_level"] = response_level(items, segs, thresholds[tool]["threshold"] if tool in thresholds else None,
+                                                 ours=(tool in (OURS, RULES)))
         result["tools"][tool] = block
         result["counts"][tool] = counts
         if tool == OURS and args.dump:

@@ -36,6 +36,7 @@ from .batching import error_text, results as _results, validate_record as _valid
 from .sources import (SourceError, TextTooLongError, load_source_file, normalize_sources, read_answer, read_stdin,
                       read_stdin_bytes)
 from .judges import cli as judging
+from .meaning.cli import MEANING
 
 app = typer.Typer(
     name="sourced",
@@ -385,13 +386,14 @@ def check(
     judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
+    meaning: bool = MEANING,
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
 
     Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error (among them an
     OUT that is one of the input files: refused before anything is read or written).
     """
-    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     _validate_gates(fail_under, min_coverage)
     _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "check", nlp)
@@ -542,6 +544,7 @@ def cite(
     judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
+    meaning: bool = MEANING,
 ) -> int:
     """Check a cited ANSWER: each claim against the sources it cites, each citation resolved
     and its quote located; findings with severities, a grounding score, citation coverage.
@@ -549,7 +552,7 @@ def cite(
     Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
     it fails, 2 on a usage or input error (among them an OUT that is one of the input files).
     """
-    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     _validate_gates(fail_under, min_coverage)
     _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "cite", nlp)
@@ -826,6 +829,7 @@ def batch(
     judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
+    meaning: bool = MEANING,
     dask: Optional[str] = typer.Option(
         None, "--dask", metavar="ADDRESS",
         help="Check on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for N local worker "
@@ -845,9 +849,11 @@ def batch(
     line is malformed (after checking all the others), else 1 if any report fails the gate,
     else 0; exit 2 before anything is read when OUT is the batch file itself.
     """
-    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record)
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     judge_cfg = {"judge": judging.judge_config(judge, judge_model, judge_concurrency, judge_file, judge_record)} \
         if judge else None
+    if not meaning:  # the rules only: the config of every worker too
+        judge_cfg = {**(judge_cfg or {}), "meaning": None}
     if dask is not None:
         _dask_batch().parse_address(dask)
     _check_output(out, [("batch file", file)])

@@ -11,7 +11,8 @@ Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
                  "evidence": [{"source": str, "start": int, "end": int, "text": str}],
                  "differs": [{"claim": str, "source": str, "kind": str}],
                  "citations": [dict],
-                 "rule": str}],                       # optional
+                 "rule": str,                         # optional
+                 "meaning": {"model": str, "version": str, "score": float}}],  # optional: the meaning tier's
      "skipped": [{"text": str, "start": int, "end": int, "kind": str}],
      "counts": {"grounded": int, "contradicted": int, "unverified": int},
      "findings": [{"kind", "severity", "claim": int | None, "message"}],  # from a check
@@ -94,6 +95,8 @@ class ClaimResult:
             ``contradicted.value``, ``unverified.too_little``, ...: the module of
             :mod:`sourced_nlp.verdict` that holds it); None for a report that does not name it.
         judge: what a judge answered (:mod:`sourced_nlp.judges`), when one was asked.
+        meaning: the meaning tier's ``{"model", "version", "score"}`` when it decided the claim
+            (``grounded.meaning`` / ``contradicted.meaning``, :mod:`sourced_nlp.verdict.rules.meaning`).
     """
 
     text: str
@@ -108,6 +111,7 @@ class ClaimResult:
     citation_status: str | None = None
     rule: str | None = None
     judge: dict | None = None
+    meaning: dict | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -131,6 +135,8 @@ class ClaimResult:
             d["rule"] = self.rule
         if self.judge is not None:
             d["judge"] = dict(self.judge)
+        if self.meaning is not None:
+            d["meaning"] = dict(self.meaning)
         return d
 
     @classmethod
@@ -148,6 +154,7 @@ class ClaimResult:
             citation_status=d.get("citation_status"),
             rule=d.get("rule"),
             judge=dict(d["judge"]) if isinstance(d.get("judge"), dict) else None,
+            meaning=dict(d["meaning"]) if isinstance(d.get("meaning"), dict) else None,
         )
 
 

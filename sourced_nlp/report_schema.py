@@ -88,6 +88,11 @@ def validate_report(d: dict) -> None:
         _field(c, "support", where, "number", required=False)
         _field(c, "citation_status", where, "string", required=False)
         _field(c, "rule", where, "string", required=False)
+        _field(c, "meaning", where, "object", required=False)
+        if isinstance(c.get("meaning"), Mapping):
+            _field(c["meaning"], "model", f"{where}.meaning", "string")
+            _field(c["meaning"], "version", f"{where}.meaning", "string")
+            _field(c["meaning"], "score", f"{where}.meaning", "number")
         for ew, e in _objects(c, "evidence", where, required=False):
             _field(e, "source", ew, "source id")
             _field(e, "start", ew, "integer")

@@ -14,6 +14,10 @@ Pluggable parts, through spaCy's registry (``@misc``), in the config:
 * ``rules``: the decision order, ``{"@misc": "sourced.rules.v1"}`` (the rules of
   :data:`sourced_nlp.verdict.rules.DEFAULT_RULES`, in that order; ``exclude`` leaves rules out
   by function name).
+* ``meaning``: the meaning tier, ``{"@misc": "sourced.meaning.v1"}`` (``path``: a model file; the
+  shipped ``models/meaning-v1.json`` by default), tried just before the last rule for the claims
+  the rules leave unverified with every name and value present
+  (:mod:`sourced_nlp.verdict.rules.meaning`); ``null``: the rules only.
 * ``word_matcher``: whether a passage holds a claim's word, for coverage,
   ``{"@misc": "sourced.word_matcher.v1"}`` (:func:`sourced_nlp.verdict.words.word_in`).
 * The lexicons, by bundled name or path: ``lexicon`` (``models/lexical.json``), ``records``,
@@ -81,6 +85,22 @@ def make_rules(exclude: list[str] = []) -> tuple[Rule, ...]:  # noqa: B006 - a c
     return tuple(r for r in DEFAULT_RULES if r.__name__ not in exclude)  # type: ignore[attr-defined]
 
 
+@registry.misc("sourced.meaning.v1")
+def make_meaning(path: str | None = None):
+    """The meaning tier (:mod:`sourced_nlp.verdict.rules.meaning`) over a model file: the shipped
+    ``models/meaning-v1.json`` when ``path`` is None. ``sourced_verify`` puts it just before the
+    last rule; its config key ``meaning: null`` leaves it out (the rules only).
+
+    Raises:
+        FileNotFoundError, ValueError: no model file at ``path``, or one of another shape or of
+            other features (:meth:`sourced_nlp.meaning.model.MeaningModel.load`).
+    """
+    from ..meaning.model import MeaningModel
+    from ..verdict.rules.meaning import MeaningRule
+
+    return MeaningRule(MeaningModel.load(path))
+
+
 @registry.misc("sourced.word_matcher.v1")
 def make_word_matcher() -> WordMatcher:
     """The word matcher of coverage: a claim's lemma is held by a passage when it is among its
@@ -115,6 +135,7 @@ def validate_config(thresholds: Thresholds, cache_size: int) -> None:
         "rules": {"@misc": "sourced.rules.v1"},
         "word_matcher": {"@misc": "sourced.word_matcher.v1"},
         "judge": None,
+        "meaning": {"@misc": "sourced.meaning.v1"},
     },
 )
 def make_verify(
@@ -151,6 +172,7 @@ def make_verify(
     word_matcher: WordMatcher,
     require_citations: bool = False,
     judge=None,
+    meaning=None,
 ) -> "Verify":
     """Create the verifier; adds the missing upstream sourced components first. The thresholds
     are the fields of :class:`~sourced_nlp.verdict.thresholds.Thresholds`, by name.
@@ -168,7 +190,7 @@ def make_verify(
     lexicons = {"lexicon": lexicon, "records": records, "verdict_words": verdict_words, "negation": negation, "units": units}
     return Verify(nlp, name, lexicons=lexicons, thresholds=t, cache_size=cache_size,
                   require_citations=require_citations, rules=rules, word_matcher=word_matcher,
-                  judge=judge)
+                  judge=judge, meaning=meaning)
 
 
 class Verify:
@@ -186,6 +208,8 @@ class Verify:
         word_matcher: the word matcher of coverage (``sourced.word_matcher.v1``).
         judge: a judge backend (``{"@misc": "sourced.judge.replay.v1", ...}`` in the config),
             asked about every claim the rules leave unverified; None (the default): no judge.
+        meaning: the meaning tier (``sourced.meaning.v1``), tried just before the last rule, so
+            after every rule that can show a verdict and before the judge; None: the rules only.
 
     Raises:
         ValueError: a threshold or ``cache_size`` out of range (see :func:`validate_config`).
@@ -194,8 +218,9 @@ class Verify:
 
     def __init__(self, nlp: Language, name: str, *, lexicons: dict[str, str] | None = None, thresholds: Thresholds,
                  cache_size: int, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
-                 word_matcher: WordMatcher = word_in, judge=None) -> None:
+                 word_matcher: WordMatcher = word_in, judge=None, meaning: Rule | None = None) -> None:
         validate_config(thresholds, cache_size)
+        self.meaning = meaning  # the meaning tier: just before the last rule (unverified), when given
         self.judge = judge  # a sourced.judge.*.v1 backend: asked about the claims the rules leave unverified
         self.require_citations = require_citations
         self.nlp = nlp
@@ -215,9 +240,27 @@ class Verify:
                                                    negation=refs["negation"], lexical=refs["lexicon"], units=refs["units"])
         self.verifier = Verifier(
             self.thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9), self.lexical.meta_words,
-            rules=self.rules, word_matcher=self.word_matcher, lexicon=self.verdict_lexicon,
+            rules=self._decision_order(), word_matcher=self.word_matcher, lexicon=self.verdict_lexicon,
         )
         self._indexes.clear()
+
+    @property
+    def meaning(self) -> Rule | None:
+        """The meaning tier (a rule, ``sourced.meaning.v1``), or None; setting it takes effect at
+        once (``nlp.get_pipe("sourced_verify").meaning = MeaningRule(my_model)``)."""
+        return self._meaning
+
+    @meaning.setter
+    def meaning(self, rule: Rule | None) -> None:
+        self._meaning = rule
+        if hasattr(self, "verifier"):
+            self.verifier.rules = self._decision_order()
+
+    def _decision_order(self) -> tuple[Rule, ...]:
+        """The rules, the meaning tier (when one is configured) just before the last of them."""
+        if self.meaning is None:
+            return self.rules
+        return (*self.rules[:-1], self.meaning, self.rules[-1])
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
         """Write each lexicon the component reads (``<key>.json`` in ``path``), so that a

@@ -67,19 +67,24 @@ def check_options(name: str, model: Optional[str], concurrency: int, file: Optio
 
 
 def pipeline(name: Optional[str], model: Optional[str] = None, concurrency: int = 4, file: Optional[str] = None,
-             record: Optional[str] = None) -> Any:
-    """The pipeline for ``--judge NAME`` (None without a judge: the default pipeline applies).
+             record: Optional[str] = None, meaning: bool = True) -> Any:
+    """The pipeline for ``--judge NAME`` and ``--meaning/--no-meaning`` (None without a judge
+    and with the meaning tier: the default pipeline applies).
 
     Raises:
         ValueError: as :func:`check_options`, or a judge config the backend refuses.
     """
+    from ..meaning.cli import meaning_config
+
     if name is None:
         if file or record:
             raise ValueError("--judge-file and --judge-record need --judge NAME")
-        return None
+        if meaning:
+            return None
     import sourced_nlp
 
-    return sourced_nlp.load_pipeline(config={"judge": judge_config(name, model, concurrency, file, record)})
+    judged = {"judge": judge_config(name, model, concurrency, file, record)} if name is not None else {}
+    return sourced_nlp.load_pipeline(config={**judged, **meaning_config(meaning)})
 
 
 def calibrate_command(
