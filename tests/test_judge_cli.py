@@ -186,12 +186,17 @@ def test_calibrate_replay_prints_and_writes_its_table(gold):
 
 
 @pytest.mark.slow
-def test_calibrate_rules(gold):
-    done = run("calibrate", "gold.jsonl", "-o", "rules.json", cwd=gold)
+@pytest.mark.parametrize("argv, backend, meaning, head", [
+    ([], "rules+meaning", "meaning-lr 1", "rules+meaning (meaning-lr 1): agreement"),
+    (["--no-meaning"], "rules", None, "rules: agreement"),
+])
+def test_calibrate_rules_and_meaning_tier(gold, argv, backend, meaning, head):
+    done = run("calibrate", "gold.jsonl", *argv, "-o", "rules.json", cwd=gold)
     assert done.returncode == 0, done.stderr
     result = json.loads((gold / "rules.json").read_text(encoding="utf8"))
-    assert result["backend"] == "rules" and result["model"] is None and result["n"] == 160
-    assert "rules: agreement" in done.stdout
+    assert result["backend"] == backend and result["meaning"] == meaning and result["n"] == 160
+    assert result["model"] is None and result["prompt_version"] is None
+    assert done.stdout.startswith(head)
 
 
 def test_calibrate_bad_input(tmp_path):

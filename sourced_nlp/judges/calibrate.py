@@ -1,4 +1,4 @@
-"""Calibration: how often a judge (or the rules) agrees with human labels on a gold set.
+"""Calibration: how often a judge (or the rules, or the meaning tier) agrees with human labels on a gold set.
 
 A gold set is JSONL, one claim per line: ``{"id", "claim", "sources": [{"id", "text"}],
 "label": "grounded" | "contradicted" | "unverified", "origin"}`` (``bench/make_gold.py``
@@ -116,26 +116,41 @@ def calibrate(rows: Sequence[dict], judge: Optional[Judge] = None, nlp: Any = No
         rows: gold rows (:func:`read_gold`).
         judge: a backend to ask about every claim alone; None: the pipeline ``nlp`` decides.
         nlp: the pipeline when ``judge`` is None (default :func:`sourced_nlp.load_pipeline`:
-            the rules alone); give one with a judge in its config to measure the tiers together.
+            the rules and the meaning tier); give one with ``{"meaning": None}`` in its config for
+            the rules alone, or with a judge in its config to measure the tiers together.
 
     Returns:
-        :func:`metrics` plus ``backend``, ``model``, ``prompt_version`` (None for the rules),
+        :func:`metrics` plus ``backend`` (the judge's, or the pipeline's tiers: ``rules``,
+        ``rules+meaning``, ``rules+meaning+replay``), ``meaning`` (the meaning tier's model and
+        version, None without it), ``model``, ``prompt_version`` (the judge's; None without one),
         ``status`` (judge answers by status: accepted, unverified, discarded, failed) and
         ``origins`` (claims per origin of the gold set).
     """
     labels = [r["label"] for r in rows]
-    out: dict = {"backend": "rules", "model": None, "prompt_version": None}
+    out: dict = {"backend": "rules", "model": None, "prompt_version": None, "meaning": None}
     if judge is not None:
         judged = judge_verdicts(judge, rows)
         verdicts = [v for v, _ in judged]
         out.update(backend=judge.backend, model=judge.model, prompt_version=judge.prompt_version,
                    status=dict(Counter(s for _, s in judged)))
     else:
+        if nlp is None:
+            import sourced_nlp
+
+            nlp = sourced_nlp.load_pipeline()
         verdicts = pipeline_verdicts(rows, nlp)
-        verify = nlp.get_pipe("sourced_verify") if nlp is not None else None
+        verify = nlp.get_pipe("sourced_verify")
+        tiers = ["rules"]
+        m = getattr(verify, "meaning", None)
+        if m is not None:
+            tiers.append("meaning")
+            model = getattr(m, "model", None)
+            out["meaning"] = f"{getattr(model, 'name', type(m).__name__)} {getattr(model, 'version', '')}".strip()
         j = getattr(verify, "judge", None)
         if j is not None:
-            out.update(backend=f"rules+{j.backend}", model=j.model, prompt_version=j.prompt_version)
+            tiers.append(j.backend)
+            out.update(model=j.model, prompt_version=j.prompt_version)
+        out["backend"] = "+".join(tiers)
     out.update(metrics(labels, verdicts))
     out["origins"] = dict(Counter(str(r.get("origin", "")) for r in rows))
     return out
@@ -148,7 +163,8 @@ def gold_digest(path: str | Path) -> str:
 
 def table(result: dict) -> str:
     """The result as Markdown: a header line, the confusion matrix and precision per verdict."""
-    head = (f"{result['backend']}" + (f" {result['model']}" if result.get("model") else "")
+    head = (f"{result['backend']}" + (f" ({result['meaning']})" if result.get("meaning") else "")
+            + (f" {result['model']}" if result.get("model") else "")
             + (f" (prompt {result['prompt_version']})" if result.get("prompt_version") else "")
             + f": agreement {result['agreement']:.1%} on {result['n']} claims" if result["n"] else ": no claims")
     lines = [head, "", "| label \\ verdict | " + " | ".join(VERDICTS) + " | recall |", "|---|" + "---:|" * 4]

@@ -97,10 +97,14 @@ def calibrate_command(
     record: Optional[str] = typer.Option(None, "--record", metavar="FILE",
                                          help="Append the judge's answers here (a file for --judge replay)."),
     tiered: bool = typer.Option(False, "--tiered", help="The rules first, the judge on what they leave unverified."),
+    meaning: bool = typer.Option(True, "--meaning/--no-meaning",
+                                 help="With --judge rules or --tiered: the meaning tier after the rules (the default); "
+                                      "--no-meaning: the rules alone."),
     out: str = typer.Option("calibration.json", "--output", "-o", metavar="OUT", help="Write the results here (JSON)."),
 ) -> int:
-    """Agreement of a judge (or the rules) with the human labels of GOLD: the confusion matrix and
-    the precision of each verdict, printed and written to OUT with the model and prompt version."""
+    """Agreement of a judge (or the rules and the meaning tier) with the human labels of GOLD: the
+    confusion matrix and the precision of each verdict, printed and written to OUT with the model
+    and prompt version."""
     from .calibrate import calibrate, gold_digest, read_gold, table
 
     if judge != "rules":
@@ -108,10 +112,12 @@ def calibrate_command(
     rows = read_gold(gold)
     import sourced_nlp
 
+    from ..meaning.cli import meaning_config
+
     if judge == "rules":
-        result = calibrate(rows)
+        result = calibrate(rows, nlp=sourced_nlp.load_pipeline(config=meaning_config(meaning)))
     elif tiered:
-        result = calibrate(rows, nlp=sourced_nlp.load_pipeline(config={"judge": cfg}))
+        result = calibrate(rows, nlp=sourced_nlp.load_pipeline(config={"judge": cfg, **meaning_config(meaning)}))
     else:
         import spacy
 
