@@ -177,44 +177,61 @@ def _where(path: str) -> str:
 
 
 def _same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file (symlinks, ``..`` and hard links resolved); False
-    when either does not exist."""
+    """Whether two paths name one file (symlinks, ``..`` and hard links resolved); when one
+    does not exist yet, whether they resolve to the same path (one file to be written)."""
     try:
         return os.path.samefile(a, b)
     except FileNotFoundError:
-        return False
+        return os.path.realpath(a) == os.path.realpath(b)
     except OSError:  # e.g. a file that cannot be stat'ed: compare the resolved paths
         from pathlib import Path
 
         return Path(a).resolve() == Path(b).resolve()
 
 
-def _check_output(out: Optional[str], inputs: list[tuple[str, Optional[str]]]) -> None:
-    """Refuse an ``--output`` that would destroy an input or cannot be written, before any
-    input is read or anything is written.
+def _check_output(out: Optional[str], inputs: list[tuple[str, Optional[str]]], option: str = "--output") -> None:
+    """Refuse an ``--output`` (or another file the command writes, named by ``option``) that
+    would destroy an input or cannot be written, before any input is read or anything is written.
 
     Args:
-        out: the ``--output`` path, or None or ``-`` (stdout).
-        inputs: ``(what, path)`` per input file (``what`` as "answer file", "source file", ...);
-            a None or ``-`` (stdin) path is skipped.
+        out: the path written, or None or ``-`` (stdout).
+        inputs: ``(what, path)`` per file it must not be (``what`` as "answer file", "source
+            file", ...); a None or ``-`` (stdin) path is skipped.
+        option: the option that names ``out``, as the message names it.
 
     Raises:
-        UsageError: ``out`` is the same file as an input (compared by identity, not by
-            spelling), is a directory, or its directory does not exist.
+        UsageError: ``out`` is the same file as one of ``inputs`` (compared by identity, not by
+            spelling: symlinks, hard links and ``./`` paths are the same file), is a directory,
+            or its directory does not exist.
     """
     if out is None or out == "-":
         return
     for what, path in inputs:
         if path is not None and path != "-" and _same_file(out, path):
             raise UsageError(
-                f"--output {out} is the {what} {path}: refusing to overwrite an input"
+                f"{option} {out} is the {what} {path}: refusing to "
+                + ("overwrite an input" if option == "--output" else "write to it")
             )
     if os.path.isdir(out):
-        raise UsageError(f"--output {out} is a directory, not a file")
+        raise UsageError(f"{option} {out} is a directory, not a file")
     parent = os.path.dirname(out) or "."
     if not os.path.isdir(parent):
         why = "is not a directory" if os.path.exists(parent) else "does not exist"
-        raise UsageError(f"--output {out}: its directory {parent} {why}")
+        raise UsageError(f"{option} {out}: its directory {parent} {why}")
+
+
+def _check_written(out: Optional[str], inputs: list[tuple[str, Optional[str]]], judge_file: Optional[str],
+                   judge_record: Optional[str], record_option: str = "--judge-record") -> None:
+    """:func:`_check_output` for every file a command writes: ``--output`` must be none of
+    ``inputs`` nor the judge's answers file (``--judge-file``, read by ``--judge replay``), and
+    the file the judge's answers are appended to (``record_option``) none of these nor ``--output``.
+
+    Raises:
+        UsageError: as :func:`_check_output`, naming the option at fault.
+    """
+    answers = [("--judge-file", judge_file)]
+    _check_output(out, inputs + answers)
+    _check_output(judge_record, inputs + answers + [("--output", None if out == "-" else out)], record_option)
 
 
 def _open_output(out: str):
@@ -393,9 +410,9 @@ def check(
     Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error (among them an
     OUT that is one of the input files: refused before anything is read or written).
     """
+    _check_written(out, _inputs(answer, sources, json_input), judge_file, judge_record)
     nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     _validate_gates(fail_under, min_coverage)
-    _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "check", nlp)
     _audit.log_files(audit, "check", report, [answer, json_input, *(sources or [])])
     _emit_or_reader_gone(report, fmt.value, out, verbose)
@@ -552,9 +569,9 @@ def cite(
     Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
     it fails, 2 on a usage or input error (among them an OUT that is one of the input files).
     """
+    _check_written(out, _inputs(answer, sources, json_input), judge_file, judge_record)
     nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     _validate_gates(fail_under, min_coverage)
-    _check_output(out, _inputs(answer, sources, json_input))
     report = _report_for(answer, sources, json_input, "cite", nlp)
     _audit.log_files(audit, "cite", report, [answer, json_input, *(sources or [])])
     _emit_or_reader_gone(report, fmt.value, out, verbose)
@@ -838,7 +855,7 @@ def batch(
     partition_size: int = typer.Option(
         32, "--partition-size", min=1, metavar="N", help="With --dask: records per task."),
 ) -> int:
-    """Check many records from a JSONL file, one result per input line, in order.
+    """Check many records from a JSONL file, one result per non-blank input line, in order.
 
     Every non-blank line gives one result: ``{"line": n, "id": ..., "report": {...}}``, or
     ``{"line": n, "id": ..., "error": "..."}`` for a malformed line or a record that cannot be
@@ -847,8 +864,13 @@ def batch(
     run stopped by SIGINT or SIGTERM leaves whole results for a prefix of the records (it says
     how far it got on stderr and exits 130 or 143); ``--resume`` continues it. Exit 2 when any
     line is malformed (after checking all the others), else 1 if any report fails the gate,
-    else 0; exit 2 before anything is read when OUT is the batch file itself.
+    else 0; exit 2 before anything is read when OUT is the batch file itself. ``--resume`` trusts
+    the results in OUT whose line number and id match the record at their place: a record edited
+    in place (same line, same id) keeps its earlier result. The summary on stderr counts the
+    whole OUT; with ``--resume`` it also says how many records were done in this run and how
+    many results were kept from the earlier one.
     """
+    _check_written(out, [("batch file", file)], judge_file, judge_record)
     nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     judge_cfg = {"judge": judging.judge_config(judge, judge_model, judge_concurrency, judge_file, judge_record)} \
         if judge else None
@@ -856,7 +878,6 @@ def batch(
         judge_cfg = {**(judge_cfg or {}), "meaning": None}
     if dask is not None:
         _dask_batch().parse_address(dask)
-    _check_output(out, [("batch file", file)])
     out = None if out == "-" else out  # "-o -": standard output, as for the inputs
     if resume and (out is None or fmt != BatchFormat.json):
         raise UsageError("--resume needs -o OUT and --format json: it continues the results in OUT")
@@ -906,9 +927,10 @@ def batch(
     errors = [r for r in results if "error" in r]
     checked = [_report(r["report"]) for r in results if "report" in r]
     failing = sum(1 for rep in checked if rep.failed(fail_on.value))
+    kept = f"; {len(results) - first_new} done in this run, {first_new} kept from the earlier run" if resume else ""
     typer.echo(
         f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
-        f"{len(errors)} malformed",
+        f"{len(errors)} malformed{kept}",
         err=True,
     )
     if errors:

@@ -600,6 +600,49 @@ def test_output_that_is_the_batch_file_is_refused(tmp_path):
     assert _unchanged(path) == before
 
 
+REPLAY = ["--judge", "replay", "--judge-file", "ans.jsonl"]
+WRITTEN = [  # (argv, the one error line's needles): every file a command writes is refused as an input
+    (["calibrate", "gold.jsonl", "-o", "gold.jsonl"], ["--output gold.jsonl is the gold file gold.jsonl"]),
+    (["calibrate", "gold.jsonl", "-o", "./sub/../gold.jsonl"], ["is the gold file gold.jsonl"]),
+    (["calibrate", "gold.jsonl", *REPLAY, "--record", "gold.jsonl", "-o", "c.json"],
+     ["--record gold.jsonl is the gold file gold.jsonl", "refusing to write to it"]),
+    (["calibrate", "gold.jsonl", *REPLAY, "--record", "link.jsonl", "-o", "c.json"], ["--record link.jsonl is the --judge-file"]),
+    (["calibrate", "gold.jsonl", *REPLAY, "-o", "ans.jsonl"], ["--output ans.jsonl is the --judge-file ans.jsonl"]),
+    (["calibrate", "gold.jsonl", *REPLAY, "--record", "new.jsonl", "-o", "./new.jsonl"], ["--record new.jsonl is the --output"]),
+    (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "ans.jsonl"],
+     ["--judge-record ans.jsonl is the --judge-file ans.jsonl"]),
+    (["cite", "answer.txt", "source.txt", *REPLAY, "--judge-record", "hard.jsonl"], ["--judge-record hard.jsonl is the --judge-file"]),
+    (["batch", "batch.jsonl", *REPLAY, "--judge-record", "ans.jsonl", "-o", "r.jsonl"], ["--judge-record ans.jsonl is the --judge-file"]),
+    (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "source.txt"], ["is the source file source.txt"]),
+    (["cite", "answer.txt", "source.txt", *REPLAY, "--judge-record", "answer.txt"], ["is the answer file answer.txt"]),
+    (["batch", "batch.jsonl", *REPLAY, "--judge-record", "batch.jsonl"], ["--judge-record batch.jsonl is the batch file"]),
+    (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "./r.json", "-o", "r.json"], ["is the --output r.json"]),
+    (["check", "answer.txt", "source.txt", *REPLAY, "-o", "ans.jsonl"], ["--output ans.jsonl is the --judge-file ans.jsonl"]),
+    (["batch", "batch.jsonl", *REPLAY, "-o", "link.jsonl"], ["--output link.jsonl is the --judge-file ans.jsonl"]),
+]
+
+
+@pytest.mark.parametrize("argv, needles", WRITTEN, ids=[" ".join(a) for a, _ in WRITTEN])
+def test_written_file_that_is_an_input_is_refused(files, monkeypatch, argv, needles):
+    """-o, --judge-record and calibrate's --record are refused when they are an input (the gold,
+    answer, source or batch file, the replayed --judge-file, through a symlink, a hard link or a
+    ./ path) or each other; nothing is read or written."""
+    tmp, _, _ = files
+    (tmp / "sub").mkdir()
+    (tmp / "gold.jsonl").write_text(json.dumps({"claim": "Revenue rose 8%.", "sources": [{"id": "s", "text": "Revenue rose 8%."}],
+                                                "label": "grounded"}) + "\n", encoding="utf-8")
+    (tmp / "ans.jsonl").write_text('{"claim": "x"}\n', encoding="utf-8")
+    (tmp / "link.jsonl").symlink_to(tmp / "ans.jsonl")
+    os.link(tmp / "ans.jsonl", tmp / "hard.jsonl")
+    write_batch(tmp, [{"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}])
+    before = {p.name: p.read_bytes() for p in tmp.iterdir() if p.is_file()}
+    monkeypatch.chdir(tmp)
+    code, stdout, err = run(*argv)
+    assert_input_error(code, err, *needles)
+    assert stdout == ""
+    assert {p.name: p.read_bytes() for p in tmp.iterdir() if p.is_file()} == before
+
+
 def test_output_beside_the_inputs_is_written(files):
     tmp, answer, source = files
     out = tmp / "report.json"

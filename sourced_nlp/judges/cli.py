@@ -104,11 +104,15 @@ def calibrate_command(
 ) -> int:
     """Agreement of a judge (or the rules and the meaning tier) with the human labels of GOLD: the
     confusion matrix and the precision of each verdict, printed and written to OUT with the model
-    and prompt version."""
+    and prompt version. Exit 2 before anything is read when OUT or the --record file is the gold
+    file, the --judge-file or each other."""
     from .calibrate import calibrate, gold_digest, read_gold, table
+
+    from ..cli import _check_written
 
     if judge != "rules":
         cfg = judge_config(judge, judge_model, judge_concurrency, judge_file, record)
+    _check_written(out, [("gold file", gold)], judge_file, record, "--record")
     rows = read_gold(gold)
     import sourced_nlp
 
