@@ -350,15 +350,35 @@ def test_overall(verdicts, expected):
     assert overall(verdicts) == expected
 
 
-def test_read_gold_refuses_bad_rows(tmp_path):
+GOOD = '{"claim": "c", "sources": [{"id": "a", "text": "t"}], "label": "grounded"}'
+GOLD_ROWS = [  # (a gold row, the sources read from it, or the words of the error on its line)
+    ('{"claim": "c", "sources": [{"id": "a", "text": "t"}], "label": "grounded"}', [{"id": "a", "text": "t"}]),
+    ('{"claim": "c", "sources": ["t", "u"], "label": "grounded"}', [{"id": "0", "text": "t"}, {"id": "1", "text": "u"}]),
+    ('{"claim": "c", "sources": [{"text": "t"}, "u"], "label": "unverified"}', [{"id": "0", "text": "t"}, {"id": "1", "text": "u"}]),
+    ('{"claim": "c", "sources": [{"page_content": "t", "id": 7}], "label": "grounded"}', [{"id": "7", "text": "t"}]),
+    ('{"claim": "c", "sources": [], "label": "grounded"}', 'non-empty "sources" list'),
+    ('{"claim": "c", "sources": "t", "label": "grounded"}', 'non-empty "sources" list'),
+    ('{"claim": "c", "sources": ["t"], "label": "maybe"}', "label in"),
+    ('{"sources": ["t"], "label": "grounded"}', 'needs "claim"'),
+    ('{"claim": "c", "sources": ["  "], "label": "grounded"}', "empty"),
+    ('{"claim": "c", "sources": [null], "label": "grounded"}', "null"),
+    ('{"claim": "c", "sources": ["t", {"id": "0", "text": "u"}], "label": "grounded"}', "duplicate source id"),
+    ('{"claim": "c", "sources": [{"id": "a", "text": 5}], "label": "grounded"}', "'text' must be a string"),
+]
+
+
+@pytest.mark.parametrize("row, expected", GOLD_ROWS, ids=[r for r, _ in GOLD_ROWS])
+def test_read_gold_takes_the_package_source_shapes(tmp_path, row, expected):
+    """A gold row's sources take the shapes every other command accepts (plain strings among
+    them); what normalize_sources refuses is an error naming the gold file and the line."""
     f = tmp_path / "g.jsonl"
-    f.write_text('{"claim": "c", "sources": [{"id": "a", "text": "t"}], "label": "grounded"}\n'
-                 '{"claim": "c", "sources": [], "label": "grounded"}\n', encoding="utf8")
-    with pytest.raises(ValueError, match="line 2"):
-        read_gold(f)
-    f.write_text('{"claim": "c", "sources": ["t"], "label": "grounded"}\n', encoding="utf8")
-    with pytest.raises(ValueError, match="line 1"):
-        read_gold(f)
+    f.write_text(GOOD + "\n\n" + row + "\n", encoding="utf8")
+    if isinstance(expected, str):
+        with pytest.raises(ValueError) as info:
+            read_gold(f)
+        assert str(info.value).startswith(f"gold file {f}: line 3") and expected in str(info.value), info.value
+    else:
+        assert read_gold(f)[1]["sources"] == expected
 
 
 def test_audit_record_names_the_judge_of_judged_claims():

@@ -1,6 +1,6 @@
 """Calibration: how often a judge (or the rules, or the meaning tier) agrees with human labels on a gold set.
 
-A gold set is JSONL, one claim per line: ``{"id", "claim", "sources": [{"id", "text"}],
+A gold set is JSONL, one claim per line: ``{"id", "claim", "sources": [{"id", "text"} or "text", ...],
 "label": "grounded" | "contradicted" | "unverified", "origin"}`` (``bench/make_gold.py``
 draws one from ``../shared/data``). :func:`calibrate` gives the agreement (the share of claims
 whose verdict is the label), the confusion matrix (label -> verdict -> count) and, per verdict,
@@ -17,6 +17,7 @@ from typing import Any, Optional, Sequence
 
 import srsly
 
+from ..sources import normalize_sources
 from .base import VERDICTS, Candidate, Judge, JudgeInput
 from .quotes import settle
 from .tier import ask
@@ -27,8 +28,11 @@ def read_gold(path: str | Path) -> list[dict]:
 
     Raises:
         ValueError: no such file, a line that is not JSON, or a row without a ``claim``
-            string, a non-empty ``sources`` list of ``{"id", "text"}`` or a known ``label``
-            (the message names the file and line); a file with no row.
+            string, a non-empty ``sources`` list or a known ``label``, or with sources that
+            :func:`sourced_nlp.sources.normalize_sources` refuses (the message names the file
+            and line); a file with no row. The sources take every shape the rest of the package
+            accepts (strings, ``{"id", "text"}``, document mappings, structured JSON), normalised
+            to ``{"id", "text"}``.
     """
     try:
         text = Path(path).read_text(encoding="utf8")
@@ -43,12 +47,15 @@ def read_gold(path: str | Path) -> list[dict]:
         except ValueError:
             raise ValueError(f"gold file {path}: line {n} is not JSON") from None
         ok = (isinstance(row, dict) and isinstance(row.get("claim"), str) and row.get("label") in VERDICTS
-              and isinstance(row.get("sources"), list) and row["sources"]
-              and all(isinstance(s, dict) and isinstance(s.get("text"), str) for s in row["sources"]))
+              and isinstance(row.get("sources"), list) and row["sources"])
         if not ok:
-            raise ValueError(f'gold file {path}: line {n} needs "claim", "sources" [{{"id", "text"}}] and a '
+            raise ValueError(f'gold file {path}: line {n} needs "claim", a non-empty "sources" list and a '
                              f"label in {', '.join(VERDICTS)}")
-        row["sources"] = [{"id": str(s.get("id", i)), "text": s["text"]} for i, s in enumerate(row["sources"])]
+        try:
+            sources = normalize_sources(row["sources"])
+        except ValueError as err:
+            raise ValueError(f"gold file {path}: line {n}: {err}") from None
+        row["sources"] = [{"id": s["id"], "text": s["text"]} for s in sources]
         rows.append(row)
     if not rows:
         raise ValueError(f"gold file {path}: no rows")
