@@ -126,7 +126,8 @@ FAIL_ON_HELP = (
 FAIL_UNDER_HELP = "Fail the gate when the grounding score (0-100, the share of claims grounded) is below N."
 MIN_COVERAGE_HELP = (
     "Fail the gate when the citation coverage (the share of claims whose citations resolve and "
-    "support them) is below this share (0-1; a value above 1 is a percentage)."
+    "support them) is below this share: 0-1, or a percentage when above 1 (0.9 and 90 are 90%; 1 is all, "
+    "1.5 is 1.5%)."
 )
 
 VERBOSE_HELP = "Text format: also show, under each claim, the rule that decided its verdict."
@@ -593,7 +594,7 @@ def fields(
     ),
     min_coverage: Optional[float] = typer.Option(
         None, "--min-coverage", metavar="SHARE",
-        help="Fail when the share of values found in their cited passage is below this share (0-1; a value above 1 is a percentage).",
+        help="Fail when the share of values found in their cited passage is below this share: 0-1, or a percentage when above 1 (0.9 and 90 are 90%; 1 is all, 1.5 is 1.5%).",
     ),
 ) -> int:
     """Check extracted FIELDS against SOURCE files: every value must be in the passage it cites

@@ -118,6 +118,33 @@ def test_resume_rewrites_a_cut_off_last_line(batch_file, full_run, tmp_path):
     proc = subprocess.run(_cmd(batch_file, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
     assert proc.returncode == 2
     assert out.read_bytes() == full
+    # the summary counts the whole output, and says what this run did and what it kept
+    summary = proc.stderr.decode().splitlines()[-1]
+    assert summary.startswith(f"{N_RECORDS + 1} records: {N_RECORDS} checked, ")
+    assert summary.endswith(f"; {N_RECORDS + 1 - 3} done in this run, 3 kept from the earlier run"), summary
+
+
+def test_blank_lines_are_skipped_and_resume_trusts_line_and_id(tmp_path):
+    """A blank line is not a record (no result; ``line`` keeps the file's numbering); --resume
+    keeps a result whose line and id match, even when that record was edited since (as the
+    README says it does: the content is not compared)."""
+    rec = {"id": "a", "output": "Contoso opened 3 stores.", "sources": ["Contoso opened 3 stores."]}
+    path = tmp_path / "records.jsonl"
+    path.write_text("\n" + json.dumps(rec) + "\n   \n" + json.dumps(dict(rec, id="b")) + "\n", encoding="utf-8")
+    out = tmp_path / "results.jsonl"
+    proc = subprocess.run(_cmd(path, "-o", out), env=ENV, capture_output=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["line"], r["id"]) for r in rows] == [(2, "a"), (4, "b")]
+    assert proc.stderr.decode().splitlines()[-1] == "2 records: 2 checked, 0 failed the gate, 0 malformed"
+    first = out.read_bytes().splitlines(keepends=True)[0]
+    edited = dict(rec, output="Contoso opened 9 stores.")  # same line, same id: its result is kept
+    path.write_text("\n" + json.dumps(edited) + "\n   \n" + json.dumps(dict(rec, id="b")) + "\n", encoding="utf-8")
+    out.write_bytes(first)
+    proc = subprocess.run(_cmd(path, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes().startswith(first)
+    assert proc.stderr.decode().splitlines()[-1].endswith("; 1 done in this run, 1 kept from the earlier run")
 
 
 @pytest.mark.parametrize("content,needle", [

@@ -322,3 +322,22 @@ def test_resolve_target(target, ids, expected):
 def test_resolve_target_zero_based():
     assert resolve_target("0", DEFAULT_IDS, base=0) == 0
     assert resolve_target("S0", DEFAULT_IDS, base=0) == 0
+
+
+# The README's fuzzy rule: a window scores 1 - edits / words and must reach min_score (0.8), so
+# one word may differ in a quote of five words or more; a four-word quote must be exact.
+BRIDGE = 'The bridge is painted in its color, "International Orange", since 1937.'
+FUZZY_RULE = [  # (quote, the text matched or None, score)
+    ('its colour, "International Orange"', None, None),
+    ('painted in its colour, "International Orange"', 'painted in its color, "International Orange', 0.833333),
+    ('painted in its color, "International Orange"', 'painted in its color, "International Orange"', 1.0),
+]
+
+
+@pytest.mark.parametrize("quote, found, score", FUZZY_RULE)
+def test_fuzzy_rule_as_the_readme_states_it(quote, found, score):
+    m = locate(quote, BRIDGE)
+    if found is None:
+        assert m is None
+    else:
+        assert (m.text, m.score) == (found, score) and BRIDGE[m.start:m.end] == found

@@ -971,3 +971,25 @@ def test_bundled_example_json_names_the_rule_of_every_claim():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for r in set(rules):
         assert f"`{r}`" in readme or f"`.{r.split('.')[1]}`" in readme, r
+
+
+# ------------------------------------------------------------ --min-coverage: a share, or a percentage above 1
+
+MIN_COVERAGE = [(0, 0.0), (0.9, 0.9), (1, 1.0), (1.5, 0.015), (90, 0.9), (100, 1.0)]
+
+
+@pytest.mark.parametrize("value, share", MIN_COVERAGE)
+def test_min_coverage_is_a_share_or_above_1_a_percentage(value, share):
+    """The rule the README and --help state: 0-1 is a share, above 1 (to 100) a percentage, so
+    1 is all claims and 1.5 is 1.5%."""
+    from sourced_nlp.findings import check_thresholds
+
+    assert check_thresholds(None, value)[1] == pytest.approx(share)
+
+
+def test_min_coverage_rule_is_stated_where_it_is_given():
+    from sourced_nlp.cli import MIN_COVERAGE_HELP
+
+    assert "1 is all, 1.5 is 1.5%" in MIN_COVERAGE_HELP
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "`1` means all claims, and `1.5` means 1.5%, not 150%" in readme
