@@ -36,30 +36,33 @@ class DiffFormat(str, Enum):
     json = "json"
 
 
-def _check_out(path: str, inputs: tuple[str, ...] = ()) -> None:
-    """Refuse an output that is one of ``inputs``, a directory, or in a missing directory,
-    before anything runs.
+def _check_out(path: str, inputs: tuple[str, ...] = (), option: str = "--output") -> None:
+    """Refuse an output (named by ``option`` in messages) that is one of ``inputs`` (symlinks,
+    hard links and ``./`` paths resolved), a directory, or in a missing directory, before
+    anything runs.
 
     Raises:
-        SourceError: naming the output and why.
+        SourceError: naming the option, the output and why.
     """
+    from .cli import _same_file
+
     for p in inputs:
-        if os.path.exists(path) and os.path.exists(p) and os.path.samefile(path, p):
-            raise SourceError(f"--output {path} is the input {p}: refusing to overwrite an input")
+        if os.path.exists(p) and _same_file(path, p):
+            raise SourceError(f"{option} {path} is the input {p}: refusing to overwrite an input")
     if os.path.isdir(path):
-        raise SourceError(f"--output {path} is a directory, not a file")
+        raise SourceError(f"{option} {path} is a directory, not a file")
     parent = os.path.dirname(path) or "."
     if not os.path.isdir(parent):
-        raise SourceError(f"--output {path}: its directory {parent} does not exist")
+        raise SourceError(f"{option} {path}: its directory {parent} does not exist")
 
 
-def _write(path: str, text: str, inputs: tuple[str, ...] = ()) -> None:
+def _write(path: str, text: str, inputs: tuple[str, ...] = (), option: str = "--output") -> None:
     """Write ``text`` to ``path`` (UTF-8, overwritten), refusing to overwrite an input.
 
     Raises:
         SourceError: ``path`` is one of ``inputs`` (:func:`_check_out`), or cannot be written.
     """
-    _check_out(path, inputs)
+    _check_out(path, inputs, option)
     try:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -128,9 +131,15 @@ def score_cmd(
     from .evaluation.score import load_prices, load_run, score_run
     from .evaluation.view import print_table, to_markdown
 
-    for path in (out, markdown):
-        if path:
-            _check_out(path, (run_file,))
+    if out:
+        _check_out(out, (run_file,))
+    if markdown:
+        _check_out(markdown, (run_file,), "--markdown")
+        if out:
+            from .cli import _same_file
+
+            if _same_file(markdown, out):
+                raise SourceError(f"--markdown {markdown} is the --output {out}: give them two files")
     rows = load_run(run_file)
     price = load_prices(prices) if prices else None
     card = score_run(rows, price, run_file=run_file, on_report=_audit_hook(audit))
@@ -138,7 +147,7 @@ def score_cmd(
     if out:
         _write(out, text, (run_file,))
     if markdown:
-        _write(markdown, to_markdown(card), (run_file,))
+        _write(markdown, to_markdown(card), (run_file,), "--markdown")
     if fmt == ScoreFormat.json:
         sys.stdout.write(text)
     elif fmt == ScoreFormat.markdown:

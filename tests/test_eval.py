@@ -182,6 +182,9 @@ def test_targets_of_every_shape_raise_and_time_out(tmp_path):
     (["eval", "run", "{cases}", "--target", "examples.eval.system:answer", "-o", "{nodir}"], "does not exist"),
     (["eval", "run", "{cases}", "--target", "examples.eval.system:answer", "-o", "{cases}"], "refusing to overwrite"),
     (["eval", "score", "{cases}"], "line 1: not a run record"),
+    (["eval", "score", "{cases}", "-o", "{out}", "--markdown", "{cases}"], "error: --markdown "),
+    (["eval", "score", "{cases}", "-o", "{out}", "--markdown", "{out}"], "is the --output"),
+    (["eval", "score", "{cases}", "--markdown", "{nodir}"], "error: --markdown "),
     (["eval", "gate", "{cases}", "--baseline", "{cases}"], "malformed JSON"),
     (["eval", "gate", "{base}", "--baseline", "{base}", "--max-drop", "speed=3"], "unknown metric 'speed'"),
 ])
