@@ -92,7 +92,11 @@ def _value_in(value: Any, vq: Quantity | None, text: str) -> bool:
 
 def _field_nodes(fields: Any) -> list[tuple[str, Any, list[dict] | None]]:
     """``[(name, value, citations | None)]`` from ``{name: {"value", "citations"}}``, a list of
-    ``{"field"|"name", "value", "citations"}``, or ``{"fields": ...}``."""
+    ``{"field"|"name", "value", "citations"}``, or ``{"fields": ...}``.
+
+    Raises:
+        ValueError: ``fields`` is neither a mapping nor a list, or a list with an item that is
+            not a mapping (named by its index)."""
     if isinstance(fields, Mapping) and "fields" in fields and len(fields) == 1:
         fields = fields["fields"]
     items: list[tuple[str, Any]] = []
@@ -100,8 +104,10 @@ def _field_nodes(fields: Any) -> list[tuple[str, Any, list[dict] | None]]:
         items = [(str(k), v) for k, v in fields.items()]
     elif isinstance(fields, (list, tuple)):
         for j, node in enumerate(fields):
-            name = node.get("field", node.get("name", str(j))) if isinstance(node, Mapping) else str(j)
-            items.append((str(name), node))
+            if not isinstance(node, Mapping):  # [1, 2] is no list of fields: refused, not fields "0", "1"
+                raise ValueError(f"fields list item {j} ({type(node).__name__}) is not a field object "
+                                 '{"field", "value", "citations"}')
+            items.append((str(node.get("field", node.get("name", str(j)))), node))
     else:
         raise ValueError("fields must be a JSON object or a list of field objects")
     out = []

@@ -168,6 +168,8 @@ def inputs(tmp_path_factory):
     put("metadata.json", json.dumps({"metadata": {"source": "a.pdf"}}))
     put("fields-list.json", json.dumps({"a": {"value": [], "citations": [{"source": "source.txt"}]}}))
     put("fields-obj.json", json.dumps({"a": {"value": {}, "citations": [{"source": "source.txt"}]}}))
+    put("fields-array.json", "[1, 2]")
+    put("fields-mixed.json", json.dumps([{"field": "a", "value": "x"}, "b"]))
     put("fields-str.json", json.dumps({"a": {"value": "", "citations": [{"source": "source.txt"}]}}))
     put("empty.jsonl", "\n\n")
     put("records.jsonl", json.dumps({"output": "Contoso revenue rose 8% in 2023.", "sources": SRC}) + "\n")
@@ -220,6 +222,10 @@ CLI = [
     ("cite, no claim", ["cite", P("preamble.txt"), P("source.txt")], None, 1, "gate: the answer states nothing to check"),
     ("fields value []", ["fields", P("fields-list.json"), P("source.txt")], None, 2, "field 'a' has an empty value ([])"),
     ("fields value {}", ["fields", P("fields-obj.json"), P("source.txt")], None, 2, "field 'a' has an empty value ({})"),
+    ("fields a list of numbers", ["fields", P("fields-array.json"), P("source.txt")], None, 2,
+     "fields list item 0 (int) is not a field object"),
+    ("fields a list with a string", ["fields", P("fields-mixed.json"), P("source.txt")], None, 2,
+     "fields list item 1 (str) is not a field object"),
     ("fields value empty str", ["fields", P("fields-str.json"), P("source.txt")], None, 2, "field 'a' has an empty value"),
     ("fields no source", ["fields", P("fields-list.json")], None, 2, "no SOURCE given"),
     ("batch file missing", ["batch", P("missing.jsonl")], None, 2, "batch file not found"),
