@@ -121,8 +121,10 @@ def parse_claims(reply: str, sources: Any) -> list[dict]:
 
     Returns:
         ``[{"text", "start", "end", "citations": [checked citation]}]``; for a text reply,
-        ``start``/``end`` are offsets into ``reply`` and ``text`` has its markers removed;
-        for a JSON reply they are offsets into the claim texts joined by newlines.
+        ``reply[start:end]`` is the sentence as written, its markers included (so each
+        citation's own ``start``/``end`` fall inside it), and ``text`` is that sentence with its
+        markers removed: ``text`` is not ``reply[start:end]`` when the sentence has a marker.
+        For a JSON reply they are offsets into the claim texts joined by newlines.
 
     Raises:
         TypeError: ``reply`` is not a str.

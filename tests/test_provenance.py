@@ -442,3 +442,19 @@ def test_fields_gate_min_coverage_is_validated_and_none_without_checkable_values
 def test_fields_without_sources_fail():
     rep = sourced_nlp.check_fields({"a": {"value": 1, "citations": [{"source": "S1"}]}}, [])
     assert rep.findings[0]["kind"] == "no-sources" and rep.failed("high")
+
+
+PARSED_SPANS = [  # (a text reply, each claim's (text, reply[start:end])), as parse_claims documents
+    ("Revenue rose 8% [1]. Offices opened [2].",
+     [("Revenue rose 8%.", "Revenue rose 8% [1]."), ("Offices opened.", "Offices opened [2].")]),
+    ("Revenue rose 8%. [1] Offices opened.",
+     [("Revenue rose 8%.", "Revenue rose 8%. [1]"), ("Offices opened.", "Offices opened.")]),
+]
+
+
+@pytest.mark.parametrize("reply, spans", PARSED_SPANS)
+def test_parse_claims_span_covers_the_markers_and_text_drops_them(reply, spans):
+    claims = sourced_nlp.parse_claims(reply, ["Revenue rose 8%.", "Offices opened."])
+    assert [(c["text"], reply[c["start"]:c["end"]]) for c in claims] == spans
+    for c in claims:
+        assert all(c["start"] <= x["start"] < x["end"] <= c["end"] for x in c["citations"])
