@@ -13,8 +13,9 @@ Exit codes (the same for every command):
     130, 143: interrupted by SIGINT or SIGTERM (``batch`` leaves whole results of a prefix and
        says how far it got; ``--resume`` continues).
 
-A broken pipe on standard output (``| head``) stops the output quietly and keeps the gate's
-exit code. Any other exception is a bug and surfaces with its traceback (in ``batch``, a record
+A broken pipe on standard output (``| head``), in any command, stops the output quietly and keeps
+the exit code the command would have given (:mod:`sourced_nlp._stdout`): ``batch`` still checks
+every record, so that its exit code is the whole batch's. Any other exception is a bug and surfaces with its traceback (in ``batch``, a record
 that raises one gets an ``internal error`` result in its place instead).
 """
 
@@ -29,6 +30,7 @@ from typing import Any, Optional
 import typer
 
 from . import audit as _audit
+from ._stdout import quiet_stdout, reader_may_go
 from .eval_cli import audit_app, eval_app
 from .findings import check_thresholds
 from .report import Report
@@ -1041,7 +1043,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     if sys.stdout is None:  # started with standard output closed (">&-")
         sys.stdout = _ClosedStream("standard output")
     try:
-        rv = app(args=args, prog_name="sourced", standalone_mode=False)
+        with reader_may_go():  # a broken pipe on stdout is quiet and keeps the command's exit code
+            rv = app(args=args, prog_name="sourced", standalone_mode=False)
     except _NO_ARGS as err:
         # `sourced` alone: show the help, but it is still a usage error (exit 2).
         sys.stderr.write(err.format_message().rstrip("\n") + "\n")
@@ -1058,13 +1061,12 @@ def main(argv: Optional[list[str]] = None) -> None:
     except _ABORTS:
         sys.stderr.write("error: aborted\n")
         sys.exit(2)
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, without a traceback on exit.
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        sys.exit(1)
+    except BrokenPipeError as err:
+        # Standard output's broken pipe never gets here (reader_may_go drops it): this is some
+        # other pipe, an input/output error whose outcome is unknown, so never a pass.
+        quiet_stdout()
+        sys.stderr.write(f"error: {_one_line(err.strerror or err)}\n")
+        sys.exit(2)
     except RecursionError:
         sys.stderr.write("error: the input is nested too deeply to read\n")
         sys.exit(2)
