@@ -15,8 +15,9 @@ Exit codes (the same for every command):
 
 A broken pipe on standard output (``| head``), in any command, stops the output quietly and keeps
 the exit code the command would have given (:mod:`sourced_nlp._stdout`): ``batch`` still checks
-every record, so that its exit code is the whole batch's. Any other exception is a bug and surfaces with its traceback (in ``batch``, a record
-that raises one gets an ``internal error`` result in its place instead).
+every record, so that its exit code is the whole batch's. Any other exception is a bug and
+surfaces with its traceback (in ``batch``, a record that raises one gets an ``internal error``
+result in its place instead).
 """
 
 from __future__ import annotations
@@ -339,16 +340,7 @@ def _emit(report: Report, fmt: str, out: Optional[str] = None, verbose: bool = F
             _show_findings(report, console)
 
 
-def _quiet_stdout() -> None:
-    """After a broken pipe on standard output (the reader, ``head`` say, went away): point file
-    descriptor 1 at /dev/null, so that nothing more written, nor the interpreter's last flush,
-    fails again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, AttributeError, ValueError):
-        pass
+_quiet_stdout = quiet_stdout  # after a broken pipe on standard output: fd 1 to /dev/null
 
 
 def _emit_or_reader_gone(report: Report, fmt: str, out: Optional[str], verbose: bool = False) -> None:
@@ -901,8 +893,6 @@ def batch(
                        f"({last}){hint}", err=True)
             _audit.log_batch(audit, results[first_new:], file)
             return 128 + stop.signum
-        except BrokenPipeError:  # the reader of standard output went away: stop checking, quietly
-            _quiet_stdout()
 
     _audit.log_batch(audit, results[first_new:], file)
     errors = [r for r in results if "error" in r]
