@@ -13,9 +13,11 @@ Exit codes (the same for every command):
     130, 143: interrupted by SIGINT or SIGTERM (``batch`` leaves whole results of a prefix and
        says how far it got; ``--resume`` continues).
 
-A broken pipe on standard output (``| head``) stops the output quietly and keeps the gate's
-exit code. Any other exception is a bug and surfaces with its traceback (in ``batch``, a record
-that raises one gets an ``internal error`` result in its place instead).
+A broken pipe on standard output (``| head``), in any command, stops the output quietly and keeps
+the exit code the command would have given (:mod:`sourced_nlp._stdout`): ``batch`` still checks
+every record, so that its exit code is the whole batch's. Any other exception is a bug and
+surfaces with its traceback (in ``batch``, a record that raises one gets an ``internal error``
+result in its place instead).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any, Optional
 import typer
 
 from . import audit as _audit
+from ._stdout import quiet_stdout, reader_may_go
 from .eval_cli import audit_app, eval_app
 from .findings import check_thresholds
 from .report import Report
@@ -355,16 +358,7 @@ def _emit(report: Report, fmt: str, out: Optional[str] = None, verbose: bool = F
             _show_findings(report, console)
 
 
-def _quiet_stdout() -> None:
-    """After a broken pipe on standard output (the reader, ``head`` say, went away): point file
-    descriptor 1 at /dev/null, so that nothing more written, nor the interpreter's last flush,
-    fails again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, AttributeError, ValueError):
-        pass
+_quiet_stdout = quiet_stdout  # after a broken pipe on standard output: fd 1 to /dev/null
 
 
 def _emit_or_reader_gone(report: Report, fmt: str, out: Optional[str], verbose: bool = False) -> None:
@@ -921,8 +915,6 @@ def batch(
                        f"({last}){hint}", err=True)
             _audit.log_batch(audit, results[first_new:], file)
             return 128 + stop.signum
-        except BrokenPipeError:  # the reader of standard output went away: stop checking, quietly
-            _quiet_stdout()
 
     _audit.log_batch(audit, results[first_new:], file)
     errors = [r for r in results if "error" in r]
@@ -1064,7 +1056,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     if sys.stdout is None:  # started with standard output closed (">&-")
         sys.stdout = _ClosedStream("standard output")
     try:
-        rv = app(args=args, prog_name="sourced", standalone_mode=False)
+        with reader_may_go():  # a broken pipe on stdout is quiet and keeps the command's exit code
+            rv = app(args=args, prog_name="sourced", standalone_mode=False)
     except _NO_ARGS as err:
         # `sourced` alone: show the help, but it is still a usage error (exit 2).
         sys.stderr.write(err.format_message().rstrip("\n") + "\n")
@@ -1081,13 +1074,12 @@ def main(argv: Optional[list[str]] = None) -> None:
     except _ABORTS:
         sys.stderr.write("error: aborted\n")
         sys.exit(2)
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, without a traceback on exit.
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        sys.exit(1)
+    except BrokenPipeError as err:
+        # Standard output's broken pipe never gets here (reader_may_go drops it): this is some
+        # other pipe, an input/output error whose outcome is unknown, so never a pass.
+        quiet_stdout()
+        sys.stderr.write(f"error: {_one_line(err.strerror or err)}\n")
+        sys.exit(2)
     except RecursionError:
         sys.stderr.write("error: the input is nested too deeply to read\n")
         sys.exit(2)

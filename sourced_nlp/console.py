@@ -23,10 +23,12 @@ def main(argv: Optional[list[str]] = None) -> None:
     if args == ["--version"] and sys.stdout is not None:
         from . import __version__
 
+        from ._stdout import reader_may_go
+
         try:
-            sys.stdout.write(f"sourced {__version__}\n")
-            sys.stdout.flush()
-        except OSError:  # a closed pipe, a full disk: the command line says so, as it always did
+            with reader_may_go():  # a broken pipe (| head) is quiet and still exit 0
+                sys.stdout.write(f"sourced {__version__}\n")
+        except OSError:  # a closed stdout, a full disk: the command line says so, as it always did
             pass
         else:
             sys.exit(0)
