@@ -44,7 +44,7 @@ def _check_out(path: str, inputs: tuple[str, ...] = (), option: str = "--output"
     Raises:
         SourceError: naming the option, the output and why.
     """
-    from .cli import _same_file
+    from .outputs import _same_file
 
     for p in inputs:
         if os.path.exists(p) and _same_file(path, p):
@@ -136,7 +136,7 @@ def score_cmd(
     if markdown:
         _check_out(markdown, (run_file,), "--markdown")
         if out:
-            from .cli import _same_file
+            from .outputs import _same_file
 
             if _same_file(markdown, out):
                 raise SourceError(f"--markdown {markdown} is the --output {out}: give them two files")

@@ -108,7 +108,7 @@ def calibrate_command(
     file, the --judge-file or each other."""
     from .calibrate import calibrate, gold_digest, read_gold, table
 
-    from ..cli import _check_written
+    from ..outputs import _check_written
 
     if judge != "rules":
         cfg = judge_config(judge, judge_model, judge_concurrency, judge_file, record)
