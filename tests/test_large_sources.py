@@ -98,12 +98,14 @@ def filler(chars: int) -> str:
 
 @pytest.fixture(scope="module")
 def small():
-    """A pipeline that reads at most 2,000 characters at once: longer sources go in parts."""
-    nlp = sourced_nlp.load_pipeline()  # the shared, cached pipeline: its bound is put back after
-    before = nlp.max_length
-    nlp.max_length = 2_000
+    """A pipeline that reads at most 2,000 characters at once: longer sources go in parts. It
+    parses every source whole (``lazy_parse_chars`` off), so the parts are what is tested."""
+    nlp = sourced_nlp.load_pipeline()  # the shared, cached pipeline: its bounds are put back after
+    verify = nlp.get_pipe("sourced_verify")
+    before, lazy = nlp.max_length, verify.lazy_parse_chars
+    nlp.max_length, verify.lazy_parse_chars = 2_000, None
     yield nlp
-    nlp.max_length = before
+    nlp.max_length, verify.lazy_parse_chars = before, lazy
 
 
 def boundary_source() -> tuple[str, list[tuple[int, str]]]:

@@ -6,7 +6,9 @@ through the pipeline's components before this one (tokenizer, parser, NER, the s
 components; a source longer than 100,000 characters in parts, :mod:`sourced_nlp.parts`) and its
 passage records are cached by content hash (SHA-1 of the text), and the
 passage index of a list of sources is kept for the last 8 lists, so re-checking against the same
-sources costs only the answer. The verdict rules are in :mod:`sourced_nlp.verdict`, one module
+sources costs only the answer. A prose source longer than ``lazy_parse_chars`` (20,000 by
+default; ``null``: never) is read cheaply first and only the blocks the answer's claims need
+go through the pipeline, each once, cached by content hash (:mod:`sourced_nlp.blocks`). The verdict rules are in :mod:`sourced_nlp.verdict`, one module
 each; the README's Development section lists them.
 
 Pluggable parts, through spaCy's registry (``@misc``), in the config:
@@ -53,6 +55,7 @@ from .. import judges, provenance
 from ..judges import backends as _backends, claude as _claude  # noqa: F401  (they register sourced.judge.*.v1)
 from ..citations import locate
 from ..lexicons import load_lexicon
+from ..blocks import BlockIndex
 from ..parts import PART_CHARS, shift_passage, split_parts
 from ..report import SCHEMA
 from ..sources import normalize_sources
@@ -64,6 +67,8 @@ from .passages import Lexical
 UPSTREAM = ("sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages")
 _DEFAULTS = Thresholds()
 _INDEXES_KEPT = 8
+_BLOCK_INDEXES_KEPT = 4  # the cheap indexes of large sources (a 5 MB source's is about 100 MB)
+_BLOCKS_KEPT = 4096  # parsed blocks of large sources (at most 600 characters each)
 _THRESHOLD_NAMES = tuple(f.name for f in dataclasses.fields(Thresholds))
 #: the lexicons of the component's config: config key -> bundled default
 LEXICONS = {"lexicon": "lexical", "records": "records", "verdict_words": "verdict", "negation": "negation", "units": "units"}
@@ -109,18 +114,23 @@ def make_word_matcher() -> WordMatcher:
     return word_in
 
 
-def validate_config(thresholds: Thresholds, cache_size: int) -> None:
+def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: int | None = None) -> None:
     """Check the tunables of ``sourced_verify`` before it is built.
 
     Every float field of :class:`~sourced_nlp.verdict.thresholds.Thresholds` is a share in
     [0, 1]; every int field and ``cache_size`` (how many parsed sources are kept) is a count
-    that must be an integer >= 1 (:func:`~sourced_nlp.verdict.thresholds.validate_thresholds`).
+    that must be an integer >= 1 (:func:`~sourced_nlp.verdict.thresholds.validate_thresholds`),
+    and so must ``lazy_parse_chars`` (the length above which a prose source is parsed only
+    where its claims need it) unless it is None (every source parsed whole).
 
     Raises:
         ValueError: naming the field, the value given and the allowed range, for the first
             field out of range (or not a number: a bool, a string, NaN).
     """
-    validate_thresholds(thresholds, {"cache_size": cache_size})
+    counts: dict[str, object] = {"cache_size": cache_size}
+    if lazy_parse_chars is not None:
+        counts["lazy_parse_chars"] = lazy_parse_chars
+    validate_thresholds(thresholds, counts)
 
 
 @Language.factory(
@@ -131,6 +141,7 @@ def validate_config(thresholds: Thresholds, cache_size: int) -> None:
         **LEXICONS,
         **{name: getattr(_DEFAULTS, name) for name in _THRESHOLD_NAMES},
         "cache_size": 256,
+        "lazy_parse_chars": 20_000,
         "require_citations": False,
         "rules": {"@misc": "sourced.rules.v1"},
         "word_matcher": {"@misc": "sourced.word_matcher.v1"},
@@ -170,6 +181,7 @@ def make_verify(
     cache_size: int,
     rules: Sequence[Rule],
     word_matcher: WordMatcher,
+    lazy_parse_chars: int | None = 20_000,
     require_citations: bool = False,
     judge=None,
     meaning=None,
@@ -183,13 +195,13 @@ def make_verify(
     """
     given = locals()
     t = Thresholds(**{name: given[name] for name in _THRESHOLD_NAMES})
-    validate_config(t, cache_size)
+    validate_config(t, cache_size, lazy_parse_chars)
     for upstream in UPSTREAM:
         if upstream not in nlp.pipe_names:
             nlp.add_pipe(upstream)
     lexicons = {"lexicon": lexicon, "records": records, "verdict_words": verdict_words, "negation": negation, "units": units}
     return Verify(nlp, name, lexicons=lexicons, thresholds=t, cache_size=cache_size,
-                  require_citations=require_citations, rules=rules, word_matcher=word_matcher,
+                  lazy_parse_chars=lazy_parse_chars, require_citations=require_citations, rules=rules, word_matcher=word_matcher,
                   judge=judge, meaning=meaning)
 
 
@@ -203,6 +215,9 @@ class Verify:
             takes the bundled one; ``lexicon``: the lexical lexicon, antonym groups).
         thresholds: the tunables of :mod:`sourced_nlp.verdict`.
         cache_size: how many parsed sources to keep (least recently used dropped first).
+        lazy_parse_chars: a prose source longer than this (characters) is indexed cheaply and
+            parsed only in the blocks its claims need (:mod:`sourced_nlp.blocks`); None: every
+            source is parsed whole.
         require_citations: a claim without a citation gets an ``uncited`` finding.
         rules: the decision order (``sourced.rules.v1``).
         word_matcher: the word matcher of coverage (``sourced.word_matcher.v1``).
@@ -217,9 +232,10 @@ class Verify:
     """
 
     def __init__(self, nlp: Language, name: str, *, lexicons: dict[str, str] | None = None, thresholds: Thresholds,
-                 cache_size: int, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
+                 cache_size: int, lazy_parse_chars: int | None = 20_000, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
                  word_matcher: WordMatcher = word_in, judge=None, meaning: Rule | None = None) -> None:
-        validate_config(thresholds, cache_size)
+        validate_config(thresholds, cache_size, lazy_parse_chars)
+        self.lazy_parse_chars = lazy_parse_chars
         self.meaning = meaning  # the meaning tier: just before the last rule (unverified), when given
         self.judge = judge  # a sourced.judge.*.v1 backend: asked about the claims the rules leave unverified
         self.require_citations = require_citations
@@ -231,6 +247,8 @@ class Verify:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, list[dict]] = OrderedDict()
         self._indexes: OrderedDict[tuple, PassageIndex] = OrderedDict()
+        self._block_indexes: OrderedDict[str, BlockIndex] = OrderedDict()
+        self._blocks: OrderedDict[str, list[dict]] = OrderedDict()
         self._load_lexicons({**LEXICONS, **(lexicons or {})})
 
     def _load_lexicons(self, refs: dict[str, str]) -> None:
@@ -277,22 +295,68 @@ class Verify:
         self._load_lexicons(refs)
         return self
 
-    def index_for(self, sources: list[dict]) -> PassageIndex:
+    def index_for(self, sources: list[dict], claims: Sequence[dict] | None = None) -> PassageIndex:
         """The passage index of a list of normalised sources, built once per distinct list (the
-        last 8 kept): checking many answers against the same sources builds it once."""
-        key = tuple((s["id"], hashlib.sha1(s["text"].encode("utf8")).hexdigest(), bool(s.get("structured"))) for s in sources)
+        last 8 kept): checking many answers against the same sources builds it once.
+
+        ``claims`` (the claims' feature records) matter only for a prose source longer than
+        ``lazy_parse_chars``: its passages are those of the blocks the claims need
+        (:meth:`needed_passages`), and the index is kept per list of sources and blocks. Without
+        ``claims`` every source is parsed whole."""
+        key: tuple = ()
+        passages = []
+        for s in sources:
+            if claims is not None and self._lazy(s):
+                recs, blocks = self.needed_passages(s["text"], claims)
+            else:
+                recs, blocks = self.source_passages(s["text"]), None
+            passages.append((s["id"], recs, bool(s.get("structured"))))
+            key += ((s["id"], hashlib.sha1(s["text"].encode("utf8")).hexdigest(), bool(s.get("structured")), blocks),)
         if key in self._indexes:
             self._indexes.move_to_end(key)
             return self._indexes[key]
         index = PassageIndex(
-            [(s["id"], self.source_passages(s["text"]), bool(s.get("structured"))) for s in sources],
-            frozenset(self.lexical.relation_words), self.lexical.review_sentiment, self.lexical.canon,
+            passages, frozenset(self.lexical.relation_words), self.lexical.review_sentiment, self.lexical.canon,
             lexicon=self.verdict_lexicon, text_value_words=self.thresholds.text_value_words,
         )
         self._indexes[key] = index
         while len(self._indexes) > _INDEXES_KEPT:
             self._indexes.popitem(last=False)
         return index
+
+    def _lazy(self, source: dict) -> bool:
+        """Whether a source is parsed only where claims need it: prose longer than ``lazy_parse_chars``."""
+        return self.lazy_parse_chars is not None and not source.get("structured") and len(source["text"]) > self.lazy_parse_chars
+
+    def needed_passages(self, text: str, claims: Sequence[dict]) -> tuple[list[dict], tuple[int, ...]]:
+        """The passage records of the blocks of ``text`` that ``claims`` need
+        (:meth:`sourced_nlp.blocks.BlockIndex.select`), offsets into the whole text, in order,
+        and those blocks' ids. The cheap index of a text is kept for the last 4 texts (by SHA-1);
+        a block's parse for the last 4,096 blocks (by the SHA-1 of its text)."""
+        key = hashlib.sha1(text.encode("utf8")).hexdigest()
+        blocks = self._block_indexes.get(key)
+        if blocks is None:
+            blocks = self._block_indexes[key] = BlockIndex(text)
+            while len(self._block_indexes) > _BLOCK_INDEXES_KEPT:
+                self._block_indexes.popitem(last=False)
+        self._block_indexes.move_to_end(key)
+        ids = tuple(blocks.select(claims))
+        passages: list[dict] = []
+        for bid in ids:
+            start, block = blocks.blocks[bid]
+            passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._block_passages(block)))
+        return passages, ids
+
+    def _block_passages(self, block: str) -> list[dict]:
+        """The passage records of one block (its own offsets), cached by the SHA-1 of its text."""
+        key = hashlib.sha1(block.encode("utf8")).hexdigest()
+        if key in self._blocks:
+            self._blocks.move_to_end(key)
+            return self._blocks[key]
+        recs = self._blocks[key] = self._parse_passages(block)
+        while len(self._blocks) > _BLOCKS_KEPT:
+            self._blocks.popitem(last=False)
+        return recs
 
     def source_passages(self, text: str) -> list[dict]:
         """Passage records of one source text, parsed by the upstream components (cached by the
@@ -328,10 +392,12 @@ class Verify:
     def __call__(self, doc: Doc) -> Doc:
         raw = doc._.sources
         sources = normalize_sources(raw) if raw else []
-        index = self.index_for(sources)
-        texts = {s["id"]: s["text"] for s in sources}
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
-        verify_cited = self._cited_verifier(rec_sources=sources)
+        claims = [rec for span in doc.spans.get(extensions.CLAIMS_KEY, [])
+                  if (rec := records.get((span.start_char, span.end_char))) is not None]
+        index = self.index_for(sources, claims)
+        texts = {s["id"]: s["text"] for s in sources}
+        verify_cited = self._cited_verifier(rec_sources=sources, claims=claims)
         source_quantities = [q for p in index.passages for _, q in p.quantities]
         findings: list[dict] = []
         claims_out: list[dict] = []
@@ -398,7 +464,7 @@ class Verify:
 
         return verdict
 
-    def _cited_verifier(self, rec_sources: list[dict]):
+    def _cited_verifier(self, rec_sources: list[dict], claims: Sequence[dict] | None = None):
         """``verify(rec, source_ids)``: a claim's verdict against those sources only (indexes
         cached per set of ids for the doc)."""
         indexes: dict[tuple, tuple] = {}
@@ -407,7 +473,7 @@ class Verify:
             key = tuple(sorted(ids))
             if key not in indexes:
                 subset = [s for s in rec_sources if s["id"] in ids]
-                indexes[key] = (self.index_for(subset), {s["id"]: s["text"] for s in subset})
+                indexes[key] = (self.index_for(subset, claims), {s["id"]: s["text"] for s in subset})
             idx, texts = indexes[key]
             return self.verifier.verify(rec, idx, texts)
 
