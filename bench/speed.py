@@ -2,16 +2,21 @@
 
 1. Throughput over the RAGTruth test subset (``--quick``: every 10th response): records/s and
    answer words/s, sourced-nlp with ``n_process`` 1 and 2 (source cache emptied before each),
-   sourced-evidence in one process; ratios (sourced-nlp time / sourced-evidence time) beside.
+   sourced-evidence in one process; ratios (sourced-nlp time / sourced-evidence time) beside; and
+   the floor, en_core_web_sm alone through ``nlp.pipe`` over the answers alone (no source read).
 2. Where sourced-nlp's time goes, per record (``check()`` one record at a time, source cache on,
    as in normal use): the tokenizer and every pipeline component timed separately on the answer
    and on the sources (the ``sourced_verify`` component parses the sources itself, through the
    same components), the verdict step (``Verifier.verify``) and the rest of ``sourced_verify``.
 3. Scaling with source size: one 20-sentence answer (real RAGTruth summaries of the first
-   article) against about 5 KB, 50 KB and 550 KB of real text (RAGTruth Summary articles
+   article) against about 5 KB, 50 KB, 550 KB and 5 MB of real text (RAGTruth Summary articles
    concatenated in file order, cut at the first sentence end past the size; past the ~503 KB they hold,
-   RAGTruth QA passages follow): first
-   check (cold source cache) and re-check (warm cache, same nlp object).
+   RAGTruth QA passages follow; past the ~1.9 MB of both, the same text again): first
+   check (cold source cache) and re-check (warm cache, same nlp object), each size in a fresh
+   process so that its peak memory is its own; beside them, up to 550 KB, the first check and
+   peak memory of the same process parsing the source whole (``lazy_parse_chars: null``, as
+   before the lazy parse), and sourced-evidence's first check and re-check.
+   ``--scaling-only`` measures this part alone.
 4. Peak resident memory (``resource.getrusage``, ``ru_maxrss``) after each phase, for this
    process and for its finished child processes (the ``n_process=2`` workers).
 5. Start-up: wall time of ``sourced check examples/answer.txt examples/source.txt`` in a fresh
@@ -24,6 +29,7 @@ Usage::
 
     python bench/speed.py --quick
     python bench/speed.py --startup-only
+    python bench/speed.py --scaling-only
     python bench/speed.py --json bench/out/speed.json
 """
 
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import re
 import resource
@@ -45,7 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchlib import OURS, PEER, RAGTRUTH, REPO, dump_json, fmt, load_peer, load_ragtruth, log, machine, md_table, sources_for, subsample  # noqa: E402
 
 QUICK_EVERY = 10
-SIZES = (("5 KB", 5_000), ("50 KB", 50_000), ("550 KB", 550_000))
+SIZES = (("5 KB", 5_000), ("50 KB", 50_000), ("550 KB", 550_000), ("5 MB", 5_000_000))
+WHOLE_UP_TO = 600_000  # the whole parse is also timed up to this size (5 MB whole takes about 15 minutes)
 SPACY_NAMES = {"tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner", "senter", "morphologizer"}
 
 
@@ -59,7 +67,9 @@ def rss_mb() -> dict:
 def clear_cache(nlp) -> bool:
     """Empty sourced_verify's source cache; False when the component has none."""
     try:
-        nlp.get_pipe("sourced_verify")._cache.clear()
+        verify = nlp.get_pipe("sourced_verify")
+        for cache in (verify._cache, verify._indexes, verify._blocks, verify._block_indexes):
+            cache.clear()
         return True
     except (AttributeError, KeyError):
         return False
@@ -180,6 +190,9 @@ def scaling_inputs(data_dir: Path) -> tuple[str, dict[str, str], int]:
                     sents.append(sent)
     answer = " ".join(sents[:20])
     whole = "\n\n".join(texts)
+    base = whole
+    while len(whole) < SIZES[-1][1]:
+        whole += "\n\n" + base
     out = {}
     for label, target in SIZES:
         # cut at the first sentence end at or after the target size
@@ -252,9 +265,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--skip-scaling", action="store_true")
     ap.add_argument("--startup-only", action="store_true", help="only part 5, start-up (about 10 s)")
+    ap.add_argument("--scaling-only", action="store_true", help="only part 3, scaling with source size (about 5 minutes)")
+    ap.add_argument("--scaling-child", default=None, help=argparse.SUPPRESS)  # one size, in a fresh process
     args = ap.parse_args(argv)
+    if args.scaling_child:
+        print(json.dumps(scaling_row(args.data, args.scaling_child)))
+        return 0
 
     t_run = time.perf_counter()
+    if args.scaling_only:
+        result = {"machine": machine(), "scaling": scaling(args.data)}
+        result["seconds"] = round(time.perf_counter() - t_run, 1)
+        print_scaling(result["scaling"])
+        print(f"\ncommand: python bench/speed.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
+              f"({result['seconds']}s, commit {result['machine']['commit']})")
+        if args.json:
+            dump_json(args.json, result)
+        return 0
     result: dict = {"quick": args.quick, "memory": {}}
     # 5. start-up first: a child forked from a large process would report that process's pages
     result["startup"] = startup()
@@ -299,6 +326,15 @@ def main(argv: list[str] | None = None) -> int:
         thr[f"{OURS} n_process={n_proc}"] = {"seconds": round(secs, 2), "records_per_s": n / secs, "words_per_s": words / secs}
         log(f"  {OURS} n_process={n_proc}: {secs:.1f}s")
         result["memory"][f"after {OURS} n_process={n_proc}"] = rss_mb()
+    # the floor: en_core_web_sm alone over the answers alone, batched (nlp.pipe), no source read
+    plain = _plain_model()
+    t = time.perf_counter()
+    for _ in plain.pipe((it["response"] for it in items), batch_size=64):
+        pass
+    secs = time.perf_counter() - t
+    thr["en_core_web_sm nlp.pipe, answers only"] = {"seconds": round(secs, 2), "records_per_s": n / secs, "words_per_s": words / secs}
+    log(f"  en_core_web_sm nlp.pipe over the answers: {secs:.1f}s")
+    del plain
     if peer_check is not None:
         t = time.perf_counter()
         for it in items:
@@ -318,38 +354,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # 3. scaling
     if not args.skip_scaling:
-        answer, srcs, n_sents = scaling_inputs(args.data)
-        scale = {"answer_sentences": n_sents, "answer_chars": len(answer), "sizes": {}}
-        for label, text in srcs.items():
-            row: dict = {"source_chars": len(text)}
-            clear_cache(nlp)
-            t = time.perf_counter()
-            rep = sourced_nlp.check(answer, [text], nlp=nlp)
-            row[f"{OURS} first_s"] = time.perf_counter() - t
-            t = time.perf_counter()
-            sourced_nlp.check(answer, [text], nlp=nlp)
-            row[f"{OURS} recheck_s"] = time.perf_counter() - t
-            row[f"{OURS} claims"] = len(rep.claims)
-            if peer_check is not None:
-                t = time.perf_counter()
-                peer_check(answer, [text])
-                row[f"{PEER} first_s"] = time.perf_counter() - t
-                t = time.perf_counter()
-                peer_check(answer, [text])
-                row[f"{PEER} recheck_s"] = time.perf_counter() - t
-            # locating a quote: a 12-word quote from the end of the text (one word changed, so the
-            # exact and normalised passes fail and the fuzzy pass runs over the whole text)
-            words = text.split()
-            quote = words[-14:-2]
-            quote[5] = "zzzz"
-            t = time.perf_counter()
-            match = sourced_nlp.locate(" ".join(quote), text)
-            row["locate_fuzzy_s"] = time.perf_counter() - t
-            row["locate_found"] = match is not None
-            scale["sizes"][label] = row
-            result["memory"][f"after scaling {label}"] = rss_mb()
-            log(f"  scaling {label} ({len(text):,} chars): {row[f'{OURS} first_s']:.2f}s / {row[f'{OURS} recheck_s']:.2f}s")
-        result["scaling"] = scale
+        result["scaling"] = scaling(args.data)
 
     result["memory"]["peak"] = rss_mb()
     result["seconds"] = round(time.perf_counter() - t_run, 1)
@@ -379,6 +384,10 @@ def print_tables(r: dict) -> None:
     print(md_table(["tool", "seconds", "records/s", "answer words/s", "time vs sourced-evidence"],
                    [[k, fmt(v["seconds"], digits=1), fmt(v["records_per_s"], digits=1), fmt(v["words_per_s"], digits=0),
                      (f"{v['time_ratio_vs_peer']:.1f}x" if v.get("time_ratio_vs_peer") else "–")] for k, v in t["tools"].items()]))
+    floor = t["tools"].get("en_core_web_sm nlp.pipe, answers only")
+    if floor:
+        ratios = ", ".join(f"{k}: {v['seconds'] / floor['seconds']:.2f}x" for k, v in t["tools"].items() if k.startswith(OURS))
+        print(f"\ntime against en_core_web_sm's nlp.pipe over the answers alone (the target is <= 1.5x): {ratios}")
     b = r["breakdown"]
     print(f"\n### Where sourced-nlp's time goes ({b['records']} records, check() one at a time, source cache on; {b['wall_s']}s)\n")
     total = sum(b["ms_per_record"].values())
@@ -386,20 +395,104 @@ def print_tables(r: dict) -> None:
     print("\nby component:\n")
     print(md_table(["side: component", "ms / record"], [[k, fmt(v, digits=2)] for k, v in b["ms_per_record_by_component"].items()]))
     if "scaling" in r:
-        s = r["scaling"]
-        print(f"\n### Scaling with source size ({s['answer_sentences']}-sentence answer, {s['answer_chars']:,} chars)\n")
-        rows = []
-        for label, row in s["sizes"].items():
-            pf, pr = row.get(f"{PEER} first_s"), row.get(f"{PEER} recheck_s")
-            rows.append([label, f"{row['source_chars']:,}", row[f"{OURS} claims"], fmt(row[f"{OURS} first_s"], digits=2), fmt(row[f"{OURS} recheck_s"], digits=2),
-                         fmt(pf, digits=3), fmt(pr, digits=3),
-                         _x(row[f"{OURS} first_s"], pf), _x(row[f"{OURS} recheck_s"], pr),
-                         f"{fmt(row.get('locate_fuzzy_s'), digits=3)} ({'found' if row.get('locate_found') else 'not found'})"])
-        print(md_table(["source", "chars", "our claims", f"{OURS} first (s)", f"{OURS} re-check (s)", f"{PEER} first (s)", f"{PEER} re-check (s)",
-                        "first ratio", "re-check ratio", "locate, fuzzy 12-word quote (s)"], rows))
+        print_scaling(r["scaling"])
     print("\n### Peak resident memory (ru_maxrss, MB; children = the largest finished child: start-up runs, n_process workers)\n")
     print(md_table(["after", "this process", "children"], [[k, v["self_mb"], v["children_mb"]] for k, v in r["memory"].items()]))
     print_startup(r)
+
+
+def _plain_model():
+    """en_core_web_sm as the package loads it (the first of its model names that is installed)."""
+    import spacy
+
+    from sourced_nlp import MODEL_NAMES
+
+    for name in MODEL_NAMES:
+        try:
+            return spacy.load(name)
+        except OSError:
+            continue
+    raise SystemExit(f"none of {MODEL_NAMES} is installed")
+
+
+def print_scaling(s: dict) -> None:
+    print(f"\n### Scaling with source size ({s['answer_sentences']}-sentence answer, {s['answer_chars']:,} chars; each size in a fresh process)\n")
+    rows = []
+    for label, row in s["sizes"].items():
+        pf, pr = row.get(f"{PEER} first_s"), row.get(f"{PEER} recheck_s")
+        rows.append([label, f"{row['source_chars']:,}", row[f"{OURS} claims"], fmt(row[f"{OURS} first_s"], digits=2), fmt(row[f"{OURS} recheck_s"], digits=3),
+                     fmt(row[f"{OURS} peak_mb"], digits=0), row[f"{OURS} verdicts"],
+                     fmt(row.get("whole first_s"), digits=2), fmt(row.get("whole peak_mb"), digits=0), row.get("whole verdicts", "–"),
+                     fmt(pf, digits=3), fmt(pr, digits=3), _x(row[f"{OURS} first_s"], pf), _x(row[f"{OURS} recheck_s"], pr),
+                     f"{fmt(row.get('locate_fuzzy_s'), digits=3)} ({'found' if row.get('locate_found') else 'not found'})"])
+    print(md_table(["source", "chars", "our claims", "first (s)", "re-check (s)", "peak RSS (MB)", "g / c / u",
+                    "whole parse: first (s)", "whole: peak RSS (MB)", "whole: g / c / u",
+                    f"{PEER} first (s)", f"{PEER} re-check (s)", "first ratio", "re-check ratio", "locate, fuzzy 12-word quote (s)"], rows))
+
+
+def scaling(data_dir: Path) -> dict:
+    """Part 3: every size of :data:`SIZES` in a fresh process (``--scaling-child``), so that each
+    peak memory is that size's own."""
+    answer, srcs, n_sents = scaling_inputs(data_dir)
+    out: dict = {"answer_sentences": n_sents, "answer_chars": len(answer), "sizes": {}}
+    for label in srcs:
+        proc = subprocess.run([sys.executable, __file__, "--data", str(data_dir), "--scaling-child", label],
+                              capture_output=True, text=True, check=True)
+        out["sizes"][label] = row = json.loads(proc.stdout.strip().splitlines()[-1])
+        log(f"  scaling {label} ({row['source_chars']:,} chars): {row[f'{OURS} first_s']:.2f}s / {row[f'{OURS} recheck_s']:.3f}s, "
+            f"{row[f'{OURS} peak_mb']:.0f} MB")
+    return out
+
+
+def scaling_row(data_dir: Path, label: str) -> dict:
+    """One size of part 3 in this (fresh) process: sourced-nlp's first check and re-check and
+    the peak memory after them, then (up to :data:`WHOLE_UP_TO`) the same source parsed whole,
+    then sourced-evidence and a fuzzy quote search."""
+    import sourced_nlp
+
+    answer, srcs, _ = scaling_inputs(data_dir)
+    text = srcs[label]
+    nlp = sourced_nlp.load_pipeline()
+    sourced_nlp.check("Warm-up.", ["Warm-up."], nlp=nlp)  # the model's first call, paid once by every user
+    row: dict = {"source_chars": len(text)}
+
+    def verdicts(rep) -> str:
+        return " / ".join(str(sum(c.verdict == v for c in rep.claims)) for v in ("grounded", "contradicted", "unverified"))
+
+    t = time.perf_counter()
+    rep = sourced_nlp.check(answer, [text], nlp=nlp)
+    row[f"{OURS} first_s"] = time.perf_counter() - t
+    t = time.perf_counter()
+    sourced_nlp.check(answer, [text], nlp=nlp)
+    row[f"{OURS} recheck_s"] = time.perf_counter() - t
+    row[f"{OURS} peak_mb"] = rss_mb()["self_mb"]
+    row[f"{OURS} claims"] = len(rep.claims)
+    row[f"{OURS} verdicts"] = verdicts(rep)
+    if len(text) <= WHOLE_UP_TO:
+        verify = nlp.get_pipe("sourced_verify")
+        clear_cache(nlp)
+        verify.lazy_parse_chars = None
+        t = time.perf_counter()
+        whole = sourced_nlp.check(answer, [text], nlp=nlp)
+        row["whole first_s"] = time.perf_counter() - t
+        row["whole peak_mb"] = rss_mb()["self_mb"]
+        row["whole verdicts"] = verdicts(whole)
+    peer_check = load_peer()
+    if peer_check is not None:
+        t = time.perf_counter()
+        peer_check(answer, [text])
+        row[f"{PEER} first_s"] = time.perf_counter() - t
+        t = time.perf_counter()
+        peer_check(answer, [text])
+        row[f"{PEER} recheck_s"] = time.perf_counter() - t
+    # locating a quote: a 12-word quote from the end of the text (one word changed, so the
+    # exact and normalised passes fail and the fuzzy pass runs over the whole text)
+    quote = text.split()[-14:-2]
+    quote[5] = "zzzz"
+    t = time.perf_counter()
+    row["locate_found"] = sourced_nlp.locate(" ".join(quote), text) is not None
+    row["locate_fuzzy_s"] = time.perf_counter() - t
+    return row
 
 
 def print_startup(r: dict) -> None:
