@@ -6,11 +6,13 @@ sourced components) costs far more than the claims need: a claim is compared wit
 of passages (``max_candidates``), and a 550 KB source has thousands. So ``sourced_verify``
 reads a source longer than ``lazy_parse_chars`` this way:
 
-1. :class:`BlockIndex` cuts it into blocks of at most :data:`BLOCK_CHARS` characters (at a
-   blank line, else a sentence end: :func:`sourced_nlp.parts.split_parts`) and indexes each
-   block's words without spaCy: lower-cased, numbers without their thousands separators
-   ("1,234" -> "1234"), other words cut to their first :data:`STEM_CHARS` letters, a crude
-   stem that lets "reported" find "reporting". The cost grows with the source at regex speed.
+1. :class:`BlockIndex` cuts it into blocks of whole sentences (:func:`cut_blocks`: sentences and
+   lines packed up to :data:`BLOCK_CHARS` characters, a block never ending inside a sentence
+   shorter than three blocks) and indexes each block's words without spaCy: lower-cased,
+   numbers without their thousands separators ("1,234" -> "1234"), other words cut to their
+   first :data:`STEM_CHARS` letters, a crude stem that lets "reported" find "reporting"; and
+   each number by its value with its scale word (:func:`values`: "$3.2 million", "$3,200,000"
+   and "3.2m" are all ``=3200000``). The cost grows with the source at regex speed.
 2. :meth:`BlockIndex.select` ranks the blocks for each claim by BM25 (k1 = 1.2, b = 0.75, the
    usual defaults) over the claim's words, lemmas, names and values, then re-ranks the best
    ones by the share of the claim's word pairs they hold in order, so that a claim copied word
@@ -31,9 +33,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from .parts import split_parts
-
-__all__ = ["BLOCK_CHARS", "BLOCKS_PER_CLAIM", "STEM_CHARS", "BlockIndex", "terms"]
+__all__ = ["BLOCK_CHARS", "BLOCKS_PER_CLAIM", "STEM_CHARS", "BlockIndex", "cut_blocks", "terms", "values"]
 
 #: the most characters of a block (a few sentences); the unit of the cheap index and of a parse
 BLOCK_CHARS = 600
@@ -53,6 +53,14 @@ _STOP = frozenset(
     "our she so than that the their them there these they this to was we were which who will with you".split()
 )
 _K1, _B = 1.2, 0.75
+# a number and the scale word after it, for its value ("3.2 million", "1.5bn", "12k")
+_VALUE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(thousand|million|billion|trillion|mln|mn|bn|tn|k|m|b)?\b", re.I)
+_SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mln": 1e6, "mn": 1e6, "m": 1e6,
+          "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
+# where a sentence or a line ends (the end of a segment of :func:`cut_blocks`)
+_SEGMENT_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+|\n\s*")
+_SPACE = re.compile(r"\s+")
+_HARD_END = re.compile(r"(?:[.!?][\"'\u201d\u2019)\]]*\s+|\n\s*)\Z")
 
 
 def _term(word: str) -> str:
@@ -72,6 +80,82 @@ def terms(text: str) -> list[str]:
     return [t for w in _WORD.findall(text) if (t := _term(w)) and t not in _STOP]
 
 
+def value_term(value: float) -> str:
+    """The index term of a number's value: ``=`` and the value rounded to 9 significant digits
+    (written as a whole number when it is one: ``=1500000000``, ``=3.25``)."""
+    v = float(format(value, ".9g"))
+    return "=" + (str(int(v)) if v.is_integer() and abs(v) < 1e18 else repr(v))
+
+
+def values(text: str) -> list[str]:
+    """The value terms of the numbers of a text, a scale word after a number applied.
+
+    >>> values("$3.2 million, $3,200,000 and 3.2m; 40% in 2019")
+    ['=3200000', '=3200000', '=3200000', '=40', '=2019']
+    """
+    out = []
+    for m in _VALUE.finditer(text):
+        try:
+            number = float(m.group(1).replace(",", ""))
+        except ValueError:  # "1,2,3": not one number
+            continue
+        out.append(value_term(number * _SCALE.get((m.group(2) or "").lower(), 1.0)))
+    return out
+
+
+def cut_blocks(text: str, size: int = BLOCK_CHARS) -> list[tuple[int, str]]:
+    """Cut ``text`` into consecutive blocks of whole sentences.
+
+    The text's segments (each ends after a sentence end and its spaces, or after a line
+    break) are packed in order into blocks of at most ``size`` characters; a segment longer
+    than ``size`` is a block of its own, and only one longer than ``3 * size`` is cut, at the
+    spaces between words, into pieces of at most ``size``.
+
+    Returns:
+        ``[(start, block), ...]``; joined, the blocks are ``text``.
+
+    Raises:
+        ValueError: ``size`` below 2.
+    """
+    if size < 2:
+        raise ValueError(f"cut_blocks: a block of {size} characters is too small (at least 2)")
+    ends = [m.end() for m in _SEGMENT_END.finditer(text)]
+    if not ends or ends[-1] != len(text):
+        ends.append(len(text))
+    pieces: list[tuple[int, int]] = []
+    start = 0
+    for end in ends:
+        if end - start > 3 * size:
+            pieces.extend(_cut_at_spaces(text, start, end, size))
+        elif end > start:
+            pieces.append((start, end))
+        start = end
+    blocks: list[tuple[int, str]] = []
+    head = tail = 0
+    for a, b in pieces:
+        if b - head > size and tail > head:
+            blocks.append((head, text[head:tail]))
+            head = a
+        tail = b
+    if tail > head:
+        blocks.append((head, text[head:tail]))
+    return blocks
+
+
+def _cut_at_spaces(text: str, start: int, end: int, size: int) -> list[tuple[int, int]]:
+    """A run of text without a sentence end, in pieces of at most ``size`` cut after spaces."""
+    out = []
+    while end - start > size:
+        cut = None
+        for m in _SPACE.finditer(text, start + size // 2, start + size):
+            cut = m.end()
+        cut = cut if cut is not None and cut > start else start + size
+        out.append((start, cut))
+        start = cut
+    out.append((start, end))
+    return out
+
+
 def _pairs(words: list[str]) -> set[tuple[str, str]]:
     return set(zip(words, words[1:]))
 
@@ -85,20 +169,24 @@ class BlockIndex:
 
     Attributes:
         blocks: ``[(start, block_text), ...]``, consecutive, joined they are ``text``.
+        soft: the ids of the blocks that end inside a sentence (a run of more than three blocks
+            without a sentence end, cut at a space): such a block is parsed together with the
+            next one when both are needed (:meth:`units`).
         postings: term -> ``{block id: term frequency}``.
         lengths: the number of terms of each block.
     """
 
     def __init__(self, text: str, block_chars: int = BLOCK_CHARS) -> None:
-        self.blocks = split_parts(text, block_chars)
+        self.blocks = cut_blocks(text, block_chars)
         self.postings: dict[str, dict[int, int]] = {}
         self.lengths: list[int] = []
         for bid, (_, block) in enumerate(self.blocks):
             ts = terms(block)
             self.lengths.append(len(ts))
-            for t in ts:
+            for t in (*ts, *values(block)):
                 row = self.postings.setdefault(t, {})
                 row[bid] = row.get(bid, 0) + 1
+        self.soft = {bid for bid, (start, block) in enumerate(self.blocks[:-1]) if not _HARD_END.search(block)}
         n = len(self.blocks)
         self.avg_length = (sum(self.lengths) / n) if n else 0.0
         self._n = n
@@ -150,8 +238,10 @@ class BlockIndex:
             for a in claim.get("entities") or ():
                 for name in (a["key"], *a.get("aliases", ())):
                     anchors.extend(terms(name))
+            anchors.extend(values(claim["text"]))
             for q in claim.get("quantities") or ():
                 anchors.extend(t for t in terms(q.get("text") or "") if t[0].isdigit())
+                anchors.extend(value_term(float(q[k])) for k in ("low", "high") if isinstance(q.get(k), (int, float)))
             lemmas = [_term(x) for x in claim.get("lemmas") or () if x and _WORD.fullmatch(x)]
             score = self.scores(t for t in (*words, *lemmas, *anchors) if t not in _STOP)
             best = self.rank(score, words, per_claim)
@@ -165,3 +255,15 @@ class BlockIndex:
                 if row:
                     chosen.add(min(row, key=lambda bid: (-score.get(bid, 0.0), bid)))
         return sorted(chosen)
+
+    def units(self, ids: Iterable[int]) -> list[tuple[int, int]]:
+        """The parses that the blocks ``ids`` need: ``[(first block, last block), ...]`` in order,
+        each block once; consecutive blocks share a parse only across a cut inside a sentence
+        (:attr:`soft`), so a block that ends at a sentence end is always parsed on its own."""
+        out: list[list[int]] = []
+        for bid in sorted(set(ids)):
+            if out and out[-1][1] == bid - 1 and bid - 1 in self.soft:
+                out[-1][1] = bid
+            else:
+                out.append([bid, bid])
+        return [(a, b) for a, b in out]

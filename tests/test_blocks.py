@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import sourced_nlp
-from sourced_nlp.blocks import BLOCK_CHARS, BlockIndex, terms
+from sourced_nlp.blocks import BLOCK_CHARS, BlockIndex, cut_blocks, terms, values
 
 # ------------------------------------------------------------ the index terms
 
@@ -28,6 +28,60 @@ TERMS = [
 @pytest.mark.parametrize("text,expected", TERMS)
 def test_terms(text, expected):
     assert terms(text) == expected
+
+
+VALUES = [
+    # one value however it is written: scale words, separators, trailing zeros
+    ("$3.2 million", ["=3200000"]),
+    ("$3,200,000", ["=3200000"]),
+    ("3.2m and 3.20 million", ["=3200000", "=3200000"]),
+    ("$0.5 billion or $500 million", ["=500000000", "=500000000"]),
+    ("1.5bn dollars, $1,500,000,000", ["=1500000000", "=1500000000"]),
+    ("12k runners, 40% in 2019", ["=12000", "=40", "=2019"]),
+    ("3 meters", ["=3"]),  # "m" of a word is no scale
+    ("no numbers", []),
+]
+
+
+@pytest.mark.parametrize("text,expected", VALUES)
+def test_values(text, expected):
+    assert values(text) == expected
+
+
+# ------------------------------------------------------------ where blocks are cut
+
+LONG_SENTENCE = "The council " + "and the board " * 30 + "agreed on the plan."  # about 440 characters
+
+
+@pytest.mark.parametrize("text,size,expected", [
+    ("One. Two. Three.", 600, ["One. Two. Three."]),
+    ("Aa bb. Cc dd. Ee ff.", 10, ["Aa bb. ", "Cc dd. ", "Ee ff."]),
+    ("Aa.\nBb cc dd.\n\nEe.", 16, ["Aa.\nBb cc dd.\n\n", "Ee."]),
+    # a sentence is never cut when it fits three blocks: it makes a block of its own
+    ("Short one. " + "word " * 30 + "end. Tail.", 60, ["Short one. ", "word " * 30 + "end. ", "Tail."]),
+    # a run without a sentence end longer than three blocks is cut after spaces
+    ("word " * 40, 40, ["word " * 8] * 5),
+])
+def test_cut_blocks(text, size, expected):
+    got = cut_blocks(text, size)
+    assert [b for _, b in got] == expected
+    assert all(text[start:start + len(b)] == b for start, b in got)
+
+
+def test_a_long_sentence_after_short_ones_is_not_cut():
+    text = "\n\n".join(["Tea is grown on the hills. It is picked by hand. It is dried in the sun. It is sold in town. " + LONG_SENTENCE] * 50)
+    index = BlockIndex(text)
+    assert all(LONG_SENTENCE in b or "agreed" not in b for _, b in index.blocks)
+    assert index.soft == set()
+
+
+def test_blocks_cut_inside_a_sentence_are_parsed_together_when_both_are_needed():
+    text = "; ".join(f"in {1900 + i} Contoso sold {100 + i} tons" for i in range(400)) + "."
+    index = BlockIndex(text)
+    assert len(index.soft) == len(index.blocks) - 1  # every cut falls inside the one sentence
+    assert index.units([3, 4, 9]) == [(3, 4), (9, 9)]
+    prose = BlockIndex(lines_source())
+    assert prose.units([3, 4]) == [(3, 3), (4, 4)]  # blocks that end at a sentence end: each on its own
 
 
 # ------------------------------------------------------------ which blocks a claim needs
@@ -91,6 +145,17 @@ def test_a_block_naming_a_claims_entity_is_chosen():
     holder = block_of(index, "Lindqvist")
     anchor = {"key": "margarethe lindqvist", "aliases": ["lindqvist"], "label": "PERSON", "role": "subj", "text": "Margarethe Lindqvist"}
     chosen = index.select([claim("The company had 1,000 stores, said Lindqvist.", entities=[anchor])], per_claim=1)
+    assert holder in chosen
+
+
+@pytest.mark.parametrize("written", ["$3,200,000", "3.2m", "$3.20 million"])
+def test_a_claims_value_written_otherwise_in_the_source_finds_its_block(written):
+    stores = [f"Acme Corp reported revenue of ${10 + i % 80} million." for i in range(400)]
+    text = "\n\n".join([*stores[:200], f"A note. Acme Corp reported revenue of {written}.", *stores[200:]])
+    index = BlockIndex(text)
+    holder = block_of(index, written)
+    q = {"kind": "money", "low": 3_200_000.0, "high": 3_200_000.0, "text": "$3.2 million"}
+    chosen = index.select([claim("Acme Corp reported revenue of $3.2 million.", quantities=[q])], per_claim=1)
     assert holder in chosen
 
 
@@ -166,6 +231,25 @@ def test_a_block_is_parsed_once(nlp, verify, monkeypatch):
     other = sourced_nlp.check("Proseware opened 42 stores in Norway in 2019.", [text], nlp=nlp).to_dict()
     assert again == first and parsed == []  # the re-check parses no block of the source again
     assert other["claims"][0]["verdict"] == "grounded" and parsed == []  # its blocks were parsed for the first answer
+
+
+def test_a_value_written_otherwise_in_a_long_source_grounds_the_claim(nlp):
+    stores = " ".join(f"Acme Corp reported revenue of ${10 + i % 80} million." for i in range(4))
+    text = "\n\n".join([stores] * 100 + ["The weather was mild. Acme Corp reported revenue of $3,200,000."] + [stores] * 100)
+    assert len(text) > 20_000
+    report = sourced_nlp.check("Acme Corp reported revenue of $3.2 million.", [text], nlp=nlp)
+    assert report.claims[0].verdict == "grounded"
+    assert report.claims[0].evidence[0].text == "Acme Corp reported revenue of $3,200,000."
+
+
+def test_a_copied_stretch_of_a_source_without_sentence_ends_is_grounded(nlp):
+    text = "; ".join(f"in {1900 + i % 120} Contoso sold {100 + i} tons at its {('north', 'south', 'east')[i % 3]} plant"
+                     for i in range(700)) + "."
+    index = BlockIndex(text)
+    start = index.blocks[5][0] - 60  # a stretch across the cut between blocks 4 and 5
+    stretch = text[text.index("in ", start):text.index(";", index.blocks[5][0] + 20)]
+    report = sourced_nlp.check(stretch[0].upper() + stretch[1:] + ".", [text], nlp=nlp)
+    assert [c.verdict for c in report.claims] == ["grounded"]
 
 
 def test_a_short_source_is_parsed_whole(nlp, verify, monkeypatch):

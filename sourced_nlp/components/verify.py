@@ -332,7 +332,9 @@ class Verify:
         """The passage records of the blocks of ``text`` that ``claims`` need
         (:meth:`sourced_nlp.blocks.BlockIndex.select`), offsets into the whole text, in order,
         and those blocks' ids. The cheap index of a text is kept for the last 4 texts (by SHA-1);
-        a block's parse for the last 4,096 blocks (by the SHA-1 of its text)."""
+        a block's parse for the last 4,096 blocks (by the SHA-1 of its text). Needed blocks next to
+        each other are parsed together only where the first ends inside a sentence
+        (:meth:`sourced_nlp.blocks.BlockIndex.units`)."""
         key = hashlib.sha1(text.encode("utf8")).hexdigest()
         blocks = self._block_indexes.get(key)
         if blocks is None:
@@ -342,13 +344,15 @@ class Verify:
         self._block_indexes.move_to_end(key)
         ids = tuple(blocks.select(claims))
         passages: list[dict] = []
-        for bid in ids:
-            start, block = blocks.blocks[bid]
-            passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._block_passages(block)))
+        for first, last in blocks.units(ids):  # a block on its own, or run on across a cut inside a sentence
+            start = blocks.blocks[first][0]
+            unit = text[start:blocks.blocks[last][0] + len(blocks.blocks[last][1])]
+            passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._block_passages(unit)))
         return passages, ids
 
     def _block_passages(self, block: str) -> list[dict]:
-        """The passage records of one block (its own offsets), cached by the SHA-1 of its text."""
+        """The passage records of one block, or of blocks parsed together (their own offsets),
+        cached by the SHA-1 of the text."""
         key = hashlib.sha1(block.encode("utf8")).hexdigest()
         if key in self._blocks:
             self._blocks.move_to_end(key)
