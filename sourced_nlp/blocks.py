@@ -174,13 +174,18 @@ class BlockIndex:
             next one when both are needed (:meth:`units`).
         postings: term -> ``{block id: term frequency}``.
         lengths: the number of terms of each block.
+        sentences: the number of sentences and lines of each block (at least 1), the passages a
+            parse would give, about; ``documents`` their sum.
     """
 
     def __init__(self, text: str, block_chars: int = BLOCK_CHARS) -> None:
         self.blocks = cut_blocks(text, block_chars)
         self.postings: dict[str, dict[int, int]] = {}
         self.lengths: list[int] = []
+        self.sentences: list[int] = []
+        self._frequency: dict[str, float] = {}
         for bid, (_, block) in enumerate(self.blocks):
+            self.sentences.append(max(1, len(_SEGMENT_END.findall(block.rstrip())) + 1))
             ts = terms(block)
             self.lengths.append(len(ts))
             for t in (*ts, *values(block)):
@@ -188,8 +193,21 @@ class BlockIndex:
                 row[bid] = row.get(bid, 0) + 1
         self.soft = {bid for bid, (start, block) in enumerate(self.blocks[:-1]) if not _HARD_END.search(block)}
         n = len(self.blocks)
+        self.documents = sum(self.sentences)
         self.avg_length = (sum(self.lengths) / n) if n else 0.0
         self._n = n
+
+    def frequency(self, word: str) -> float:
+        """About how many of the source's passages hold ``word`` (a lemma): over the blocks that
+        hold its term (:func:`terms`), its count in each, at most the block's sentences."""
+        ts = terms(word)
+        if len(ts) != 1:
+            return 0.0
+        t = ts[0]
+        f = self._frequency.get(t)
+        if f is None:
+            f = self._frequency[t] = float(sum(min(tf, self.sentences[bid]) for bid, tf in self.postings.get(t, {}).items()))
+        return f
 
     def idf(self, term: str) -> float:
         """BM25's IDF of a term, ``ln(1 + (N - df + 0.5) / (df + 0.5))``; 0 for a term no block holds."""

@@ -252,6 +252,18 @@ def test_a_copied_stretch_of_a_source_without_sentence_ends_is_grounded(nlp):
     assert [c.verdict for c in report.claims] == ["grounded"]
 
 
+def test_a_claims_verdict_does_not_depend_on_the_other_claims(nlp):
+    text = long_source().replace("Fabrikam", "Adatum")
+    sentences = [NEEDLE.replace("Fabrikam", "Adatum"), "The Tailspin bridge cost $95 million to build.",
+                 "The library extended its opening hours during the exam season.", "A local bakery won a national prize."]
+    together = sourced_nlp.check(" ".join(sentences), [text], nlp=nlp).to_dict()["claims"]
+    assert len(together) == len(sentences)
+    for sentence, claim in zip(sentences, together):
+        alone = sourced_nlp.check(sentence, [text], nlp=nlp).to_dict()["claims"][0]
+        keep = ("verdict", "reason", "support", "evidence", "differs", "rule")
+        assert {k: alone[k] for k in keep} == {k: claim[k] for k in keep}, sentence
+
+
 def test_a_short_source_is_parsed_whole(nlp, verify, monkeypatch):
     text = "\n\n".join(PROSE) + "\n\n" + NEEDLE
     assert len(text) <= verify.lazy_parse_chars

@@ -42,7 +42,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import srsly
@@ -69,6 +69,7 @@ _DEFAULTS = Thresholds()
 _INDEXES_KEPT = 8
 _BLOCK_INDEXES_KEPT = 4  # the cheap indexes of large sources (a 5 MB source's is about 100 MB)
 _BLOCKS_KEPT = 4096  # parsed blocks of large sources (at most 600 characters each)
+_CLAIM_INDEXES_KEPT = 1024  # the per-claim passage indexes over the blocks of large sources
 _THRESHOLD_NAMES = tuple(f.name for f in dataclasses.fields(Thresholds))
 #: the lexicons of the component's config: config key -> bundled default
 LEXICONS = {"lexicon": "lexical", "records": "records", "verdict_words": "verdict", "negation": "negation", "units": "units"}
@@ -249,6 +250,8 @@ class Verify:
         self._indexes: OrderedDict[tuple, PassageIndex] = OrderedDict()
         self._block_indexes: OrderedDict[str, BlockIndex] = OrderedDict()
         self._blocks: OrderedDict[str, list[dict]] = OrderedDict()
+        self._claim_indexes: OrderedDict[tuple, PassageIndex] = OrderedDict()
+        self._digests: OrderedDict[int, tuple[str, str]] = OrderedDict()
         self._load_lexicons({**LEXICONS, **(lexicons or {})})
 
     def _load_lexicons(self, refs: dict[str, str]) -> None:
@@ -301,28 +304,48 @@ class Verify:
 
         ``claims`` (the claims' feature records) matter only for a prose source longer than
         ``lazy_parse_chars``: its passages are those of the blocks the claims need
-        (:meth:`needed_passages`), and the index is kept per list of sources and blocks. Without
-        ``claims`` every source is parsed whole."""
+        (:meth:`needed_passages`), its word weights estimated over the whole source
+        (:meth:`sourced_nlp.blocks.BlockIndex.frequency`), and the index is kept per list of
+        sources and blocks (the last 1,024 such). ``sourced_verify`` asks for one such index per
+        claim, so that a claim's verdict does not depend on the other claims of the answer.
+        Without ``claims`` every source is parsed whole."""
         key: tuple = ()
         passages = []
+        sampled: dict[str, tuple[float, Callable[[str], float]]] = {}
         for s in sources:
             if claims is not None and self._lazy(s):
                 recs, blocks = self.needed_passages(s["text"], claims)
+                whole = self._block_indexes[self._digest(s["text"])]
+                sampled[s["id"]] = (float(whole.documents), whole.frequency)
             else:
                 recs, blocks = self.source_passages(s["text"]), None
             passages.append((s["id"], recs, bool(s.get("structured"))))
-            key += ((s["id"], hashlib.sha1(s["text"].encode("utf8")).hexdigest(), bool(s.get("structured")), blocks),)
-        if key in self._indexes:
-            self._indexes.move_to_end(key)
-            return self._indexes[key]
+            key += ((s["id"], self._digest(s["text"]), bool(s.get("structured")), blocks),)
+        kept, bound = (self._claim_indexes, _CLAIM_INDEXES_KEPT) if sampled else (self._indexes, _INDEXES_KEPT)
+        if key in kept:
+            kept.move_to_end(key)
+            return kept[key]
         index = PassageIndex(
             passages, frozenset(self.lexical.relation_words), self.lexical.review_sentiment, self.lexical.canon,
-            lexicon=self.verdict_lexicon, text_value_words=self.thresholds.text_value_words,
+            lexicon=self.verdict_lexicon, text_value_words=self.thresholds.text_value_words, sampled=sampled or None,
         )
-        self._indexes[key] = index
-        while len(self._indexes) > _INDEXES_KEPT:
-            self._indexes.popitem(last=False)
+        kept[key] = index
+        while len(kept) > bound:
+            kept.popitem(last=False)
         return index
+
+    def _digest(self, text: str) -> str:
+        """The SHA-1 of a source text, remembered for the last 16 text objects (a large source's
+        hash is asked for once per claim)."""
+        got = self._digests.get(id(text))
+        if got is not None and got[0] is text:  # the text is held, so its id is not reused
+            self._digests.move_to_end(id(text))
+            return got[1]
+        digest = hashlib.sha1(text.encode("utf8")).hexdigest()
+        self._digests[id(text)] = (text, digest)
+        while len(self._digests) > 16:
+            self._digests.popitem(last=False)
+        return digest
 
     def _lazy(self, source: dict) -> bool:
         """Whether a source is parsed only where claims need it: prose longer than ``lazy_parse_chars``."""
@@ -335,7 +358,7 @@ class Verify:
         a block's parse for the last 4,096 blocks (by the SHA-1 of its text). Needed blocks next to
         each other are parsed together only where the first ends inside a sentence
         (:meth:`sourced_nlp.blocks.BlockIndex.units`)."""
-        key = hashlib.sha1(text.encode("utf8")).hexdigest()
+        key = self._digest(text)
         blocks = self._block_indexes.get(key)
         if blocks is None:
             blocks = self._block_indexes[key] = BlockIndex(text)
@@ -367,7 +390,7 @@ class Verify:
         text's SHA-1). A text longer than a part (:data:`sourced_nlp.parts.PART_CHARS`, or
         ``nlp.max_length`` when smaller) is parsed in parts, one at a time
         (:func:`sourced_nlp.parts.split_parts`), its records' offsets moved into the whole text."""
-        key = hashlib.sha1(text.encode("utf8")).hexdigest()
+        key = self._digest(text)
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
@@ -397,12 +420,21 @@ class Verify:
         raw = doc._.sources
         sources = normalize_sources(raw) if raw else []
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
-        claims = [rec for span in doc.spans.get(extensions.CLAIMS_KEY, [])
-                  if (rec := records.get((span.start_char, span.end_char))) is not None]
-        index = self.index_for(sources, claims)
+        # a large prose source is parsed in the blocks each claim needs: one index per claim
+        per_claim = any(self._lazy(s) for s in sources)
+        index = None if per_claim else self.index_for(sources)
         texts = {s["id"]: s["text"] for s in sources}
-        verify_cited = self._cited_verifier(rec_sources=sources, claims=claims)
-        source_quantities = [q for p in index.passages for _, q in p.quantities]
+
+        shared_cited = None if per_claim else self._cited_verifier(rec_sources=sources)
+        shared_quantities = None if index is None else [q for p in index.passages for _, q in p.quantities]
+
+        def index_of(rec: dict) -> PassageIndex:
+            return self.index_for(sources, [rec]) if index is None else index
+
+        def candidates_of(claim: dict) -> list:
+            rec = records.get((claim["start"], claim["end"]))
+            return judges.candidates(index_of(rec), rec) if rec is not None else []
+
         findings: list[dict] = []
         claims_out: list[dict] = []
         relabelled: list[Span] = []
@@ -414,9 +446,13 @@ class Verify:
             elif rec is None:
                 result = no_features()
             else:  # citations: the cited sources first (the verdict's cited rule), statuses in provenance.py
+                claim_index = index_of(rec)
+                verify_cited = shared_cited or self._cited_verifier(rec_sources=sources, claims=[rec])
+                source_quantities = (shared_quantities if shared_quantities is not None
+                                     else [q for p in claim_index.passages for _, q in p.quantities])
                 rec = provenance.claim_record(rec, span._.citations)
                 result, extra, found = provenance.check_claim(
-                    rec, list(span._.citations or []), sources, self._verdict(rec, index, texts, verify_cited),
+                    rec, list(span._.citations or []), sources, self._verdict(rec, claim_index, texts, verify_cited),
                     source_quantities, len(claims_out))
                 findings.extend(found)
             result = dict(result)
@@ -438,7 +474,7 @@ class Verify:
             )
         if self.judge is not None:  # the judge tier (sourced_nlp.judges), after every rule
             relabelled = judges.judge_doc(self.judge, doc, relabelled, claims_out, findings, sources,
-                                          lambda c: judges.candidates(index, records.get((c["start"], c["end"]))))
+                                          candidates_of)
         doc.spans[extensions.CLAIMS_KEY] = relabelled
         skipped = [
             {"text": s.text, "start": s.start_char, "end": s.end_char, "kind": s._.claim_kind or s.label_}

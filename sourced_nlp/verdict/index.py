@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 from .lexicon import VerdictLexicon, default_lexicon
 from .passage import Passage
@@ -41,6 +42,11 @@ class PassageIndex:
             the bundled one by default).
         text_value_words: a record value of this many words is free text (a review), not a field
             (``Thresholds.text_value_words``).
+        sampled: source id -> ``(documents, frequency)`` for a source whose passages here are a
+            sample of it (the blocks a claim needs of a large source, :mod:`sourced_nlp.blocks`):
+            ``documents`` estimates its passages, ``frequency(lemma)`` how many of them hold the
+            lemma. The word weights then count the whole source, not the sample, so that they do
+            not depend on which of its blocks were parsed.
 
     Attributes:
         passages: every passage, in source order.
@@ -51,7 +57,8 @@ class PassageIndex:
 
     def __init__(self, sources: list[tuple[str, list[FeatureRecord], bool]], relation_words: frozenset[str] = frozenset(),
                  sentiment: dict[str, int] | None = None, canon: dict[str, str] | None = None, *,
-                 lexicon: VerdictLexicon | None = None, text_value_words: int = 6) -> None:
+                 lexicon: VerdictLexicon | None = None, text_value_words: int = 6,
+                 sampled: dict[str, tuple[float, Callable[[str], float]]] | None = None) -> None:
         self.relation_words = relation_words
         self.sentiment = sentiment or {}
         self.lex = lexicon or default_lexicon()
@@ -69,11 +76,24 @@ class PassageIndex:
         self.record_words: dict[str, set[str]] = {}
         self.source_keys: dict[str, set[str]] = {}
         df: dict[str, int] = {}
+        self._sampled = sampled or {}
+        whole_df: dict[str, int] = {}  # the document frequencies of the sources read whole
+        whole_n = 0
         for source_id, records, structured in sources:
+            first = len(self.passages)
             self._add_source(source_id, records, structured, df)
+            if source_id not in self._sampled:
+                whole_n += len(self.passages) - first
+                for p in self.passages[first:]:
+                    for lemma in p.lemmas:
+                        whole_df[lemma] = whole_df.get(lemma, 0) + 1
         n = max(len(self.passages), 1)
         self.idf = {lemma: math.log(1 + n / c) for lemma, c in df.items()}
         self.max_idf = math.log(1 + n)
+        if self._sampled:
+            self._whole_df, self._weights = whole_df, {}
+            self._n_all = max(whole_n + sum(docs for docs, _ in self._sampled.values()), 1)
+            self.max_idf = math.log(1 + self._n_all)
         # the field lines of records (not a review's text), where a name may stand without NER
         self.field_lines = [pid for pid, p in enumerate(self.passages) if p.structured and p.text_of is None]
 
@@ -183,8 +203,15 @@ class PassageIndex:
                 self.by_kind.setdefault(q.kind, []).append(pid)
 
     def weight(self, lemma: str) -> float:
-        """IDF weight of a lemma; one absent from the sources weighs as the rarest."""
-        return self.idf.get(lemma, self.max_idf)
+        """IDF weight of a lemma, ``ln(1 + N / df)`` over the passages; one absent from the sources
+        weighs as the rarest. With ``sampled`` sources, N and df count their estimates too."""
+        if not self._sampled:
+            return self.idf.get(lemma, self.max_idf)
+        w = self._weights.get(lemma)
+        if w is None:
+            c = self._whole_df.get(lemma, 0) + math.fsum(freq(lemma) for _, freq in self._sampled.values())
+            w = self._weights[lemma] = math.log(1 + self._n_all / c) if c > 0 else self.max_idf
+        return w
 
     def seen(self, lemma: str) -> bool:
         """Some passage holds the lemma, in some form (:func:`~sourced_nlp.verdict.words.same_word`)."""
