@@ -18,10 +18,13 @@ reads a source longer than ``lazy_parse_chars`` this way:
    ones by the share of the claim's word pairs they hold in order, so that a claim copied word
    for word from one of many similar lines finds that line. It keeps the best
    :data:`BLOCKS_PER_CLAIM`, the blocks on either side of the best one (a claim spread over
-   sentences), and, for every number and name of the claim, the best block that holds it, so
-   that a value or name found somewhere in the source is never taken for one found nowhere.
+   sentences), and, for every number, value and name word of the claim, the best block that
+   holds it, so that a value or name found somewhere in the source is among the passages the
+   claim is compared with.
 3. Only the selected blocks go through the pipeline, each once (cached by content hash in the
-   component), and the verdict's passage index is built from their passages.
+   component); each claim gets its own passage index over its blocks, its word weights
+   estimated over the whole source (:meth:`BlockIndex.frequency`), so that a claim's verdict
+   does not depend on the other claims of the answer.
 
 Nothing here changes a source of ``lazy_parse_chars`` characters or fewer: it is parsed whole,
 as before.
