@@ -34,7 +34,32 @@ def main(argv: Optional[list[str]] = None) -> None:
             sys.exit(0)
     from .cli import main as cli_main
 
-    cli_main(args)
+    try:
+        cli_main(args)
+    except SystemExit as done:
+        _exit_at_once_on_a_signal(done.code)
+        raise
+
+
+def _exit_at_once_on_a_signal(code: object) -> None:
+    """The command is over and its exit code decided: a SIGINT or SIGTERM that arrives while the
+    interpreter shuts down (threads joined, modules torn down) exits at once with that code,
+    never with a traceback or a death by the signal. Standard output and error are flushed
+    first, as the exit would flush them."""
+    import os
+    import signal
+
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 -- a closed or broken stream: nothing left to flush
+            pass
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            signal.signal(sig, lambda *_: os._exit(status))
+        except (ValueError, OSError):  # not the main thread
+            pass
 
 
 if __name__ == "__main__":

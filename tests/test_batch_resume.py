@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +180,33 @@ def test_results_are_flushed_as_they_are_done(batch_file, tmp_path):
     proc.kill()
     proc.communicate()
     assert seen_partial
+
+
+SLOW_SHUTDOWN = """
+import atexit, sys, time
+def slow():
+    sys.stderr.write("shutting down\\n"); sys.stderr.flush()
+    time.sleep(5)
+atexit.register(slow)
+from sourced_nlp.console import main
+main(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig):
+    """The command is done (exit 1: a claim is not grounded) when the signal comes, during the
+    interpreter's shutdown (an atexit hook that takes 5 s): the exit code stays the command's."""
+    root = Path(__file__).resolve().parent.parent
+    argv = [sys.executable, "-c", SLOW_SHUTDOWN, "check", str(root / "examples" / "answer.txt"), str(root / "examples" / "source.txt")]
+    proc = subprocess.Popen(argv, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = proc.stderr.readline()
+    while line and b"shutting down" not in line:
+        line = proc.stderr.readline()
+    assert line, "the command never reached its shutdown"
+    started = time.monotonic()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err.decode()
+    assert time.monotonic() - started < 4  # at once, not after the 5 s hook
+    assert b"Traceback" not in err and b"Exception ignored" not in err
