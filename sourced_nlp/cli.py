@@ -636,7 +636,10 @@ class Interrupted(BaseException):
 class _Signals:
     """While active, SIGINT and SIGTERM raise :class:`Interrupted` in the main thread, but never
     in the middle of writing a result line: a signal that arrives while a line is written is
-    raised once the line is written and flushed, so the output is always whole lines."""
+    raised once the line is written and flushed, so the output is always whole lines. Once every
+    result is written (``writing`` left True), a signal is held and never raised, and in the
+    ``sourced`` process (:func:`sourced_nlp.console.run_to_exit`) the handlers stay so until the
+    exit, which keeps the finished run's exit code."""
 
     def __init__(self) -> None:
         self.writing = False
@@ -656,6 +659,10 @@ class _Signals:
     def __exit__(self, *exc) -> None:
         import signal
 
+        from .console import AS_SCRIPT
+
+        if self.writing and exc[0] is None and AS_SCRIPT:
+            return  # the run is over and so is the process: a signal from here on is held, unraised
         for sig, old in self._old.items():
             signal.signal(sig, old)
 
@@ -800,50 +807,57 @@ def batch(
     first_new = len(results)  # the results this run adds (the audit log gets only these)
     good = [rec for _, _, rec, err in todo if err is None]
     name = out or "standard output"
-    with stream as fh, _Signals() as signals, contextlib.ExitStack() as stack:
-        advance = _progress(stack, len(todo))
-        console = None
-        if fmt == BatchFormat.text:
-            from rich.console import Console
+    with _Signals() as signals:
+        with stream as fh, contextlib.ExitStack() as stack:
+            advance = _progress(stack, len(todo))
+            console = None
+            if fmt == BatchFormat.text:
+                from rich.console import Console
 
-            console = Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
-        done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)
-        try:
-            for n, rid, rec, err in todo:
-                if err is None:
-                    r = {"line": n, **next(done)}
-                else:
-                    r = {"line": n, "id": rid, "error": error_text(err)}
-                if "error" in r:
-                    typer.echo(f"error: {_where(file)}: line {n}: {r['error']}", err=True)
-                with signals.whole():
-                    _write_result(fh, r, fmt, console, name)
-                results.append(r)
-                advance("error" in r)
-        except Interrupted as stop:
-            import signal
+                console = Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
+            done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)
+            try:
+                for n, rid, rec, err in todo:
+                    if err is None:
+                        r = {"line": n, **next(done)}
+                    else:
+                        r = {"line": n, "id": rid, "error": error_text(err)}
+                    if "error" in r:
+                        typer.echo(f"error: {_where(file)}: line {n}: {r['error']}", err=True)
+                    with signals.whole():
+                        _write_result(fh, r, fmt, console, name)
+                    results.append(r)
+                    advance("error" in r)
+                signals.writing = True  # every result is written: a signal from here on changes nothing
+            except Interrupted as stop:
+                import signal
 
-            what = "SIGINT" if stop.signum == signal.SIGINT else "SIGTERM"
-            last = f"up to line {results[-1]['line']}" if results else "none"
-            hint = f"; run again with --resume -o {out} to continue" if out and fmt == BatchFormat.json else ""
-            typer.echo(f"interrupted by {what}: {len(results)} of {len(rows)} records written to {name} "
-                       f"({last}){hint}", err=True)
-            _audit.log_batch(audit, results[first_new:], file)
-            return 128 + stop.signum
+                what = "SIGINT" if stop.signum == signal.SIGINT else "SIGTERM"
+                last = f"up to line {results[-1]['line']}" if results else "none"
+                hint = f"; run again with --resume -o {out} to continue" if out and fmt == BatchFormat.json else ""
+                typer.echo(f"interrupted by {what}: {len(results)} of {len(rows)} records written to {name} "
+                           f"({last}){hint}", err=True)
+                _audit.log_batch(audit, results[first_new:], file)
+                return 128 + stop.signum
 
-    _audit.log_batch(audit, results[first_new:], file)
-    errors = [r for r in results if "error" in r]
-    checked = [_report(r["report"]) for r in results if "report" in r]
-    failing = sum(1 for rep in checked if rep.failed(fail_on.value))
-    kept = f"; {len(results) - first_new} done in this run, {first_new} kept from the earlier run" if resume else ""
-    typer.echo(
-        f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
-        f"{len(errors)} malformed{kept}",
-        err=True,
-    )
-    if errors:
-        return 2
-    return 1 if failing else 0
+        _audit.log_batch(audit, results[first_new:], file)
+        errors = [r for r in results if "error" in r]
+        checked = [_report(r["report"]) for r in results if "report" in r]
+        failing = sum(1 for rep in checked if rep.failed(fail_on.value))
+        kept = f"; {len(results) - first_new} done in this run, {first_new} kept from the earlier run" if resume else ""
+        typer.echo(
+            f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
+            f"{len(errors)} malformed{kept}",
+            err=True,
+        )
+        code = 2 if errors else 1 if failing else 0
+        _FINISHED.append(code)  # a signal on the way out (outside _Signals) keeps this code: main()
+        return code
+
+
+#: the exit code of a command that has done all its work (batch), for a signal that comes on the
+#: way out of it: main() exits with this code, not as interrupted
+_FINISHED: list[int] = []
 
 
 def _resume_stream(out: str, size: int):
@@ -968,6 +982,7 @@ class _ClosedStream:
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point of the ``sourced`` console script; exits with the codes of the module doc."""
     args = sys.argv[1:] if argv is None else list(argv)
+    _FINISHED.clear()
     if sys.stdout is None:  # started with standard output closed (">&-")
         sys.stdout = _ClosedStream("standard output")
     try:
@@ -987,6 +1002,8 @@ def main(argv: Optional[list[str]] = None) -> None:
         sys.stderr.write(f"error: {_one_line(err.format_message())}\n")
         sys.exit(2)
     except _ABORTS:
+        if _FINISHED:  # Ctrl-C on the way out of a command that had done its work (click's Abort)
+            sys.exit(_FINISHED[-1])
         sys.stderr.write("error: aborted\n")
         sys.exit(2)
     except BrokenPipeError as err:
@@ -999,6 +1016,8 @@ def main(argv: Optional[list[str]] = None) -> None:
         sys.stderr.write("error: the input is nested too deeply to read\n")
         sys.exit(2)
     except KeyboardInterrupt:  # Ctrl-C outside batch (which stops after whole results itself)
+        if _FINISHED:  # on the way out of a batch that had written every result
+            sys.exit(_FINISHED[-1])
         sys.stderr.write("interrupted by SIGINT\n")
         sys.exit(130)
     except INPUT_ERRORS as err:
@@ -1009,8 +1028,12 @@ def main(argv: Optional[list[str]] = None) -> None:
             message = str(err)
         sys.stderr.write(f"error: {_one_line(message)}\n")
         sys.exit(2)
+    if rv == 130 and _FINISHED:  # Typer's Exit(130) for a Ctrl-C on the way out of a finished batch
+        rv = _FINISHED[-1]
     sys.exit(rv if isinstance(rv, int) else 0)
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # python -m sourced_nlp.cli: as the console script ends
+    from .console import run_to_exit
+
+    run_to_exit(main, sys.argv[1:])
