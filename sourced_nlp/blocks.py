@@ -159,6 +159,13 @@ def _cut_at_spaces(text: str, start: int, end: int, size: int) -> list[tuple[int
     return out
 
 
+def pair_terms(ts: list[str]) -> list[str]:
+    """The index terms of the word pairs of a text, from its terms in order (``"parkin plan"``):
+    a rare pair weighs a block that says what the claim says, word next to word, above blocks
+    that only repeat the claim's words apart."""
+    return [f"{a} {b}" for a, b in zip(ts, ts[1:])]
+
+
 def _pairs(words: list[str]) -> set[tuple[str, str]]:
     return set(zip(words, words[1:]))
 
@@ -186,12 +193,12 @@ class BlockIndex:
         self.postings: dict[str, dict[int, int]] = {}
         self.lengths: list[int] = []
         self.sentences: list[int] = []
-        self._frequency: dict[str, float] = {}
+        self._frequency: dict[tuple[str, ...], float] = {}
         for bid, (_, block) in enumerate(self.blocks):
             self.sentences.append(max(1, len(_SEGMENT_END.findall(block.rstrip())) + 1))
             ts = terms(block)
             self.lengths.append(len(ts))
-            for t in (*ts, *values(block)):
+            for t in (*ts, *pair_terms(ts), *values(block)):
                 row = self.postings.setdefault(t, {})
                 row[bid] = row.get(bid, 0) + 1
         self.soft = {bid for bid, (start, block) in enumerate(self.blocks[:-1]) if not _HARD_END.search(block)}
@@ -200,16 +207,21 @@ class BlockIndex:
         self.avg_length = (sum(self.lengths) / n) if n else 0.0
         self._n = n
 
-    def frequency(self, word: str) -> float:
-        """About how many of the source's passages hold ``word`` (a lemma): over the blocks that
-        hold its term (:func:`terms`), its count in each, at most the block's sentences."""
-        ts = terms(word)
-        if len(ts) != 1:
+    def frequency(self, word: str, also: Iterable[str] = ()) -> float:
+        """About how many of the source's passages hold ``word`` (a lemma) or one of ``also``
+        (the words of its synonym group, which a parse would read as it): over the blocks that
+        hold one of their terms (:func:`terms`), their count in each, at most the block's
+        sentences."""
+        group = tuple(sorted({ts[0] for w in (word, *also) if len(ts := terms(w)) == 1}))
+        if not group:
             return 0.0
-        t = ts[0]
-        f = self._frequency.get(t)
+        f = self._frequency.get(group)
         if f is None:
-            f = self._frequency[t] = float(sum(min(tf, self.sentences[bid]) for bid, tf in self.postings.get(t, {}).items()))
+            counts: dict[int, int] = {}
+            for t in group:
+                for bid, tf in self.postings.get(t, {}).items():
+                    counts[bid] = counts.get(bid, 0) + tf
+            f = self._frequency[group] = float(sum(min(tf, self.sentences[bid]) for bid, tf in counts.items()))
         return f
 
     def idf(self, term: str) -> float:
@@ -232,9 +244,9 @@ class BlockIndex:
 
     def rank(self, score: dict[int, float], words: list[str], limit: int = BLOCKS_PER_CLAIM) -> list[int]:
         """The ``limit`` best blocks by ``score`` (:meth:`scores`), best first, ties by position;
-        the best ``4 * limit`` re-ranked by the share of the claim's word pairs (``words``, its
+        the best ``8 * limit`` re-ranked by the share of the claim's word pairs (``words``, its
         terms in order) each holds in order: a score times ``1 + share``."""
-        ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[: 4 * limit]
+        ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[: 8 * limit]
         pairs = _pairs(words)
         if pairs:
             ranked = sorted(((bid, s * (1 + len(pairs & _pairs(terms(self.blocks[bid][1]))) / len(pairs))) for bid, s in ranked),
@@ -264,7 +276,7 @@ class BlockIndex:
                 anchors.extend(t for t in terms(q.get("text") or "") if t[0].isdigit())
                 anchors.extend(value_term(float(q[k])) for k in ("low", "high") if isinstance(q.get(k), (int, float)))
             lemmas = [_term(x) for x in claim.get("lemmas") or () if x and _WORD.fullmatch(x)]
-            score = self.scores(t for t in (*words, *lemmas, *anchors) if t not in _STOP)
+            score = self.scores(t for t in (*words, *pair_terms(words), *lemmas, *anchors) if t not in _STOP)
             best = self.rank(score, words, per_claim)
             chosen.update(best)
             if best:

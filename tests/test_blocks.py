@@ -264,6 +264,27 @@ def test_a_claims_verdict_does_not_depend_on_the_other_claims(nlp):
         assert {k: alone[k] for k in keep} == {k: claim[k] for k in keep}, sentence
 
 
+def test_a_denial_among_many_blocks_that_repeat_the_claims_words_is_found(nlp):
+    """Blocks that say "parking", "committee", "plan" and "approved" more often, apart, must not
+    bury the one that says the claim's words next to each other, with a "not"."""
+    repeats = ("Parking, parking and more parking: the committee heard it all. The plan to repaint was approved. "
+               "Committee minutes were filed. Approved: parking signs. Plan B was kept in reserve by the committee.")
+    paras = [f"Day {i} of the session was quiet and the weather stayed mild." if i % 3 else repeats for i in range(300)]
+    paras[151] = "Residents objected to the proposal. The committee did not approve the parking plan. The vote was seven to two."
+    report = sourced_nlp.check("The committee approved the parking plan.", ["\n\n".join(paras)], nlp=nlp)
+    assert report.claims[0].verdict == "contradicted"
+    assert report.claims[0].evidence[0].text == "The committee did not approve the parking plan."
+
+
+def test_a_synonym_groups_words_count_in_its_weight():
+    """A claim's "little" reads as its group's word ("small"): its frequency counts the source's
+    "little" and "small" alike, not as a word the source never uses."""
+    index = BlockIndex("\n\n".join(["A little rain fell. Small boats stayed in port. The tide rose."] * 60))
+    assert index.frequency("small") == 60.0
+    assert index.frequency("small", ["little", "tiny"]) == 120.0
+    assert index.frequency("enormous") == 0.0
+
+
 def test_a_short_source_is_parsed_whole(nlp, verify, monkeypatch):
     text = "\n\n".join(PROSE) + "\n\n" + NEEDLE
     assert len(text) <= verify.lazy_parse_chars

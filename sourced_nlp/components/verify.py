@@ -257,6 +257,9 @@ class Verify:
     def _load_lexicons(self, refs: dict[str, str]) -> None:
         self.lexicons = refs
         self.lexical = Lexical(refs["lexicon"])
+        self._synonyms: dict[str, list[str]] = {}  # canonical word -> the words that read as it
+        for word, canon in self.lexical.canon.items():
+            self._synonyms.setdefault(canon, []).append(word)
         self.verdict_lexicon = VerdictLexicon.load(records=refs["records"], verdict=refs["verdict_words"],
                                                    negation=refs["negation"], lexical=refs["lexicon"], units=refs["units"])
         self.verifier = Verifier(
@@ -316,7 +319,7 @@ class Verify:
             if claims is not None and self._lazy(s):
                 recs, blocks = self.needed_passages(s["text"], claims)
                 whole = self._block_indexes[self._digest(s["text"])]
-                sampled[s["id"]] = (float(whole.documents), whole.frequency)
+                sampled[s["id"]] = (float(whole.documents), lambda lemma, whole=whole: whole.frequency(lemma, self._synonyms.get(lemma, ())))
             else:
                 recs, blocks = self.source_passages(s["text"]), None
             passages.append((s["id"], recs, bool(s.get("structured"))))
