@@ -24,12 +24,6 @@ __all__ = ["check_partition", "check_bag", "check_frame", "connect", "parse_addr
 #: Seconds to wait for a scheduler given by address before giving up.
 CONNECT_TIMEOUT = 20
 
-#: What the nanny of a ``local:N`` worker does not set (Dask's ``distributed.nanny.pre-spawn-environ``
-#: sets it, to 65,536): with glibc's trim threshold fixed, its mmap threshold stops adapting, and
-#: the parser's many short-lived arrays are mapped and unmapped afresh; measured, a check took
-#: about 20% longer inside such a worker than in a plain process (``bench/RESULTS.md``, "Dask").
-UNSET_IN_WORKERS = ("MALLOC_TRIM_THRESHOLD_",)
-
 
 def check_partition(records: Sequence[Any], model: Optional[str] = None, config: Optional[dict] = None,
                     validated: bool = False) -> list[dict]:
@@ -83,25 +77,20 @@ def parse_address(address: str) -> tuple[str, Optional[int]]:
 @contextlib.contextmanager
 def connect(address: str) -> Iterator[Any]:
     """A ``distributed.Client`` for ``--dask ADDRESS``, closed on exit: a running scheduler, or
-    for ``local:N`` a ``LocalCluster`` of N worker processes with one thread each, started
-    without the variables of :data:`UNSET_IN_WORKERS`.
+    for ``local:N`` a ``LocalCluster`` of N worker processes with one thread each.
 
     Raises:
         SourceError: the scheduler cannot be reached (named, with the reason).
     """
     import logging
 
-    import dask
     from distributed import Client, LocalCluster
 
     where, n = parse_address(address)
     with contextlib.ExitStack() as stack:
         if n is not None:
-            environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ", {}).items()
-                       if k not in UNSET_IN_WORKERS}
-            with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
-                cluster = stack.enter_context(LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
-                                                           dashboard_address=None, silence_logs=logging.ERROR))
+            cluster = stack.enter_context(LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
+                                                       dashboard_address=None, silence_logs=logging.ERROR))
             client = stack.enter_context(Client(cluster))
         else:
             try:
