@@ -638,7 +638,7 @@ class _Signals:
     in the middle of writing a result line: a signal that arrives while a line is written is
     raised once the line is written and flushed, so the output is always whole lines. Once every
     result is written (``writing`` left True), a signal is held and never raised, and in the
-    ``sourced`` process (:func:`sourced_nlp.console.run_to_exit`) the handlers stay so until the
+    ``sourced`` process (:func:`sourced_nlp._exit.run_to_exit`) the handlers stay so until the
     exit, which keeps the finished run's exit code."""
 
     def __init__(self) -> None:
@@ -659,7 +659,7 @@ class _Signals:
     def __exit__(self, *exc) -> None:
         import signal
 
-        from .console import AS_SCRIPT
+        from ._exit import AS_SCRIPT
 
         if self.writing and exc[0] is None and AS_SCRIPT:
             return  # the run is over and so is the process: a signal from here on is held, unraised
@@ -1034,6 +1034,6 @@ def main(argv: Optional[list[str]] = None) -> None:
 
 
 if __name__ == "__main__":  # python -m sourced_nlp.cli: as the console script ends
-    from .console import run_to_exit
+    from ._exit import run_to_exit
 
     run_to_exit(main, sys.argv[1:])
