@@ -194,6 +194,7 @@ class BlockIndex:
         self.lengths: list[int] = []
         self.sentences: list[int] = []
         self._frequency: dict[tuple[str, ...], float] = {}
+        self._pair_sets: dict[int, set[tuple[str, str]]] = {}
         for bid, (_, block) in enumerate(self.blocks):
             self.sentences.append(max(1, len(_SEGMENT_END.findall(block.rstrip())) + 1))
             ts = terms(block)
@@ -249,9 +250,17 @@ class BlockIndex:
         ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[: 8 * limit]
         pairs = _pairs(words)
         if pairs:
-            ranked = sorted(((bid, s * (1 + len(pairs & _pairs(terms(self.blocks[bid][1]))) / len(pairs))) for bid, s in ranked),
+            ranked = sorted(((bid, s * (1 + len(pairs & self._block_pairs(bid)) / len(pairs))) for bid, s in ranked),
                             key=lambda kv: (-kv[1], kv[0]))
         return [bid for bid, _ in ranked[:limit]]
+
+    def _block_pairs(self, bid: int) -> set[tuple[str, str]]:
+        """The word pairs of a block, in order (kept once read: the same blocks are re-ranked for
+        many claims and re-checks)."""
+        got = self._pair_sets.get(bid)
+        if got is None:
+            got = self._pair_sets[bid] = _pairs(terms(self.blocks[bid][1]))
+        return got
 
     def select(self, claims: Iterable[dict], per_claim: int = BLOCKS_PER_CLAIM) -> list[int]:
         """The blocks the claims need parsed (see the module docstring), in source order.

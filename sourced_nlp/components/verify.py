@@ -75,6 +75,18 @@ _THRESHOLD_NAMES = tuple(f.name for f in dataclasses.fields(Thresholds))
 LEXICONS = {"lexicon": "lexical", "records": "records", "verdict_words": "verdict", "negation": "negation", "units": "units"}
 
 
+def _kept(cache: OrderedDict, key, make: Callable[[], object], bound: int):
+    """``cache[key]``, made by ``make()`` on a miss; past ``bound`` entries the least recently
+    used is dropped. Every cache of the component is kept this way."""
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    value = cache[key] = make()
+    while len(cache) > bound:
+        cache.popitem(last=False)
+    return value
+
+
 @registry.misc("sourced.rules.v1")
 def make_rules(exclude: list[str] = []) -> tuple[Rule, ...]:  # noqa: B006 - a config default, never mutated
     """The decision order of the verdict: :data:`~sourced_nlp.verdict.rules.DEFAULT_RULES`
@@ -325,17 +337,10 @@ class Verify:
             passages.append((s["id"], recs, bool(s.get("structured"))))
             key += ((s["id"], self._digest(s["text"]), bool(s.get("structured")), blocks),)
         kept, bound = (self._claim_indexes, _CLAIM_INDEXES_KEPT) if sampled else (self._indexes, _INDEXES_KEPT)
-        if key in kept:
-            kept.move_to_end(key)
-            return kept[key]
-        index = PassageIndex(
+        return _kept(kept, key, lambda: PassageIndex(
             passages, frozenset(self.lexical.relation_words), self.lexical.review_sentiment, self.lexical.canon,
             lexicon=self.verdict_lexicon, text_value_words=self.thresholds.text_value_words, sampled=sampled or None,
-        )
-        kept[key] = index
-        while len(kept) > bound:
-            kept.popitem(last=False)
-        return index
+        ), bound)
 
     def _digest(self, text: str) -> str:
         """The SHA-1 of a source text, remembered for the last 16 text objects (a large source's
@@ -361,13 +366,7 @@ class Verify:
         a block's parse for the last 4,096 blocks (by the SHA-1 of its text). Needed blocks next to
         each other are parsed together only where the first ends inside a sentence
         (:meth:`sourced_nlp.blocks.BlockIndex.units`)."""
-        key = self._digest(text)
-        blocks = self._block_indexes.get(key)
-        if blocks is None:
-            blocks = self._block_indexes[key] = BlockIndex(text)
-            while len(self._block_indexes) > _BLOCK_INDEXES_KEPT:
-                self._block_indexes.popitem(last=False)
-        self._block_indexes.move_to_end(key)
+        blocks = _kept(self._block_indexes, self._digest(text), lambda: BlockIndex(text), _BLOCK_INDEXES_KEPT)
         ids = tuple(blocks.select(claims))
         passages: list[dict] = []
         for first, last in blocks.units(ids):  # a block on its own, or run on across a cut inside a sentence
@@ -380,33 +379,23 @@ class Verify:
         """The passage records of one block, or of blocks parsed together (their own offsets),
         cached by the SHA-1 of the text."""
         key = hashlib.sha1(block.encode("utf8")).hexdigest()
-        if key in self._blocks:
-            self._blocks.move_to_end(key)
-            return self._blocks[key]
-        recs = self._blocks[key] = self._parse_passages(block)
-        while len(self._blocks) > _BLOCKS_KEPT:
-            self._blocks.popitem(last=False)
-        return recs
+        return _kept(self._blocks, key, lambda: self._parse_passages(block), _BLOCKS_KEPT)
 
     def source_passages(self, text: str) -> list[dict]:
         """Passage records of one source text, parsed by the upstream components (cached by the
         text's SHA-1). A text longer than a part (:data:`sourced_nlp.parts.PART_CHARS`, or
         ``nlp.max_length`` when smaller) is parsed in parts, one at a time
         (:func:`sourced_nlp.parts.split_parts`), its records' offsets moved into the whole text."""
-        key = self._digest(text)
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        return _kept(self._cache, self._digest(text), lambda: self._parse_in_parts(text), self.cache_size)
+
+    def _parse_in_parts(self, text: str) -> list[dict]:
+        """The passage records of a text, parsed whole or, when longer than a part, in parts."""
         parts = split_parts(text, min(PART_CHARS, self.nlp.max_length))
         if len(parts) == 1:
-            passages = self._parse_passages(text)
-        else:
-            passages = []
-            for start, part in parts:
-                passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._parse_passages(part)))
-        self._cache[key] = passages
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+            return self._parse_passages(text)
+        passages: list[dict] = []
+        for start, part in parts:
+            passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._parse_passages(part)))
         return passages
 
     def _parse_passages(self, text: str) -> list[dict]:
