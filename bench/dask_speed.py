@@ -4,8 +4,11 @@ The same records (the RAGTruth test subset in file order, ``--limit N`` for its 
 through :func:`sourced_nlp.batching.results`:
 
 1. single: in this process (the pipeline loaded first, its source cache emptied);
-2. Dask, 1 worker process and 2 worker processes (``threads_per_worker=1``), through
-   :func:`sourced_nlp.dask_batch.stream` with ``--partition-size`` records per task.
+2. Dask, 1 worker process and 2 worker processes (``threads_per_worker=1``), started as
+   ``sourced batch --dask local:N`` starts them (:func:`sourced_nlp.dask_batch.connect`), through
+   :func:`sourced_nlp.dask_batch.stream` with ``--partition-size`` records per task; and 1
+   worker of a plain ``LocalCluster``, with Dask's own worker environment
+   (``MALLOC_TRIM_THRESHOLD_`` set by the nanny), beside it.
 
 For each it reports the start-up (cluster start, then the pipeline loaded on every worker),
 the checking time and records/s (start-up excluded, and included), and per worker how many
@@ -28,6 +31,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import pickle
@@ -71,14 +75,22 @@ def run_single(recs: list[dict]) -> dict:
             "parsed_sources": [_cache_size()], "results": out}
 
 
-def run_dask(recs: list[dict], workers: int, partition_size: int) -> dict:
+def run_dask(recs: list[dict], workers: int, partition_size: int, nanny_default: bool = False) -> dict:
+    """The records through :func:`sourced_nlp.dask_batch.stream` on a cluster started as
+    ``--dask local:N`` starts it (:func:`sourced_nlp.dask_batch.connect`), or, with
+    ``nanny_default``, a plain ``LocalCluster`` with Dask's own worker environment."""
     from distributed import Client, LocalCluster, get_task_stream
 
-    from sourced_nlp.dask_batch import stream
+    from sourced_nlp.dask_batch import connect, stream
 
     t0 = time.perf_counter()
-    with LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+    with contextlib.ExitStack() as stack:
+        if nanny_default:
+            cluster = stack.enter_context(LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
+                                                       dashboard_address=None, silence_logs=logging.ERROR))
+            client = stack.enter_context(Client(cluster))
+        else:
+            client = stack.enter_context(connect(f"local:{workers}"))
         client.run(lambda: __import__("sourced_nlp").load_pipeline() and None)
         start = time.perf_counter() - t0
         t0 = time.perf_counter()
@@ -88,7 +100,7 @@ def run_dask(recs: list[dict], workers: int, partition_size: int) -> dict:
         parsed = list(client.run(_cache_size).values())
     # the time the workers spent inside the tasks (checking), against the wall time of the run
     compute = sum(s["stop"] - s["start"] for t in tasks.data for s in t["startstops"] if s["action"] == "compute")
-    return {"engine": "dask", "workers": workers, "startup_s": round(start, 2), "check_s": round(secs, 2),
+    return {"engine": "dask, Dask's nanny environment" if nanny_default else "dask", "workers": workers, "startup_s": round(start, 2), "check_s": round(secs, 2),
             "task_compute_s": round(compute, 2), "parsed_sources": parsed, "results": out}
 
 
@@ -113,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     distinct = len({repr(r["sources"]) for r in recs})
     log(f"{len(recs)} records, {distinct} distinct source sets")
     runs = [run_single(recs)]
+    log("dask, 1 worker, Dask's own nanny environment")
+    runs.append(run_dask(recs, 1, args.partition_size, nanny_default=True))
     for w in (1, 2):
         log(f"dask, {w} worker(s)")
         runs.append(run_dask(recs, w, args.partition_size))
@@ -127,10 +141,11 @@ def main(argv: list[str] | None = None) -> int:
         r["rps_total"] = len(recs) / (r["check_s"] + r["startup_s"])
         print(f"| {r['engine']} | {r['workers']} | {r['startup_s']} | {r['check_s']} | {r['rps']:.2f} | "
               f"{r['rps_total']:.2f} | {r['parsed_sources']} |")
-    single, one, two = runs
+    single, plain, one, two = runs
     print(f"2 workers / 1 worker: {two['rps'] / one['rps']:.2f}x records/s (start-up excluded), "
           f"{two['rps_total'] / one['rps_total']:.2f}x (included)")
-    print(f"Dask at 1 worker over single, per record: {one['check_s'] / single['check_s'] - 1:+.1%}")
+    print(f"Dask at 1 worker over single, per record: {one['check_s'] / single['check_s'] - 1:+.1%} "
+          f"(with Dask's own nanny environment: {plain['check_s'] / single['check_s'] - 1:+.1%})")
     print(f"inside the tasks (compute, summed over the workers): 1 worker {one['task_compute_s']} s, "
           f"2 workers {two['task_compute_s']} s, against {single['check_s']} s for the single path: "
           f"{one['task_compute_s'] / single['check_s'] - 1:+.1%} at 1 worker; the rest of the Dask wall time is "

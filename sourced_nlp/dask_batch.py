@@ -15,14 +15,22 @@ nothing: the scheduler runs the task again on another worker, and its results ar
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import Any, Iterator, Optional, Sequence
 
 from .sources import SourceError
 
-__all__ = ["check_partition", "check_bag", "check_frame", "connect", "parse_address", "stream"]
+__all__ = ["check_partition", "check_bag", "check_frame", "connect", "parse_address", "partitions", "stream"]
 
 #: Seconds to wait for a scheduler given by address before giving up.
 CONNECT_TIMEOUT = 20
+
+#: What the nanny of a ``local:N`` worker does not set (Dask's ``distributed.nanny.pre-spawn-environ``
+#: sets it, to 65,536): with glibc's trim threshold fixed, its mmap threshold stops adapting, so
+#: freed memory goes back to the system and is faulted in afresh (13 times the page faults of a
+#: plain process); measured, it makes a check about 10% slower inside a worker
+#: (``bench/RESULTS.md``, "Dask").
+UNSET_IN_WORKERS = ("MALLOC_TRIM_THRESHOLD_",)
 
 
 def check_partition(records: Sequence[Any], model: Optional[str] = None, config: Optional[dict] = None,
@@ -77,20 +85,27 @@ def parse_address(address: str) -> tuple[str, Optional[int]]:
 @contextlib.contextmanager
 def connect(address: str) -> Iterator[Any]:
     """A ``distributed.Client`` for ``--dask ADDRESS``, closed on exit: a running scheduler, or
-    for ``local:N`` a ``LocalCluster`` of N worker processes with one thread each.
+    for ``local:N`` a ``LocalCluster`` of N worker processes with one thread each, started
+    without the variables of :data:`UNSET_IN_WORKERS`. This process's own environment is left
+    as it was (a nanny writes its workers' variables into ``os.environ`` before it spawns them,
+    and leaves them there).
 
     Raises:
         SourceError: the scheduler cannot be reached (named, with the reason).
     """
     import logging
 
+    import dask
     from distributed import Client, LocalCluster
 
     where, n = parse_address(address)
     with contextlib.ExitStack() as stack:
         if n is not None:
-            cluster = stack.enter_context(LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
-                                                       dashboard_address=None, silence_logs=logging.ERROR))
+            stack.callback(_restore_environ, dict(os.environ))
+            # None unsets a variable there (distributed.nanny._get_env_variables)
+            with dask.config.set({f"distributed.nanny.pre-spawn-environ.{k}": None for k in UNSET_IN_WORKERS}):
+                cluster = stack.enter_context(LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
+                                                           dashboard_address=None, silence_logs=logging.ERROR))
             client = stack.enter_context(Client(cluster))
         else:
             try:
@@ -100,10 +115,48 @@ def connect(address: str) -> Iterator[Any]:
         yield client
 
 
+def _restore_environ(saved: dict) -> None:
+    for key in set(os.environ) - set(saved):
+        del os.environ[key]
+    os.environ.update(saved)
+
+
+def partitions(records: Sequence[Any], size: int) -> list[list[Any]]:
+    """``records`` cut into consecutive partitions of ``size`` records or more, in order.
+
+    A partition is cut only where the next record's sources differ from the last one's, so
+    that the records of one source set (adjacent in a batch file in source order, as answers
+    to one question are) go to one worker, which parses those sources once; without this, two
+    workers met 99 of the same 123 sources in 240 RAGTruth records (``bench/dask_speed.py``).
+    A run of records with the same sources is still cut at ``2 * size``, so that a batch
+    against one document set keeps every worker busy.
+
+    Raises:
+        ValueError: ``size`` < 1.
+    """
+    if size < 1:
+        raise ValueError(f"partition size must be >= 1, got {size}")
+    parts: list[list[Any]] = []
+    part: list[Any] = []
+    for record in records:
+        if part and (len(part) >= 2 * size or (len(part) >= size and _sources_of(record) != _sources_of(part[-1]))):
+            parts.append(part)
+            part = []
+        part.append(record)
+    if part:
+        parts.append(part)
+    return parts
+
+
+def _sources_of(record: Any) -> Any:
+    return record.get("sources") if isinstance(record, dict) else None
+
+
 def stream(client: Any, records: Sequence[Any], partition_size: int = 32, model: Optional[str] = None,
            config: Optional[dict] = None, validated: bool = False, window: Optional[int] = None) -> Iterator[dict]:
-    """The results of ``records``, in input order, as partitions of ``partition_size`` come
-    back from ``client``'s workers (a reorder buffer holds those done ahead of their turn).
+    """The results of ``records``, in input order, as their :func:`partitions` of
+    ``partition_size`` records or more come back from ``client``'s workers (a reorder buffer
+    holds those done ahead of their turn).
 
     At most ``window`` partitions (default: 4 per worker thread, at least 4) are submitted ahead of
     the next one due, so memory stays bounded on a long run. A partition whose task fails for
@@ -112,7 +165,7 @@ def stream(client: Any, records: Sequence[Any], partition_size: int = 32, model:
     """
     from distributed import as_completed
 
-    parts = [list(records[i : i + partition_size]) for i in range(0, len(records), partition_size)]
+    parts = partitions(records, partition_size)
     if window is None:
         window = max(4, 4 * sum(client.nthreads().values()))
     pending = as_completed()

@@ -155,6 +155,18 @@ def test_bad_local_address_is_exit_2(tmp_path, address, message):
     assert proc.returncode == 2 and proc.stderr.decode() == message
 
 
+def test_local_workers_start_without_the_trim_threshold_and_leave_this_environment_as_it_was(monkeypatch):
+    from sourced_nlp.dask_batch import UNSET_IN_WORKERS, connect
+
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    before = dict(os.environ)
+    with connect("local:1") as client:
+        (worker_env,) = client.run(lambda: dict(os.environ)).values()
+    assert dict(os.environ) == before  # the nanny wrote its workers' variables here; they are gone
+    assert UNSET_IN_WORKERS == ("MALLOC_TRIM_THRESHOLD_",) and "MALLOC_TRIM_THRESHOLD_" not in worker_env
+    assert worker_env["OMP_NUM_THREADS"] == "1"  # the rest of Dask's worker environment is kept
+
+
 def _small_records() -> list[dict]:
     return [{"id": f"q{i}", "output": f"Revenue grew {i}% in 2023.", "sources": ["Revenue grew 3% in 2023."]}
             for i in range(6)] + [{"id": "bad", "output": "x", "sources": None}]
