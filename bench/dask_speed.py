@@ -3,12 +3,20 @@
 The same records (the RAGTruth test subset in file order, ``--limit N`` for its first N) go
 through :func:`sourced_nlp.batching.results`:
 
-1. single: in this process (the pipeline loaded first, its source cache emptied);
+1. single: in a fresh child process (the pipeline loaded first), and again in another with a
+   second thread alive (idle, waiting on an event) beside the check: a worker process of any
+   engine has other threads (Dask's event loop, its profiler), and glibc takes its locks the
+   atomic way once a process has had two threads. spaCy's parser takes and releases the GIL
+   in its inner loop (Cython ``nogil`` functions that check for errors), so its cost depends
+   on it: this row is the floor a worker process starts from. Each engine starts in a fresh
+   process, so that none finds another's caches warm;
 2. Dask, 1 worker process and 2 worker processes (``threads_per_worker=1``), started as
    ``sourced batch --dask local:N`` starts them (:func:`sourced_nlp.dask_batch.connect`), through
    :func:`sourced_nlp.dask_batch.stream` with ``--partition-size`` records per task; and 1
    worker of a plain ``LocalCluster``, with Dask's own worker environment
-   (``MALLOC_TRIM_THRESHOLD_`` set by the nanny), beside it.
+   (``MALLOC_TRIM_THRESHOLD_`` set by the nanny), beside it. A nanny writes its workers'
+   variables into this process's ``os.environ`` and leaves them there, so every cluster here is
+   started from the environment this script began with.
 
 For each it reports the start-up (cluster start, then the pipeline loaded on every worker),
 the checking time and records/s (start-up excluded, and included), and per worker how many
@@ -60,7 +68,12 @@ def _cache_size() -> int:
     return len(cache) if cache is not None else -1
 
 
-def run_single(recs: list[dict]) -> dict:
+def run_single(recs: list[dict], threaded: bool = False) -> dict:
+    """The records through :func:`sourced_nlp.batching.results` in this process; with
+    ``threaded``, while a second thread waits on an event (it takes no CPU). Call it in a
+    process that has had no other thread (:func:`run_single_child`)."""
+    import threading
+
     import sourced_nlp
     from sourced_nlp.batching import results
 
@@ -68,11 +81,28 @@ def run_single(recs: list[dict]) -> dict:
     nlp = sourced_nlp.load_pipeline()
     start = time.perf_counter() - t0
     nlp.get_pipe("sourced_verify")._cache.clear()
+    done = threading.Event()
+    if threaded:
+        threading.Thread(target=done.wait, daemon=True).start()
     t0 = time.perf_counter()
     out = list(results(recs, nlp=nlp))
     secs = time.perf_counter() - t0
-    return {"engine": "single", "workers": 1, "startup_s": round(start, 2), "check_s": round(secs, 2),
-            "parsed_sources": [_cache_size()], "results": out}
+    done.set()
+    return {"engine": "single, a second thread alive" if threaded else "single", "workers": 1,
+            "startup_s": round(start, 2), "check_s": round(secs, 2), "parsed_sources": [_cache_size()], "results": out}
+
+
+def run_single_child(limit: int, threaded: bool) -> dict:
+    """:func:`run_single` in a fresh child process (``--single plain|threaded``), read back."""
+    import json
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "single.json"
+        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--limit", str(limit), "--single",
+                        "threaded" if threaded else "plain", "--single-out", str(out)], check=True)
+        return json.loads(out.read_text(encoding="utf8"))
 
 
 def run_dask(recs: list[dict], workers: int, partition_size: int, nanny_default: bool = False) -> dict:
@@ -85,6 +115,7 @@ def run_dask(recs: list[dict], workers: int, partition_size: int, nanny_default:
 
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:
+        stack.callback(_restore_environ, dict(os.environ))
         if nanny_default:
             cluster = stack.enter_context(LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
                                                        dashboard_address=None, silence_logs=logging.ERROR))
@@ -104,6 +135,12 @@ def run_dask(recs: list[dict], workers: int, partition_size: int, nanny_default:
             "task_compute_s": round(compute, 2), "parsed_sources": parsed, "results": out}
 
 
+def _restore_environ(saved: dict) -> None:
+    for key in set(os.environ) - set(saved):
+        del os.environ[key]
+    os.environ.update(saved)
+
+
 def transfer(recs: list[dict], results: list[dict]) -> dict:
     """Pickled bytes per record (records and results) and ms per record to pickle and unpickle them."""
     t0 = time.perf_counter()
@@ -120,11 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=120, help="the first N test records (default 120)")
     ap.add_argument("--partition-size", type=int, default=8)
     ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--single", choices=("plain", "threaded"), help=argparse.SUPPRESS)
+    ap.add_argument("--single-out", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     recs = records(args.limit)
+    if args.single:
+        dump_json(args.single_out, run_single(recs, threaded=args.single == "threaded"))
+        return 0
     distinct = len({repr(r["sources"]) for r in recs})
     log(f"{len(recs)} records, {distinct} distinct source sets")
-    runs = [run_single(recs)]
+    runs = [run_single_child(args.limit, threaded=False), run_single_child(args.limit, threaded=True)]
     log("dask, 1 worker, Dask's own nanny environment")
     runs.append(run_dask(recs, 1, args.partition_size, nanny_default=True))
     for w in (1, 2):
@@ -141,18 +183,20 @@ def main(argv: list[str] | None = None) -> int:
         r["rps_total"] = len(recs) / (r["check_s"] + r["startup_s"])
         print(f"| {r['engine']} | {r['workers']} | {r['startup_s']} | {r['check_s']} | {r['rps']:.2f} | "
               f"{r['rps_total']:.2f} | {r['parsed_sources']} |")
-    single, plain, one, two = runs
+    single, threaded, plain, one, two = runs
     print(f"2 workers / 1 worker: {two['rps'] / one['rps']:.2f}x records/s (start-up excluded), "
           f"{two['rps_total'] / one['rps_total']:.2f}x (included)")
     print(f"Dask at 1 worker over single, per record: {one['check_s'] / single['check_s'] - 1:+.1%} "
-          f"(with Dask's own nanny environment: {plain['check_s'] / single['check_s'] - 1:+.1%})")
+          f"(with Dask's own nanny environment: {plain['check_s'] / single['check_s'] - 1:+.1%}); "
+          f"over single with a second thread alive: {one['check_s'] / threaded['check_s'] - 1:+.1%} "
+          f"(that thread alone: {threaded['check_s'] / single['check_s'] - 1:+.1%})")
     print(f"inside the tasks (compute, summed over the workers): 1 worker {one['task_compute_s']} s, "
           f"2 workers {two['task_compute_s']} s, against {single['check_s']} s for the single path: "
           f"{one['task_compute_s'] / single['check_s'] - 1:+.1%} at 1 worker; the rest of the Dask wall time is "
           f"scheduling and transfer ({one['check_s'] - one['task_compute_s']:.2f} s at 1 worker)")
     print(f"per record: single {1000 * single['check_s'] / len(recs):.0f} ms, "
           f"1 worker {1000 * one['check_s'] / len(recs):.0f} ms, 2 workers {1000 * two['check_s'] / len(recs):.0f} ms")
-    moved = transfer(recs, single["results"])
+    moved = transfer(recs, one["results"])
     print(f"transfer per record: record {moved['record_kb']} KB, result {moved['result_kb']} KB pickled; "
           f"pickle + unpickle both {moved['pickle_ms_per_record']} ms")
     if args.json:
