@@ -153,17 +153,18 @@ def collect_dev(nlp, collector, fh, name: str) -> int:
     return n
 
 
-def collect() -> None:
-    collector = Collector()
+def collect(collector: Collector | None = None, rows: Path = ROWS) -> None:
+    """Run the rules with ``collector`` (default: :class:`Collector`) over every set; its rows to ``rows``."""
+    collector = collector or Collector()
     nlp = pipeline_with(collector)
-    OUT.mkdir(parents=True, exist_ok=True)
-    tmp = ROWS.with_suffix(".tmp")
+    rows.parent.mkdir(parents=True, exist_ok=True)
+    tmp = rows.with_suffix(".tmp")
     with open(tmp, "w", encoding="utf8") as fh:
         log(f"ragtruth train: {collect_ragtruth(nlp, collector, fh)} rows")
         for name in DEV_SETS:
             log(f"{name}: {collect_dev(nlp, collector, fh, name)} rows")
-    tmp.replace(ROWS)
-    log(f"rows -> {ROWS}")
+    tmp.replace(rows)
+    log(f"rows -> {rows}")
 
 
 # ---------------------------------------------------------------------------- fitting
