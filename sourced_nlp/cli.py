@@ -770,7 +770,8 @@ def batch(
         "processes (needs the dask extra: pip install 'sourced-nlp[dask]'). The output is the same.",
     ),
     partition_size: int = typer.Option(
-        32, "--partition-size", min=1, metavar="N", help="With --dask: records per task."),
+        32, "--partition-size", min=1, metavar="N",
+        help="With --dask: records per task, at least N (a task is cut where the sources change; at most 2N)."),
 ) -> int:
     """Check many records from a JSONL file, one result per non-blank input line, in order.
 
