@@ -12,9 +12,10 @@ through :func:`sourced_nlp.batching.results`:
    process, so that none finds another's caches warm;
 2. Dask, 1 worker process and 2 worker processes (``threads_per_worker=1``), started as
    ``sourced batch --dask local:N`` starts them (:func:`sourced_nlp.dask_batch.connect`), through
-   :func:`sourced_nlp.dask_batch.stream` with ``--partition-size`` records per task; and 1
-   worker of a plain ``LocalCluster``, with Dask's own worker environment
-   (``MALLOC_TRIM_THRESHOLD_`` set by the nanny), beside it. A nanny writes its workers'
+   :func:`sourced_nlp.dask_batch.stream` with ``--partition-size`` records per task, each worker
+   checking in its single-threaded child process (:mod:`sourced_nlp.checker_process`); and 1
+   worker checking in its task thread (``isolated=False``, with Dask's worker environment,
+   ``MALLOC_TRIM_THRESHOLD_`` set by the nanny), beside it. A nanny writes its workers'
    variables into this process's ``os.environ`` and leaves them there, so every cluster here is
    started from the environment this script began with.
 
@@ -40,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import os
 import pickle
 import sys
@@ -61,9 +61,13 @@ def records(limit: int | None) -> list[dict]:
             for r in subsample(responses, None, limit)]
 
 
-def _cache_size() -> int:
+def _cache_size(isolated: bool = False) -> int:
     import sourced_nlp
 
+    if isolated:
+        from sourced_nlp.checker_process import process
+
+        return process().cached_sources()
     cache = getattr(sourced_nlp.load_pipeline().get_pipe("sourced_verify"), "_cache", None)
     return len(cache) if cache is not None else -1
 
@@ -105,33 +109,37 @@ def run_single_child(limit: int, threaded: bool) -> dict:
         return json.loads(out.read_text(encoding="utf8"))
 
 
-def run_dask(recs: list[dict], workers: int, partition_size: int, nanny_default: bool = False) -> dict:
+def _load(isolated: bool) -> None:
+    if isolated:
+        from sourced_nlp.checker_process import process
+
+        process()
+    else:
+        __import__("sourced_nlp").load_pipeline()
+
+
+def run_dask(recs: list[dict], workers: int, partition_size: int, isolated: bool = True) -> dict:
     """The records through :func:`sourced_nlp.dask_batch.stream` on a cluster started as
-    ``--dask local:N`` starts it (:func:`sourced_nlp.dask_batch.connect`), or, with
-    ``nanny_default``, a plain ``LocalCluster`` with Dask's own worker environment."""
-    from distributed import Client, LocalCluster, get_task_stream
+    ``--dask local:N`` starts it (:func:`sourced_nlp.dask_batch.connect`), checked in each
+    worker's child process, or without ``isolated`` in its task thread."""
+    from distributed import get_task_stream
 
     from sourced_nlp.dask_batch import connect, stream
 
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:
         stack.callback(_restore_environ, dict(os.environ))
-        if nanny_default:
-            cluster = stack.enter_context(LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
-                                                       dashboard_address=None, silence_logs=logging.ERROR))
-            client = stack.enter_context(Client(cluster))
-        else:
-            client = stack.enter_context(connect(f"local:{workers}"))
-        client.run(lambda: __import__("sourced_nlp").load_pipeline() and None)
+        client = stack.enter_context(connect(f"local:{workers}"))
+        client.run(_load, isolated)
         start = time.perf_counter() - t0
         t0 = time.perf_counter()
         with get_task_stream(client) as tasks:
-            out = list(stream(client, recs, partition_size=partition_size))
+            out = list(stream(client, recs, partition_size=partition_size, isolated=isolated))
         secs = time.perf_counter() - t0
-        parsed = list(client.run(_cache_size).values())
+        parsed = list(client.run(_cache_size, isolated).values())
     # the time the workers spent inside the tasks (checking), against the wall time of the run
     compute = sum(s["stop"] - s["start"] for t in tasks.data for s in t["startstops"] if s["action"] == "compute")
-    return {"engine": "dask, Dask's nanny environment" if nanny_default else "dask", "workers": workers, "startup_s": round(start, 2), "check_s": round(secs, 2),
+    return {"engine": "dask" if isolated else "dask, in the task thread", "workers": workers, "startup_s": round(start, 2), "check_s": round(secs, 2),
             "task_compute_s": round(compute, 2), "parsed_sources": parsed, "results": out}
 
 
@@ -167,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     distinct = len({repr(r["sources"]) for r in recs})
     log(f"{len(recs)} records, {distinct} distinct source sets")
     runs = [run_single_child(args.limit, threaded=False), run_single_child(args.limit, threaded=True)]
-    log("dask, 1 worker, Dask's own nanny environment")
-    runs.append(run_dask(recs, 1, args.partition_size, nanny_default=True))
+    log("dask, 1 worker, checking in its task thread")
+    runs.append(run_dask(recs, 1, args.partition_size, isolated=False))
     for w in (1, 2):
         log(f"dask, {w} worker(s)")
         runs.append(run_dask(recs, w, args.partition_size))
@@ -183,13 +191,12 @@ def main(argv: list[str] | None = None) -> int:
         r["rps_total"] = len(recs) / (r["check_s"] + r["startup_s"])
         print(f"| {r['engine']} | {r['workers']} | {r['startup_s']} | {r['check_s']} | {r['rps']:.2f} | "
               f"{r['rps_total']:.2f} | {r['parsed_sources']} |")
-    single, threaded, plain, one, two = runs
+    single, threaded, in_thread, one, two = runs
     print(f"2 workers / 1 worker: {two['rps'] / one['rps']:.2f}x records/s (start-up excluded), "
           f"{two['rps_total'] / one['rps_total']:.2f}x (included)")
     print(f"Dask at 1 worker over single, per record: {one['check_s'] / single['check_s'] - 1:+.1%} "
-          f"(with Dask's own nanny environment: {plain['check_s'] / single['check_s'] - 1:+.1%}); "
-          f"over single with a second thread alive: {one['check_s'] / threaded['check_s'] - 1:+.1%} "
-          f"(that thread alone: {threaded['check_s'] / single['check_s'] - 1:+.1%})")
+          f"(checking in the task thread: {in_thread['check_s'] / single['check_s'] - 1:+.1%}; "
+          f"single with a second thread alive: {threaded['check_s'] / single['check_s'] - 1:+.1%})")
     print(f"inside the tasks (compute, summed over the workers): 1 worker {one['task_compute_s']} s, "
           f"2 workers {two['task_compute_s']} s, against {single['check_s']} s for the single path: "
           f"{one['task_compute_s'] / single['check_s'] - 1:+.1%} at 1 worker; the rest of the Dask wall time is "

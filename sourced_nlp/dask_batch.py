@@ -4,8 +4,11 @@ Needs the ``dask`` extra (``pip install 'sourced-nlp[dask]'``: ``dask[distribute
 task checks one partition of records in a worker process; the worker loads the pipeline
 once, on its first task, from the package and model installed in its own environment (nothing
 is downloaded, and no pipeline or ``Doc`` is pickled: only records and results travel), and
-keeps it, with its source cache, for every later task. A worker that dies mid-task loses
-nothing: the scheduler runs the task again on another worker, and its results are taken once.
+keeps it, with its source cache, for every later task. By default a worker checks in a
+single-threaded child process of its own (:mod:`sourced_nlp.checker_process`), which a check
+in the worker's task thread is about 10% slower than (``bench/RESULTS.md``, "Dask"). A worker
+that dies mid-task loses nothing: the scheduler runs the task again on another worker, and its
+results are taken once.
 
     >>> import dask.bag as db
     >>> from sourced_nlp.dask_batch import check_bag
@@ -25,37 +28,43 @@ __all__ = ["check_partition", "check_bag", "check_frame", "connect", "parse_addr
 #: Seconds to wait for a scheduler given by address before giving up.
 CONNECT_TIMEOUT = 20
 
-#: What the nanny of a ``local:N`` worker does not set (Dask's ``distributed.nanny.pre-spawn-environ``
-#: sets it, to 65,536): with glibc's trim threshold fixed, its mmap threshold stops adapting, so
-#: freed memory goes back to the system and is faulted in afresh (13 times the page faults of a
-#: plain process); measured, it makes a check about 10% slower inside a worker
-#: (``bench/RESULTS.md``, "Dask").
-UNSET_IN_WORKERS = ("MALLOC_TRIM_THRESHOLD_",)
-
 
 def check_partition(records: Sequence[Any], model: Optional[str] = None, config: Optional[dict] = None,
-                    validated: bool = False) -> list[dict]:
-    """The results of one partition of records, in order (see :func:`sourced_nlp.batching.results`)."""
+                    validated: bool = False, isolated: bool = True) -> list[dict]:
+    """The results of one partition of records, in order (see :func:`sourced_nlp.batching.results`).
+
+    With ``isolated`` (the default) they are checked in this process's single-threaded
+    :class:`sourced_nlp.checker_process.CheckerProcess`, started on the first call; without it,
+    in the calling thread.
+
+    Raises:
+        sourced_nlp.checker_process.CheckerProcessError: the child process died (Dask retries
+            the task; the next call starts another child).
+    """
+    if isolated:
+        from .checker_process import check
+
+        return check(records, model=model, config=config, validated=validated)
     from .batching import results
 
     return list(results(records, model=model, config=config, validated=validated))
 
 
-def check_bag(bag: Any, model: Optional[str] = None, config: Optional[dict] = None) -> Any:
+def check_bag(bag: Any, model: Optional[str] = None, config: Optional[dict] = None, isolated: bool = True) -> Any:
     """A Dask Bag of records mapped, partition-wise, to a Bag of their results (same order)."""
-    return bag.map_partitions(check_partition, model=model, config=config)
+    return bag.map_partitions(check_partition, model=model, config=config, isolated=isolated)
 
 
-def _frame_partition(frame: Any, model: Optional[str], config: Optional[dict]) -> Any:
+def _frame_partition(frame: Any, model: Optional[str], config: Optional[dict], isolated: bool) -> Any:
     import pandas as pd
 
     rows = [{k: v for k, v in row.items() if not (k == "id" and v is None)} for row in frame.to_dict("records")]
-    done = check_partition(rows, model, config)
+    done = check_partition(rows, model, config, isolated=isolated)
     return pd.DataFrame({"id": [r["id"] for r in done], "report": [r.get("report") for r in done],
                          "error": [r.get("error") for r in done]}, index=frame.index)
 
 
-def check_frame(frame: Any, model: Optional[str] = None, config: Optional[dict] = None) -> Any:
+def check_frame(frame: Any, model: Optional[str] = None, config: Optional[dict] = None, isolated: bool = True) -> Any:
     """A Dask DataFrame with ``output`` (or ``answer``), ``sources`` and optional ``id`` columns
     mapped, partition-wise, to one with ``id``, ``report`` (a dict, or None) and ``error`` (a
     str, or None) columns, on the same index."""
@@ -63,7 +72,7 @@ def check_frame(frame: Any, model: Optional[str] = None, config: Optional[dict] 
 
     meta = pd.DataFrame({"id": pd.Series(dtype=object), "report": pd.Series(dtype=object),
                          "error": pd.Series(dtype=object)})
-    return frame.map_partitions(_frame_partition, model, config, meta=meta)
+    return frame.map_partitions(_frame_partition, model, config, isolated, meta=meta)
 
 
 def parse_address(address: str) -> tuple[str, Optional[int]]:
@@ -85,27 +94,23 @@ def parse_address(address: str) -> tuple[str, Optional[int]]:
 @contextlib.contextmanager
 def connect(address: str) -> Iterator[Any]:
     """A ``distributed.Client`` for ``--dask ADDRESS``, closed on exit: a running scheduler, or
-    for ``local:N`` a ``LocalCluster`` of N worker processes with one thread each, started
-    without the variables of :data:`UNSET_IN_WORKERS`. This process's own environment is left
-    as it was (a nanny writes its workers' variables into ``os.environ`` before it spawns them,
-    and leaves them there).
+    for ``local:N`` a ``LocalCluster`` of N worker processes with one thread each. This
+    process's own environment is left as it was (a nanny writes its workers' variables into
+    ``os.environ`` before it spawns them, and leaves them there).
 
     Raises:
         SourceError: the scheduler cannot be reached (named, with the reason).
     """
     import logging
 
-    import dask
     from distributed import Client, LocalCluster
 
     where, n = parse_address(address)
     with contextlib.ExitStack() as stack:
         if n is not None:
             stack.callback(_restore_environ, dict(os.environ))
-            # None unsets a variable there (distributed.nanny._get_env_variables)
-            with dask.config.set({f"distributed.nanny.pre-spawn-environ.{k}": None for k in UNSET_IN_WORKERS}):
-                cluster = stack.enter_context(LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
-                                                           dashboard_address=None, silence_logs=logging.ERROR))
+            cluster = stack.enter_context(LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
+                                                       dashboard_address=None, silence_logs=logging.ERROR))
             client = stack.enter_context(Client(cluster))
         else:
             try:
@@ -153,7 +158,8 @@ def _sources_of(record: Any) -> Any:
 
 
 def stream(client: Any, records: Sequence[Any], partition_size: int = 32, model: Optional[str] = None,
-           config: Optional[dict] = None, validated: bool = False, window: Optional[int] = None) -> Iterator[dict]:
+           config: Optional[dict] = None, validated: bool = False, window: Optional[int] = None,
+           isolated: bool = True) -> Iterator[dict]:
     """The results of ``records``, in input order, as their :func:`partitions` of
     ``partition_size`` records or more come back from ``client``'s workers (a reorder buffer
     holds those done ahead of their turn).
@@ -161,7 +167,8 @@ def stream(client: Any, records: Sequence[Any], partition_size: int = 32, model:
     At most ``window`` partitions (default: 4 per worker thread, at least 4) are submitted ahead of
     the next one due, so memory stays bounded on a long run. A partition whose task fails for
     good (a worker killed more often than the scheduler's ``allowed-failures``) gives an
-    ``error`` result for each of its records, so that the output is still whole.
+    ``error`` result for each of its records, so that the output is still whole. ``isolated``:
+    as for :func:`check_partition`.
     """
     from distributed import as_completed
 
@@ -174,7 +181,7 @@ def stream(client: Any, records: Sequence[Any], partition_size: int = 32, model:
     sent = due = 0
     while due < len(parts):
         while sent < len(parts) and sent - due < window:
-            fut = client.submit(check_partition, parts[sent], model, config, validated, pure=False)
+            fut = client.submit(check_partition, parts[sent], model, config, validated, isolated, pure=False)
             index[fut.key] = sent
             pending.add(fut)
             sent += 1

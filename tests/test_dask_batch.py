@@ -155,16 +155,26 @@ def test_bad_local_address_is_exit_2(tmp_path, address, message):
     assert proc.returncode == 2 and proc.stderr.decode() == message
 
 
-def test_local_workers_start_without_the_trim_threshold_and_leave_this_environment_as_it_was(monkeypatch):
-    from sourced_nlp.dask_batch import UNSET_IN_WORKERS, connect
+def _child_environ() -> dict:
+    from sourced_nlp.checker_process import process
+
+    with open(f"/proc/{process()._proc.pid}/environ", "rb") as fh:
+        return dict(item.decode().partition("=")[::2] for item in fh.read().split(b"\0") if item)
+
+
+def test_workers_check_in_a_child_without_the_trim_threshold_and_this_environment_is_left_as_it_was(monkeypatch):
+    from sourced_nlp.checker_process import UNSET_IN_CHILD
+    from sourced_nlp.dask_batch import connect
 
     monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
     before = dict(os.environ)
     with connect("local:1") as client:
         (worker_env,) = client.run(lambda: dict(os.environ)).values()
+        (child_env,) = client.run(_child_environ).values()
     assert dict(os.environ) == before  # the nanny wrote its workers' variables here; they are gone
-    assert UNSET_IN_WORKERS == ("MALLOC_TRIM_THRESHOLD_",) and "MALLOC_TRIM_THRESHOLD_" not in worker_env
-    assert worker_env["OMP_NUM_THREADS"] == "1"  # the rest of Dask's worker environment is kept
+    assert worker_env["MALLOC_TRIM_THRESHOLD_"] == "65536"  # Dask's worker environment ...
+    assert UNSET_IN_CHILD == ("MALLOC_TRIM_THRESHOLD_",) and "MALLOC_TRIM_THRESHOLD_" not in child_env  # ... less that
+    assert child_env["OMP_NUM_THREADS"] == "1"
 
 
 def _small_records() -> list[dict]:
@@ -172,7 +182,8 @@ def _small_records() -> list[dict]:
             for i in range(6)] + [{"id": "bad", "output": "x", "sources": None}]
 
 
-def test_bag_helper_gives_the_entry_points_results(nlp):
+@pytest.mark.parametrize("isolated", [True, False], ids=["child-process", "task-thread"])
+def test_bag_helper_gives_the_entry_points_results(nlp, isolated):
     import dask
     import dask.bag as db
 
@@ -183,7 +194,7 @@ def test_bag_helper_gives_the_entry_points_results(nlp):
     assert expected[-1] == {"id": "bad", "error": "missing 'sources'"}
     assert expected[3]["report"]["counts"]["grounded"] == 1 and expected[2]["report"]["counts"]["contradicted"] == 1
     with dask.config.set(scheduler="synchronous"):
-        assert check_bag(db.from_sequence(_small_records(), npartitions=3)).compute() == expected
+        assert check_bag(db.from_sequence(_small_records(), npartitions=3), isolated=isolated).compute() == expected
 
 
 def test_frame_helper_gives_the_entry_points_results(nlp):

@@ -1,0 +1,54 @@
+"""The single-threaded checking child (:mod:`sourced_nlp.checker_process`): the same results as
+the entry point, a child that dies is replaced, an error in the child is raised in the host, and
+a child exits when its host closes the pipe."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from sourced_nlp import checker_process
+from sourced_nlp.batching import results
+from sourced_nlp.checker_process import CheckerProcess, CheckerProcessError
+
+RECORDS = [{"id": "up", "output": "Revenue grew 3% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
+           {"id": "off", "output": "Revenue grew 5% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
+           {"id": "bad", "output": "x", "sources": None}]
+
+
+@pytest.fixture
+def child():
+    proc = CheckerProcess()
+    yield proc
+    proc.close()
+
+
+def test_the_child_gives_the_entry_points_results_and_keeps_its_source_cache(nlp, child):
+    expected = list(results(RECORDS, nlp=nlp))
+    assert expected[0]["report"]["counts"]["grounded"] == 1 and expected[1]["report"]["counts"]["contradicted"] == 1
+    assert expected[2] == {"id": "bad", "error": "missing 'sources'"}
+    assert child.check(RECORDS) == expected
+    assert child.check(RECORDS[:1]) == expected[:1]
+    assert child.cached_sources() == 1  # one distinct source, parsed once
+
+
+def test_a_dead_child_is_an_error_naming_its_exit_and_check_starts_another(nlp):
+    first = checker_process.process()
+    os.kill(first._proc.pid, signal.SIGKILL)
+    first._proc.wait()
+    with pytest.raises(CheckerProcessError, match=f"exited with code {-signal.SIGKILL}"):
+        first.check(RECORDS)
+    assert checker_process.check(RECORDS) == list(results(RECORDS, nlp=nlp))
+    assert checker_process.process() is not first and checker_process.process().alive()
+
+
+def test_an_error_loading_the_pipeline_in_the_child_is_raised_in_the_host():
+    with pytest.raises(ValueError, match="not_a_key"):
+        CheckerProcess(config={"not_a_key": 1})
+
+
+def test_the_child_exits_when_the_host_closes_the_pipe(child):
+    child.close()
+    assert child._proc.returncode == 0 and not child.alive()
