@@ -50,7 +50,7 @@ def _send(stream: BinaryIO, value: Any) -> None:
     stream.flush()
 
 
-def _receive(stream: BinaryIO) -> Any:
+def _receive_blob(stream: BinaryIO) -> bytes:
     head = stream.read(_HEADER.size)
     if len(head) < _HEADER.size:
         raise EOFError
@@ -58,7 +58,11 @@ def _receive(stream: BinaryIO) -> Any:
     blob = stream.read(size)
     if len(blob) < size:
         raise EOFError
-    return pickle.loads(blob)
+    return blob
+
+
+def _receive(stream: BinaryIO) -> Any:
+    return pickle.loads(_receive_blob(stream))
 
 
 class CheckerProcess:
@@ -129,16 +133,37 @@ def process(model: Optional[str] = None, config: Optional[dict] = None) -> Check
 def check(records: Sequence[Any], model: Optional[str] = None, config: Optional[dict] = None,
           validated: bool = False) -> list[dict]:
     """The results of ``records``, in order, checked in this process's :class:`CheckerProcess`.
-    A child that dies on them (killed for memory, say) is started again, and they are checked
-    once more.
+    Unless ``validated``, the records are validated here first (an invalid one is its ``error``
+    result, as :func:`sourced_nlp.batching.results` gives it), so that only plain values reach the
+    child: a source may be an object of a class the child cannot import (a document class
+    defined in the caller's script). A child that dies on them (killed for memory, say) is
+    started again, and they are checked once more.
 
     Raises:
         CheckerProcessError: the second child died on them too (the next call starts another).
     """
+    if validated:
+        return _check_validated(list(records), model, config)
+    from .batching import error_text, validate_record
+    from .sources import SourceError
+
+    good: list[dict] = []
+    slots: list[Optional[dict]] = []
+    for value in records:
+        try:
+            good.append(validate_record(value))
+            slots.append(None)
+        except SourceError as err:
+            slots.append({"id": value.get("id") if isinstance(value, dict) else None, "error": error_text(err)})
+    done = iter(_check_validated(good, model, config) if good else [])
+    return [slot if slot is not None else next(done) for slot in slots]
+
+
+def _check_validated(records: list[dict], model: Optional[str], config: Optional[dict]) -> list[dict]:
     try:
-        return process(model, config).check(records, validated)
+        return process(model, config).check(records, True)
     except CheckerProcessError:
-        return process(model, config).check(records, validated)
+        return process(model, config).check(records, True)
 
 
 def _close_all() -> None:
@@ -160,10 +185,11 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
     nlp = None
     while True:
         try:
-            request = _receive(requests)
+            blob = _receive_blob(requests)
         except EOFError:
             return
         try:
+            request = pickle.loads(blob)
             if request[0] == "load":
                 nlp = pipeline(request[1], request[2])
                 reply: Any = True
@@ -172,12 +198,22 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             else:
                 reply = _cached_sources(nlp)
         except Exception as err:  # noqa: BLE001 -- raised again in the host, as it was raised here
-            _send(replies, (False, err))
+            try:
+                blob = pickle.dumps((False, err), protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:  # noqa: BLE001 -- an exception that does not pickle: its text does
+                blob = pickle.dumps((False, RuntimeError(f"{type(err).__name__}: {err}")))
+            replies.write(_HEADER.pack(len(blob)) + blob)
+            replies.flush()
             continue
         _send(replies, (True, reply))
 
 
 if __name__ == "__main__":
+    import signal
+
+    # Ctrl-C on a terminal reaches the whole process group: the host handles it, and this child
+    # exits when the host closes the pipe
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # the replies get their own copy of stdout; anything printed in the child goes to stderr
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)

@@ -816,8 +816,8 @@ def batch(
                 from rich.console import Console
 
                 console = Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
-            done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)
             try:
+                done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)  # a signal while connecting
                 for n, rid, rec, err in todo:
                     if err is None:
                         r = {"line": n, **next(done)}

@@ -52,3 +52,31 @@ def test_an_error_loading_the_pipeline_in_the_child_is_raised_in_the_host():
 def test_the_child_exits_when_the_host_closes_the_pipe(child):
     child.close()
     assert child._proc.returncode == 0 and not child.alive()
+
+
+class Passage:
+    """A document object of the caller's own (Haystack-like: ``content`` and ``id``), of a class
+    the child process cannot import."""
+
+    def __init__(self, content: str, id: str):
+        self.content = content
+        self.id = id
+
+
+def test_sources_of_a_class_the_child_cannot_import_are_checked(nlp):
+    records = [{"id": "doc", "output": "Revenue grew 3% in 2023.", "sources": [Passage("Revenue grew 3% in 2023.", "p1")]},
+               *RECORDS]
+    expected = list(results(records, nlp=nlp))
+    assert expected[0]["report"]["counts"]["grounded"] == 1
+    assert checker_process.check(records) == expected
+
+
+def test_a_request_that_fails_in_the_child_is_raised_in_the_host_and_the_child_lives_on(child):
+    with pytest.raises(ValueError, match="not_a_key"):
+        child._call(("load", None, {"not_a_key": 1}))
+    assert child.alive() and child.check(RECORDS[:1])[0]["report"]["counts"]["grounded"] == 1
+
+
+def test_ctrl_c_to_the_process_group_does_not_kill_the_child(child):
+    os.kill(child._proc.pid, signal.SIGINT)
+    assert child.check(RECORDS[:1])[0]["report"]["counts"]["grounded"] == 1

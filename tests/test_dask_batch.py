@@ -238,3 +238,17 @@ def test_progress_on_a_terminal_shows_records_rate_and_errors(tmp_path, engine):
     text = seen.decode("utf-8", "replace")
     assert "records/s" in text and "1 errors" in text, text
     assert "7/7 records" in text, text
+
+
+def test_a_signal_while_connecting_to_the_scheduler_is_an_interrupted_run_not_a_traceback(tmp_path):
+    records_file = _write(tmp_path / "r.jsonl", [{"output": "It rained.", "sources": ["It rained."]}])
+    proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "batch", str(records_file), "-o",
+                             str(tmp_path / "out.jsonl"), "--dask", "tcp://127.0.0.1:1"], env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)  # inside the connect timeout (20 s)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.decode().splitlines()[-1].startswith("interrupted by SIGINT: 0 of 1 records written")
+    assert "Traceback" not in err.decode()
