@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator, Optional
 from .report_schema import json_type
 from .sources import SourceError, normalize_sources
 
-__all__ = ["BATCH_CHUNK", "validate_record", "check_reports", "results", "pipeline"]
+__all__ = ["BATCH_CHUNK", "validate_record", "validate_slot", "check_reports", "results", "pipeline"]
 
 #: Records per ``check_many`` call: small, so that results stream out as they are done.
 BATCH_CHUNK = 8
@@ -104,6 +104,16 @@ def error_text(err: Any) -> str:
     return " ".join(str(err).split())
 
 
+def validate_slot(value: Any, validated: bool = False) -> tuple[Any, Optional[dict], Optional[str]]:
+    """``(id, record, None)`` for a record :func:`validate_record` accepts (as given, when
+    ``validated``), ``(id, None, message)`` for one it refuses; ``id`` is the record's own, or None."""
+    rid = value.get("id") if isinstance(value, dict) else None
+    try:
+        return rid, value if validated else validate_record(value), None
+    except SourceError as err:
+        return rid, None, str(err)
+
+
 def results(records: Iterable[Any], model: Optional[str] = None, config: Optional[dict] = None,
             nlp: Any = None, validated: bool = False) -> Iterator[dict]:
     """Check records, yielding one JSON-able result per record, in order, as each is done.
@@ -123,11 +133,7 @@ def results(records: Iterable[Any], model: Optional[str] = None, config: Optiona
     """
     chunk: list[tuple[Any, Optional[dict], Optional[str]]] = []
     for value in records:
-        rid = value.get("id") if isinstance(value, dict) else None
-        try:
-            chunk.append((rid, value if validated else validate_record(value), None))
-        except SourceError as err:
-            chunk.append((rid, None, str(err)))
+        chunk.append(validate_slot(value, validated))
         if len(chunk) == BATCH_CHUNK:
             yield from _chunk_results(chunk, model, config, nlp)
             chunk = []

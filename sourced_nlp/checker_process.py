@@ -43,10 +43,13 @@ class CheckerProcessError(RuntimeError):
     """The child process exited, or failed to start (its exit code is in the message)."""
 
 
-def _send(stream: BinaryIO, value: Any) -> None:
+def _frame(value: Any) -> bytes:
     blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(_HEADER.pack(len(blob)))
-    stream.write(blob)
+    return _HEADER.pack(len(blob)) + blob
+
+
+def _send(stream: BinaryIO, value: Any) -> None:
+    stream.write(_frame(value))
     stream.flush()
 
 
@@ -82,7 +85,11 @@ class CheckerProcess:
         env = {k: v for k, v in os.environ.items() if k not in UNSET_IN_CHILD}
         self._proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.checker_process"], env=env,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self._call(("load", model, config))
+        try:
+            self._call(("load", model, config))
+        except BaseException:
+            self.close()  # a child that could not load is no one's
+            raise
 
     def _call(self, request: tuple) -> Any:
         try:
@@ -142,21 +149,12 @@ def check(records: Sequence[Any], model: Optional[str] = None, config: Optional[
     Raises:
         CheckerProcessError: the second child died on them too (the next call starts another).
     """
-    if validated:
-        return _check_validated(list(records), model, config)
-    from .batching import error_text, validate_record
-    from .sources import SourceError
+    from .batching import error_text, validate_slot
 
-    good: list[dict] = []
-    slots: list[Optional[dict]] = []
-    for value in records:
-        try:
-            good.append(validate_record(value))
-            slots.append(None)
-        except SourceError as err:
-            slots.append({"id": value.get("id") if isinstance(value, dict) else None, "error": error_text(err)})
+    slots = [validate_slot(value, validated) for value in records]
+    good = [rec for _, rec, err in slots if err is None]
     done = iter(_check_validated(good, model, config) if good else [])
-    return [slot if slot is not None else next(done) for slot in slots]
+    return [next(done) if err is None else {"id": rid, "error": error_text(err)} for rid, _, err in slots]
 
 
 def _check_validated(records: list[dict], model: Optional[str], config: Optional[dict]) -> list[dict]:
@@ -192,20 +190,18 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             request = pickle.loads(blob)
             if request[0] == "load":
                 nlp = pipeline(request[1], request[2])
-                reply: Any = True
+                reply = _frame((True, True))
             elif request[0] == "check":
-                reply = list(results(request[1], nlp=nlp, validated=request[2]))
+                reply = _frame((True, list(results(request[1], nlp=nlp, validated=request[2]))))
             else:
-                reply = _cached_sources(nlp)
+                reply = _frame((True, _cached_sources(nlp)))
         except Exception as err:  # noqa: BLE001 -- raised again in the host, as it was raised here
             try:
-                blob = pickle.dumps((False, err), protocol=pickle.HIGHEST_PROTOCOL)
+                reply = _frame((False, err))
             except Exception:  # noqa: BLE001 -- an exception that does not pickle: its text does
-                blob = pickle.dumps((False, RuntimeError(f"{type(err).__name__}: {err}")))
-            replies.write(_HEADER.pack(len(blob)) + blob)
-            replies.flush()
-            continue
-        _send(replies, (True, reply))
+                reply = _frame((False, RuntimeError(f"{type(err).__name__}: {err}")))
+        replies.write(reply)
+        replies.flush()
 
 
 if __name__ == "__main__":

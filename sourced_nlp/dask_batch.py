@@ -38,8 +38,8 @@ def check_partition(records: Sequence[Any], model: Optional[str] = None, config:
     in the calling thread.
 
     Raises:
-        sourced_nlp.checker_process.CheckerProcessError: the child process died (Dask retries
-            the task; the next call starts another child).
+        sourced_nlp.checker_process.CheckerProcessError: the child process died on these
+            records twice (:func:`stream` then gives each of them an ``error`` result).
     """
     if isolated:
         from .checker_process import check
