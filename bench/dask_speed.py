@@ -1,7 +1,7 @@
 """Records/s of the batch entry point on one machine and on a Dask ``LocalCluster``, in one run.
 
 The same records (the RAGTruth test subset in file order, ``--limit N`` for its first N) go
-through :func:`sourced_nlp.batching.results`:
+through :func:`sourced_nlp.batch.results.results`:
 
 1. single: in a fresh child process (the pipeline loaded first), and again in another with a
    second thread alive (idle, waiting on an event) beside the check: a worker process of any
@@ -11,9 +11,9 @@ through :func:`sourced_nlp.batching.results`:
    on it: this row is the floor a worker process starts from. Each engine starts in a fresh
    process, so that none finds another's caches warm;
 2. Dask, 1 worker process and 2 worker processes (``threads_per_worker=1``), started as
-   ``sourced batch --dask local:N`` starts them (:func:`sourced_nlp.dask_batch.connect`), through
-   :func:`sourced_nlp.dask_batch.stream` with ``--partition-size`` records per task, each worker
-   checking in its single-threaded child process (:mod:`sourced_nlp.checker_process`); and 1
+   ``sourced batch --dask local:N`` starts them (:func:`sourced_nlp.batch.dask.connect`), through
+   :func:`sourced_nlp.batch.dask.stream` with ``--partition-size`` records per task, each worker
+   checking in its single-threaded child process (:mod:`sourced_nlp.batch.child`); and 1
    worker checking in its task thread (``isolated=False``, with Dask's worker environment,
    ``MALLOC_TRIM_THRESHOLD_`` set by the nanny), beside it. A nanny writes its workers'
    variables into this process's ``os.environ`` and leaves them there, so every cluster here is
@@ -65,7 +65,7 @@ def _cache_size(isolated: bool = False) -> int:
     import sourced_nlp
 
     if isolated:
-        from sourced_nlp.checker_process import process
+        from sourced_nlp.batch.child import process
 
         return process().cached_sources()
     cache = getattr(sourced_nlp.load_pipeline().get_pipe("sourced_verify"), "_cache", None)
@@ -73,13 +73,13 @@ def _cache_size(isolated: bool = False) -> int:
 
 
 def run_single(recs: list[dict], threaded: bool = False) -> dict:
-    """The records through :func:`sourced_nlp.batching.results` in this process; with
+    """The records through :func:`sourced_nlp.batch.results.results` in this process; with
     ``threaded``, while a second thread waits on an event (it takes no CPU). Call it in a
     process that has had no other thread (:func:`run_single_child`)."""
     import threading
 
     import sourced_nlp
-    from sourced_nlp.batching import results
+    from sourced_nlp.batch.results import results
 
     t0 = time.perf_counter()
     nlp = sourced_nlp.load_pipeline()
@@ -111,7 +111,7 @@ def run_single_child(limit: int, threaded: bool) -> dict:
 
 def _load(isolated: bool) -> None:
     if isolated:
-        from sourced_nlp.checker_process import process
+        from sourced_nlp.batch.child import process
 
         process()
     else:
@@ -119,12 +119,12 @@ def _load(isolated: bool) -> None:
 
 
 def run_dask(recs: list[dict], workers: int, partition_size: int, isolated: bool = True) -> dict:
-    """The records through :func:`sourced_nlp.dask_batch.stream` on a cluster started as
-    ``--dask local:N`` starts it (:func:`sourced_nlp.dask_batch.connect`), checked in each
+    """The records through :func:`sourced_nlp.batch.dask.stream` on a cluster started as
+    ``--dask local:N`` starts it (:func:`sourced_nlp.batch.dask.connect`), checked in each
     worker's child process, or without ``isolated`` in its task thread."""
     from distributed import get_task_stream
 
-    from sourced_nlp.dask_batch import connect, stream
+    from sourced_nlp.batch.dask import connect, stream
 
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:

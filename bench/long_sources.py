@@ -1,5 +1,5 @@
 """Long sources: the same claims against their own source hidden in a long one, parsed whole and
-parsed only where the claims need it (``lazy_parse_chars``, :mod:`sourced_nlp.blocks`).
+parsed only where the claims need it (``lazy_parse_chars``, :mod:`sourced_nlp.components.blocks`).
 
 RAGTruth's sources are short (at most about 10,000 characters), so the benchmarks never reach the
 lazy parse, which starts above 20,000. This benchmark makes long sources from them: each prose

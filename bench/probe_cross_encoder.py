@@ -60,7 +60,7 @@ class PairCollector(tm.Collector):
     tier's own claims; only they are scored, the others may be trained on with ``--fit-on all``)."""
 
     def __call__(self, ctx):
-        from sourced_nlp.meaning.features import FEATURES, features
+        from sourced_nlp.verdict.meaning.features import FEATURES, features
         from sourced_nlp.verdict.rules.meaning import eligible
 
         if ctx.best is not None:

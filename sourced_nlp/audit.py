@@ -25,7 +25,7 @@ import sys
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
-from .sources import SourceError
+from .text.sources import SourceError
 
 __all__ = ["SCHEMA", "SUPPORTED", "record_hash", "make_record", "append", "verify", "log_report",
            "log_files", "log_batch", "AuditError"]

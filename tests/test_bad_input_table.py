@@ -21,7 +21,7 @@ import pytest
 import spacy
 
 import sourced_nlp
-from sourced_nlp.citations import find_citations, locate, strip_citations
+from sourced_nlp.text.citations import find_citations, locate, strip_citations
 from sourced_nlp.cli import main
 from sourced_nlp.components.claims import PipelineOrderError
 

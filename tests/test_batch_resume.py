@@ -188,7 +188,7 @@ def slow():
     sys.stderr.write("shutting down\\n"); sys.stderr.flush()
     time.sleep(5)
 atexit.register(slow)
-from sourced_nlp.console import main
+from sourced_nlp.cli.console import main
 main(sys.argv[1:])
 """
 

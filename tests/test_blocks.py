@@ -1,4 +1,4 @@
-"""A large source read cheaply first (``sourced_nlp.blocks``), parsed where the claims need it.
+"""A large source read cheaply first (``sourced_nlp.components.blocks``), parsed where the claims need it.
 
 The cheap index and the block selection are pure rules, tested on hand-written texts and claim
 records. The lazy parse goes through the real pipeline: a prose source longer than
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import sourced_nlp
-from sourced_nlp.blocks import BLOCK_CHARS, BlockIndex, cut_blocks, terms, values
+from sourced_nlp.components.blocks import BLOCK_CHARS, BlockIndex, cut_blocks, terms, values
 
 # ------------------------------------------------------------ the index terms
 

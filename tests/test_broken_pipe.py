@@ -19,7 +19,7 @@ EXAMPLES = ROOT / "examples"
 EVAL = EXAMPLES / "eval"
 SOURCE = EXAMPLES / "source.txt"  # "Revenue rose 8% to $2.4 billion ..."
 CLI = ["-m", "sourced_nlp.cli"]
-CONSOLE = ["-c", "from sourced_nlp.console import main; main()"]  # the `sourced` script
+CONSOLE = ["-c", "from sourced_nlp.cli.console import main; main()"]  # the `sourced` script
 
 
 def run(prefix: list[str], args: list[str], stdout="broken", cwd=ROOT) -> tuple[int, str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sourced_nlp.html import COLORS, TINTS
+from sourced_nlp.report.html import COLORS, TINTS
 from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The single-threaded checking child (:mod:`sourced_nlp.checker_process`): the same results as
+"""The single-threaded checking child (:mod:`sourced_nlp.batch.child`): the same results as
 the entry point, a child that dies is replaced, an error in the child is raised in the host, and
 a child exits when its host closes the pipe."""
 
@@ -9,9 +9,9 @@ import signal
 
 import pytest
 
-from sourced_nlp import checker_process
-from sourced_nlp.batching import results
-from sourced_nlp.checker_process import CheckerProcess, CheckerProcessError
+from sourced_nlp.batch import child as checker_process
+from sourced_nlp.batch.results import results
+from sourced_nlp.batch.child import CheckerProcess, CheckerProcessError
 
 RECORDS = [{"id": "up", "output": "Revenue grew 3% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
            {"id": "off", "output": "Revenue grew 5% in 2023.", "sources": ["Revenue grew 3% in 2023."]},

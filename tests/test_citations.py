@@ -1,8 +1,8 @@
-"""Table-driven tests for sourced_nlp.citations: locating quotes and parsing citation markers."""
+"""Table-driven tests for sourced_nlp.text.citations: locating quotes and parsing citation markers."""
 
 import pytest
 
-from sourced_nlp.citations import (
+from sourced_nlp.text.citations import (
     Citation,
     Match,
     citation_spans,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from sourced_nlp.extensions import CLAIMS_KEY, SKIPPED_KEY
+from sourced_nlp.components.extensions import CLAIMS_KEY, SKIPPED_KEY
 
 
 def claims_of(doc) -> list[str]:

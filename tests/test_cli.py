@@ -31,7 +31,7 @@ FAKE = textwrap.dedent(
     import sys
     import sourced_nlp
     from sourced_nlp.report import ClaimResult, Evidence, Report, Skipped
-    from sourced_nlp.sources import normalize_sources
+    from sourced_nlp.text.sources import normalize_sources
 
     def check(answer, sources, nlp=None):
         srcs = normalize_sources(sources)
@@ -982,7 +982,7 @@ MIN_COVERAGE = [(0, 0.0), (0.9, 0.9), (1, 1.0), (1.5, 0.015), (90, 0.9), (100, 1
 def test_min_coverage_is_a_share_or_above_1_a_percentage(value, share):
     """The rule the README and --help state: 0-1 is a share, above 1 (to 100) a percentage, so
     1 is all claims and 1.5 is 1.5%."""
-    from sourced_nlp.findings import check_thresholds
+    from sourced_nlp.report.findings import check_thresholds
 
     assert check_thresholds(None, value)[1] == pytest.approx(share)
 

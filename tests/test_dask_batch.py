@@ -156,15 +156,15 @@ def test_bad_local_address_is_exit_2(tmp_path, address, message):
 
 
 def _child_environ() -> dict:
-    from sourced_nlp.checker_process import process
+    from sourced_nlp.batch.child import process
 
     with open(f"/proc/{process()._proc.pid}/environ", "rb") as fh:
         return dict(item.decode().partition("=")[::2] for item in fh.read().split(b"\0") if item)
 
 
 def test_workers_check_in_a_child_without_the_trim_threshold_and_this_environment_is_left_as_it_was(monkeypatch):
-    from sourced_nlp.checker_process import UNSET_IN_CHILD
-    from sourced_nlp.dask_batch import connect
+    from sourced_nlp.batch.child import UNSET_IN_CHILD
+    from sourced_nlp.batch.dask import connect
 
     monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
     before = dict(os.environ)
@@ -187,8 +187,8 @@ def test_bag_helper_gives_the_entry_points_results(nlp, isolated):
     import dask
     import dask.bag as db
 
-    from sourced_nlp.batching import results
-    from sourced_nlp.dask_batch import check_bag
+    from sourced_nlp.batch.results import results
+    from sourced_nlp.batch.dask import check_bag
 
     expected = list(results(_small_records(), nlp=nlp))
     assert expected[-1] == {"id": "bad", "error": "missing 'sources'"}
@@ -203,8 +203,8 @@ def test_frame_helper_gives_the_entry_points_results(nlp):
     import dask
     import pandas as pd
 
-    from sourced_nlp.batching import results
-    from sourced_nlp.dask_batch import check_frame
+    from sourced_nlp.batch.results import results
+    from sourced_nlp.batch.dask import check_frame
 
     expected = list(results(_small_records(), nlp=nlp))
     with dask.config.set(scheduler="synchronous"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sourced_nlp.components.entities import EntityKeys
-from sourced_nlp.extensions import CLAIMS_KEY
+from sourced_nlp.components.extensions import CLAIMS_KEY
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from sourced_nlp.evaluation.diff import diff_scorecards
 from sourced_nlp.evaluation.gate import parse_max_drop, regressions
 from sourced_nlp.evaluation.run import load_target, run_case
 from sourced_nlp.evaluation.score import percentile
-from sourced_nlp.sources import SourceError
+from sourced_nlp.text.sources import SourceError
 
 
 @pytest.mark.parametrize("value, answer, contexts, citations, usage, latency, abstained", [

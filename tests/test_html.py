@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import sourced_nlp
-from sourced_nlp.html import COLORS, MARKS, TINTS, displacy_options, emphasise
+from sourced_nlp.report.html import COLORS, MARKS, TINTS, displacy_options, emphasise
 from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped, to_frame
 
 ROOT = Path(__file__).resolve().parents[1]

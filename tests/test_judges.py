@@ -15,7 +15,7 @@ from sourced_nlp.judges import (
     AnthropicJudge, CallableJudge, Candidate, JudgeInput, Judgment, JudgmentCache, ReplayJudge, apply_judge,
     ask, cache_key, load_prompt, parse_reply, settle,
 )
-from sourced_nlp.judges.calibrate import metrics, overall, read_gold, table
+from sourced_nlp.evaluation.calibrate import metrics, overall, read_gold, table
 
 SOURCES = {
     "q3.txt": "Contoso revenue rose 8% to $2.4 billion in 2023. The firm opened offices in Lisbon and Oslo.",

@@ -1,4 +1,4 @@
-"""Sources longer than one parse: cut into parts (``sourced_nlp.parts``), checked whole.
+"""Sources longer than one parse: cut into parts (``sourced_nlp.components.parts``), checked whole.
 
 Where a part ends is a pure rule, tested on hand-written texts. The parts' passages go through
 the real pipeline: a pipeline whose ``nlp.max_length`` is 2,000 characters parses a 20,000
@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 import sourced_nlp
-from sourced_nlp.sources import normalize_sources
-from sourced_nlp.parts import MAX_SOURCE_CHARS, PART_CHARS, shift_passage, split_parts
+from sourced_nlp.text.sources import normalize_sources
+from sourced_nlp.components.parts import MAX_SOURCE_CHARS, PART_CHARS, shift_passage, split_parts
 
 # ------------------------------------------------------------ where a part ends
 

@@ -16,8 +16,8 @@ import pytest
 from conftest import ROOT, SHARED
 
 import sourced_nlp
-from sourced_nlp.meaning.features import FEATURES
-from sourced_nlp.meaning.model import MeaningModel
+from sourced_nlp.verdict.meaning.features import FEATURES
+from sourced_nlp.verdict.meaning.model import MeaningModel
 
 DATA = SHARED / "data" / "ragtruth"
 SOURCED = [sys.executable, "-m", "sourced_nlp.cli"]

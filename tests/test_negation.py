@@ -6,7 +6,7 @@ import pytest
 
 import sourced_nlp
 
-from sourced_nlp.extensions import CLAIMS_KEY
+from sourced_nlp.components.extensions import CLAIMS_KEY
 
 # (sentence, negated, cue as written, lower-cased; None when not negated)
 NEGATION = [

@@ -1,4 +1,4 @@
-"""How ``sourced batch --dask`` cuts records into tasks (:func:`sourced_nlp.dask_batch.partitions`):
+"""How ``sourced batch --dask`` cuts records into tasks (:func:`sourced_nlp.batch.dask.partitions`):
 in order, none lost, and cut only where the sources change, so that one worker parses a source
 set once instead of two workers each parsing it. Pure Python: no cluster, no model."""
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sourced_nlp.dask_batch import partitions
+from sourced_nlp.batch.dask import partitions
 
 
 def _records(sources: str) -> list[dict]:

@@ -13,7 +13,7 @@ import spacy
 from spacy.tokens import Doc, DocBin, Span
 
 import sourced_nlp
-from sourced_nlp.extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, _DOC_ATTRS, _SPAN_ATTRS
+from sourced_nlp.components.extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, _DOC_ATTRS, _SPAN_ATTRS
 from sourced_nlp.report import Report
 
 UPSTREAM = ["sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages"]
@@ -253,7 +253,7 @@ def test_displacy_span_labels(nlp):
     ("sourced_claims", "claims_key"), ("sourced_claims", "skipped_key"), ("sourced_quantities", "spans_key"),
 ])
 def test_span_keys_are_fixed_not_config(component, key):
-    """The later components read ``doc.spans`` under the keys of :mod:`sourced_nlp.extensions`;
+    """The later components read ``doc.spans`` under the keys of :mod:`sourced_nlp.components.extensions`;
     a config key that moved the spans elsewhere would leave them reading nothing, so there is
     none: spaCy refuses it with a config error naming it."""
     from thinc.api import ConfigValidationError
@@ -275,7 +275,7 @@ def test_span_keys_are_the_ones_every_component_reads(nlp):
 def test_a_lexicon_given_as_a_path_travels_with_the_saved_pipeline(tmp_path):
     """``nlp.to_disk`` writes a path lexicon into the pipeline folder, so ``spacy.load`` works
     where the file is gone, and the loaded component reads the same words."""
-    from sourced_nlp.lexicons import load_lexicon
+    from sourced_nlp.text.lexicons import load_lexicon
 
     lex = json.loads(json.dumps(load_lexicon("negation")))
     lex["verb_cues"] = [*lex["verb_cues"], "forgo"]  # "forgo" now negates what follows it

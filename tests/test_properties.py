@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import sourced_nlp
-from sourced_nlp.extensions import CLAIMS_KEY, SKIPPED_KEY
-from sourced_nlp.markup import reading_text
-from sourced_nlp.quantity import Quantity, compare, parse_quantity
+from sourced_nlp.components.extensions import CLAIMS_KEY, SKIPPED_KEY
+from sourced_nlp.text.markup import reading_text
+from sourced_nlp.text.quantity import Quantity, compare, parse_quantity
 
 FAST = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -11,8 +11,8 @@ import pytest
 import spacy
 
 import sourced_nlp
-from sourced_nlp.citations import find_citations
-from sourced_nlp.provenance import SEVERITY, check_citation, json_citation, json_reply
+from sourced_nlp.text.citations import find_citations
+from sourced_nlp.citing.provenance import SEVERITY, check_citation, json_citation, json_reply
 
 # ---------------------------------------------------------------------------------------------
 # locate (the public API)

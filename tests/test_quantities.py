@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import spacy
 
-from sourced_nlp.extensions import QUANTITIES_KEY
-from sourced_nlp.quantity import Quantity, compare
+from sourced_nlp.components.extensions import QUANTITIES_KEY
+from sourced_nlp.text.quantity import Quantity, compare
 
 CASES = Path(__file__).resolve().parents[2] / "shared" / "cases" / "acceptance.jsonl"
 Y = lambda y: float(date(y, 1, 1).toordinal())  # noqa: E731

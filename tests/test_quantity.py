@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from sourced_nlp.quantity import Quantity, comparable, compare, parse_quantity
+from sourced_nlp.text.quantity import Quantity, comparable, compare, parse_quantity
 
 INF = math.inf
 D = lambda y, m, d: float(date(y, m, d).toordinal())  # noqa: E731

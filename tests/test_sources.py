@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sourced_nlp.sources import (
+from sourced_nlp.text.sources import (
     SourceError,
     linearize,
     load_source_file,

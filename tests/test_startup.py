@@ -1,6 +1,6 @@
 """Start-up: ``sourced --help``, ``--version`` and usage errors do not import spaCy.
 
-Each case runs the real entry point (the console script's ``sourced_nlp.console.main``, or
+Each case runs the real entry point (the console script's ``sourced_nlp.cli.console.main``, or
 ``python -m sourced_nlp.cli``) in a fresh interpreter and reads back which of the heavy
 libraries it imported (``sys.modules`` at exit). A command that checks something must import
 spaCy: that case shows the probe sees it.
@@ -30,7 +30,7 @@ try:
 finally:
     sys.stderr.write("\\nIMPORTED " + ",".join(m for m in {HEAVY!r} if m in sys.modules) + "\\n")
 """
-CONSOLE = "from sourced_nlp.console import main; main()"
+CONSOLE = "from sourced_nlp.cli.console import main; main()"
 MODULE = "import runpy; runpy.run_module('sourced_nlp.cli', run_name='__main__')"
 
 
@@ -101,7 +101,7 @@ before = [m for m in {HEAVY!r} if m in sys.modules]
 from sourced_nlp import *
 names = [n for n in sourced_nlp.__all__ if getattr(sourced_nlp, n, None) is None]
 assert set(sourced_nlp.__all__) <= set(dir(sourced_nlp)), set(sourced_nlp.__all__) - set(dir(sourced_nlp))
-assert sourced_nlp.extensions.CLAIMS_KEY == sourced_nlp.CLAIMS_KEY
+assert sourced_nlp.components.extensions.CLAIMS_KEY == sourced_nlp.CLAIMS_KEY
 try:
     sourced_nlp.no_such_name
 except AttributeError as err:

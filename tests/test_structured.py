@@ -102,7 +102,7 @@ def test_weekday_range_names_every_day(nlp):
 def test_record_lines_name_only_their_own_field(nlp):
     """A line of a record does not inherit the names of the line before it: the WiFi line's name
     is no name of the parking line after it."""
-    from sourced_nlp.sources import normalize_sources
+    from sourced_nlp.text.sources import normalize_sources
 
     vp = nlp.get_pipe("sourced_verify")
     index = vp.index_for(normalize_sources([RECORD]))

@@ -10,7 +10,7 @@ import spacy
 from spacy.util import registry
 
 import sourced_nlp
-from sourced_nlp.lexicons import load_lexicon
+from sourced_nlp.text.lexicons import load_lexicon
 from sourced_nlp.components.verify import make_rules
 from sourced_nlp.verdict import DEFAULT_RULES
 

@@ -32,9 +32,9 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .. import extensions
-from ..citations import find_citations
-from ..lexicons import LexiconComponent
+from . import extensions
+from ..text.citations import find_citations
+from ..text.lexicons import LexiconComponent
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
 

@@ -33,9 +33,9 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .. import extensions
-from ..citations import KEYWORDS
-from ..lexicons import LexiconComponent, lexicon_data
+from . import extensions
+from ..text.citations import KEYWORDS
+from ..text.lexicons import LexiconComponent, lexicon_data
 
 def _words_re(template: str, words) -> re.Pattern:
     """``template`` with ``{words}`` replaced by an alternation of ``words`` (escaped); case-blind."""

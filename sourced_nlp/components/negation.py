@@ -23,8 +23,8 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from .. import extensions
-from ..lexicons import LexiconComponent
+from . import extensions
+from ..text.lexicons import LexiconComponent
 
 
 @Language.factory(

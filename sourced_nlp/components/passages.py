@@ -35,8 +35,8 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from .. import extensions
-from ..lexicons import LexiconComponent, lexicon_data
+from . import extensions
+from ..text.lexicons import LexiconComponent, lexicon_data
 
 _QUOTE = re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d]{3,}?)[\"\u201c\u201d]")
 _NORM_PUNCT = re.compile(r"[^\w\s&+-]", re.UNICODE)

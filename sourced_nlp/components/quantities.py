@@ -2,7 +2,7 @@
 
 Writes ``doc.spans["sourced_quantities"]`` (``extensions.QUANTITIES_KEY``, the key the later
 components read): sorted, non-overlapping spans,
-each with ``span._.quantity`` = :meth:`sourced_nlp.quantity.Quantity.to_dict` plus ``"head"``
+each with ``span._.quantity`` = :meth:`sourced_nlp.text.quantity.Quantity.to_dict` plus ``"head"``
 (the lemma of the verb the value is said of: "rest" in "let it rest for 10 minutes", or None) and ``"noun"``,
 the lowercase lemma of the noun a plain number or ordinal counts (``5 offices`` -> ``"office"``),
 or ``None``.
@@ -16,7 +16,7 @@ How candidates are found:
    ``[2023-report]``; a marker's quote is not blocked), list numbers at the start of a line (``1.``, ``2)``) and
    numbers after a label word (``version 3``, ``Table 2``; list ``label_words`` in
    ``models/units.json``). Labels such as ``Q3``/``GPT-4``/``COVID-19`` are refused by
-   :func:`~sourced_nlp.quantity.parse_quantity` itself.
+   :func:`~sourced_nlp.text.quantity.parse_quantity` itself.
 3. Around each seed, token windows (a few tokens left for approximators, currency symbols and
    range openers; a few right for scale words, units and the other end of a range) are parsed;
    the longest window that parses wins, then words that do not change the value (``in``,
@@ -35,10 +35,10 @@ from collections.abc import Collection, Mapping
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-import sourced_nlp.extensions  # noqa: F401  (registers Span._.quantity)
-from sourced_nlp.citations import KEYWORDS
-from sourced_nlp.extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
-from sourced_nlp.quantity import Quantity, load_lexicon, parse_quantity
+import sourced_nlp.components.extensions  # noqa: F401  (registers Span._.quantity)
+from ..text.citations import KEYWORDS
+from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
+from ..text.quantity import Quantity, load_lexicon, parse_quantity
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7

@@ -1,14 +1,14 @@
 """``sourced_verify``: the verdict of every claim of an answer doc against its sources.
 
 A doc carries its sources in ``doc._.sources`` (strings, ``{"id", "text"}`` mappings or JSON
-values; normalised by :func:`sourced_nlp.sources.normalize_sources`). Each source text goes
+values; normalised by :func:`sourced_nlp.text.sources.normalize_sources`). Each source text goes
 through the pipeline's components before this one (tokenizer, parser, NER, the sourced
-components; a source longer than 100,000 characters in parts, :mod:`sourced_nlp.parts`) and its
+components; a source longer than 100,000 characters in parts, :mod:`sourced_nlp.components.parts`) and its
 passage records are cached by content hash (SHA-1 of the text), and the
 passage index of a list of sources is kept for the last 8 lists, so re-checking against the same
 sources costs only the answer. A prose source longer than ``lazy_parse_chars`` (20,000 by
 default; ``null``: never) is read cheaply first and only the blocks the answer's claims need
-go through the pipeline, each once, cached by content hash (:mod:`sourced_nlp.blocks`). The verdict rules are in :mod:`sourced_nlp.verdict`, one module
+go through the pipeline, each once, cached by content hash (:mod:`sourced_nlp.components.blocks`). The verdict rules are in :mod:`sourced_nlp.verdict`, one module
 each; the README's Development section lists them.
 
 Pluggable parts, through spaCy's registry (``@misc``), in the config:
@@ -50,15 +50,17 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from .. import extensions
-from .. import judges, provenance
-from ..judges import backends as _backends, claude as _claude  # noqa: F401  (they register sourced.judge.*.v1)
-from ..citations import locate
-from ..lexicons import load_lexicon
-from ..blocks import BlockIndex
-from ..parts import PART_CHARS, shift_passage, split_parts
-from ..report import SCHEMA
-from ..sources import normalize_sources
+from . import extensions
+from .. import judges
+from ..citing import provenance
+from ..judges import backends as _backends
+from ..judges.backends import anthropic as _claude  # noqa: F401  (they register sourced.judge.*.v1)
+from ..text.citations import locate
+from ..text.lexicons import load_lexicon
+from .blocks import BlockIndex
+from .parts import PART_CHARS, shift_passage, split_parts
+from ..report.model import SCHEMA
+from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
 from ..verdict.rules.empty import no_features, no_sources
@@ -111,9 +113,9 @@ def make_meaning(path: str | None = None):
 
     Raises:
         FileNotFoundError, ValueError: no model file at ``path``, or one of another shape or of
-            other features (:meth:`sourced_nlp.meaning.model.MeaningModel.load`).
+            other features (:meth:`sourced_nlp.verdict.meaning.model.MeaningModel.load`).
     """
-    from ..meaning.model import MeaningModel
+    from ..verdict.meaning.model import MeaningModel
     from ..verdict.rules.meaning import MeaningRule
 
     return MeaningRule(MeaningModel.load(path))
@@ -229,7 +231,7 @@ class Verify:
         thresholds: the tunables of :mod:`sourced_nlp.verdict`.
         cache_size: how many parsed sources to keep (least recently used dropped first).
         lazy_parse_chars: a prose source longer than this (characters) is indexed cheaply and
-            parsed only in the blocks its claims need (:mod:`sourced_nlp.blocks`); None: every
+            parsed only in the blocks its claims need (:mod:`sourced_nlp.components.blocks`); None: every
             source is parsed whole.
         require_citations: a claim without a citation gets an ``uncited`` finding.
         rules: the decision order (``sourced.rules.v1``).
@@ -320,7 +322,7 @@ class Verify:
         ``claims`` (the claims' feature records) matter only for a prose source longer than
         ``lazy_parse_chars``: its passages are those of the blocks the claims need
         (:meth:`needed_passages`), its word weights estimated over the whole source
-        (:meth:`sourced_nlp.blocks.BlockIndex.frequency`), and the index is kept per list of
+        (:meth:`sourced_nlp.components.blocks.BlockIndex.frequency`), and the index is kept per list of
         sources and blocks (the last 1,024 such). ``sourced_verify`` asks for one such index per
         claim, so that a claim's verdict does not depend on the other claims of the answer.
         Without ``claims`` every source is parsed whole."""
@@ -361,11 +363,11 @@ class Verify:
 
     def needed_passages(self, text: str, claims: Sequence[dict]) -> tuple[list[dict], tuple[int, ...]]:
         """The passage records of the blocks of ``text`` that ``claims`` need
-        (:meth:`sourced_nlp.blocks.BlockIndex.select`), offsets into the whole text, in order,
+        (:meth:`sourced_nlp.components.blocks.BlockIndex.select`), offsets into the whole text, in order,
         and those blocks' ids. The cheap index of a text is kept for the last 4 texts (by SHA-1);
         a block's parse for the last 4,096 blocks (by the SHA-1 of its text). Needed blocks next to
         each other are parsed together only where the first ends inside a sentence
-        (:meth:`sourced_nlp.blocks.BlockIndex.units`)."""
+        (:meth:`sourced_nlp.components.blocks.BlockIndex.units`)."""
         blocks = _kept(self._block_indexes, self._digest(text), lambda: BlockIndex(text), _BLOCK_INDEXES_KEPT)
         ids = tuple(blocks.select(claims))
         passages: list[dict] = []
@@ -383,9 +385,9 @@ class Verify:
 
     def source_passages(self, text: str) -> list[dict]:
         """Passage records of one source text, parsed by the upstream components (cached by the
-        text's SHA-1). A text longer than a part (:data:`sourced_nlp.parts.PART_CHARS`, or
+        text's SHA-1). A text longer than a part (:data:`sourced_nlp.components.parts.PART_CHARS`, or
         ``nlp.max_length`` when smaller) is parsed in parts, one at a time
-        (:func:`sourced_nlp.parts.split_parts`), its records' offsets moved into the whole text."""
+        (:func:`sourced_nlp.components.parts.split_parts`), its records' offsets moved into the whole text."""
         return _kept(self._cache, self._digest(text), lambda: self._parse_in_parts(text), self.cache_size)
 
     def _parse_in_parts(self, text: str) -> list[dict]:

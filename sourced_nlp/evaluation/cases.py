@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..sources import SourceError, normalize_sources
+from ..text.sources import SourceError, normalize_sources
 from .jsonl import iter_jsonl
 
 __all__ = ["Case", "load_cases", "parse_case"]
@@ -73,7 +73,7 @@ def parse_case(value: Any) -> Case:
     Raises:
         SourceError: not an object; ``id`` missing or not a string or number; ``question``
             missing or empty; ``sources`` missing, empty or invalid (as for
-            :func:`~sourced_nlp.sources.normalize_sources`); a bad ``expect`` (:func:`_expect`).
+            :func:`~sourced_nlp.text.sources.normalize_sources`); a bad ``expect`` (:func:`_expect`).
     """
     if not isinstance(value, dict):
         raise SourceError("a case must be a JSON object")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..sources import SourceError
+from ..text.sources import SourceError
 from .jsonl import iter_jsonl, read_json
 
 __all__ = ["load_fixture", "check_fixtures"]
@@ -44,7 +44,7 @@ def check_fixtures(paths: list[str], fail_on: str, audit: str | None = None) -> 
     import sourced_nlp
 
     from ..audit import log_report
-    from ..sources import normalize_sources
+    from ..text.sources import normalize_sources
 
     records = [r for p in paths for r in load_fixture(p)]
     sourced_nlp.Report().gate(fail_on)  # an unknown --fail-on fails before anything is checked

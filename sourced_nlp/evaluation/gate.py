@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from ..sources import SourceError
+from ..text.sources import SourceError
 from .jsonl import read_json
 from .score import SCORECARD_SCHEMA
 

@@ -1,12 +1,12 @@
 """Reading the JSONL and JSON files of ``sourced eval``: every problem is one
-:class:`~sourced_nlp.sources.SourceError` naming the file (and the line)."""
+:class:`~sourced_nlp.text.sources.SourceError` naming the file (and the line)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Iterator
 
-from ..sources import SourceError, read_file_bytes
+from ..text.sources import SourceError, read_file_bytes
 
 
 def read_text(path: str, what: str) -> str:

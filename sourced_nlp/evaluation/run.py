@@ -27,7 +27,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from ..sources import SourceError
+from ..text.sources import SourceError
 from .adapter import normalize
 from .cases import Case
 

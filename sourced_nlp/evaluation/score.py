@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..sources import SourceError
+from ..text.sources import SourceError
 from .adapter import Output
 from .cases import Case, parse_case
 from .jsonl import iter_jsonl, read_json

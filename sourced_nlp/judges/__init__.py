@@ -16,20 +16,20 @@ if TYPE_CHECKING:
     from .backends import CallableJudge, ReplayJudge, make_callable_judge, make_replay_judge, record_answers
     from .base import VERDICTS, Candidate, Judge, JudgeInput, Judgment, Settled
     from .cache import JudgmentCache, cache_key
-    from .claude import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
+    from .backends.anthropic import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
     from .prompt import DEFAULT_PROMPT, load_prompt, parse_reply
     from .quotes import settle
     from .tier import CANDIDATES, apply_judge, ask, candidates, judge_doc
 
 #: Where each public name lives. The modules are imported on first use (PEP 562), so that
-#: ``sourced --help`` (which imports :mod:`sourced_nlp.judges.cli`) does not import spaCy;
+#: ``sourced --help`` (which imports :mod:`sourced_nlp.cli.judge`) does not import spaCy;
 #: the backends register in ``spacy.registry.misc`` when their module is imported
 #: (:mod:`sourced_nlp.components.verify` imports them).
 _WHERE = {
     "backends": ("CallableJudge", "ReplayJudge", "make_callable_judge", "make_replay_judge", "record_answers"),
     "base": ("VERDICTS", "Candidate", "Judge", "JudgeInput", "Judgment", "Settled"),
     "cache": ("JudgmentCache", "cache_key"),
-    "claude": ("AnthropicJudge", "JudgeUnavailable", "make_anthropic_judge"),
+    "backends.anthropic": ("AnthropicJudge", "JudgeUnavailable", "make_anthropic_judge"),
     "prompt": ("DEFAULT_PROMPT", "load_prompt", "parse_reply"),
     "quotes": ("settle",),
     "tier": ("CANDIDATES", "apply_judge", "ask", "candidates", "judge_doc"),

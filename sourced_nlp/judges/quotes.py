@@ -1,7 +1,7 @@
 """The check that keeps a judge honest: its quote must be in the source it names.
 
 A judge's ``grounded`` or ``contradicted`` stands only when its quote is found, with
-:func:`sourced_nlp.citations.locate`, in the text of the source the judgment names: exactly or
+:func:`sourced_nlp.text.citations.locate`, in the text of the source the judgment names: exactly or
 after normalisation (case, whitespace, curly quotes, dashes; no fuzzy step, so no word of the
 quote may differ) and at least :data:`MIN_QUOTE_WORDS` words long. Otherwise the judgment is
 discarded and the claim stays ``unverified``, with the reason.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from ..citations import locate
+from ..text.citations import locate
 from .base import Judgment, Settled
 
 MIN_QUOTE_WORDS = 3

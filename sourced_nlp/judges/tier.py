@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from ..provenance import finding, verdict_findings
+from ..citing.provenance import finding, verdict_findings
 from .backends import record_answers
 from .base import Candidate, Judge, JudgeInput, Judgment, Settled
 from .cache import cache_key

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..quantity import Quantity
+from ..text.quantity import Quantity
 from .index import PassageIndex
 from .lexicon import VerdictLexicon
 from .passage import Passage, single

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from .lexicon import VerdictLexicon, default_lexicon
 from .passage import Passage
-from ..quantity import Quantity
+from ..text.quantity import Quantity
 from .types import ClaimRecord, FeatureRecord, QuantityRecord
 from .values import compare_values, nouns_compatible, to_quantity
 from .words import same_word
@@ -43,7 +43,7 @@ class PassageIndex:
         text_value_words: a record value of this many words is free text (a review), not a field
             (``Thresholds.text_value_words``).
         sampled: source id -> ``(documents, frequency)`` for a source whose passages here are a
-            sample of it (the blocks a claim needs of a large source, :mod:`sourced_nlp.blocks`):
+            sample of it (the blocks a claim needs of a large source, :mod:`sourced_nlp.components.blocks`):
             ``documents`` estimates its passages, ``frequency(lemma)`` how many of them hold the
             lemma. The word weights then count the whole source, not the sample, so that they do
             not depend on which of its blocks were parsed.

@@ -5,7 +5,7 @@ record's values, field words, rating words), ``models/verdict.json`` (setting la
 that bound a denied clause), ``models/negation.json`` (``light_predicates``),
 ``models/lexical.json`` (``money_words``) and ``models/units.json`` (``number_words``, the
 spelled-out stars of a rating), and compiles the regular expressions built from them. Each
-lexicon is given by bundled name or path (:func:`sourced_nlp.lexicons.load_lexicon`); nothing is
+lexicon is given by bundled name or path (:func:`sourced_nlp.text.lexicons.load_lexicon`); nothing is
 read at import time.
 """
 
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..lexicons import load_lexicon
+from ..text.lexicons import load_lexicon
 
 _NEVER = "(?!)"  # a pattern that matches nothing, for an empty word list
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..quantity import Quantity
+from ..text.quantity import Quantity
 from .types import Anchor, FeatureRecord, QuantityRecord
 
 

@@ -34,7 +34,7 @@ class Anchor(TypedDict):
 
 
 class QuantityRecord(TypedDict):
-    """A value of a segment (``Span._.quantity``, :meth:`sourced_nlp.quantity.Quantity.to_dict`
+    """A value of a segment (``Span._.quantity``, :meth:`sourced_nlp.text.quantity.Quantity.to_dict`
     plus the counted ``noun`` and the verb ``head`` it is said of)."""
 
     kind: str

@@ -1,6 +1,6 @@
 """Value matching: whether a claim's quantity matches, conflicts with or is absent from a passage's.
 
-Two values are compared by :func:`sourced_nlp.quantity.compare` (intervals after approximators,
+Two values are compared by :func:`sourced_nlp.text.quantity.compare` (intervals after approximators,
 unit conversion by pint) with the rules of :func:`compare_values` on top; a conflict counts only
 between values that can conflict (:func:`conflict_credible`) and count or measure the same
 thing (:func:`nouns_compatible`).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..quantity import Quantity, compare
+from ..text.quantity import Quantity, compare
 from .types import QuantityRecord
 from .words import same_word
 

@@ -26,7 +26,7 @@ class Verifier:
         opposed: ``opposed(a, b) -> bool``, True when two canonical predicate lemmas are
             antonyms (:meth:`sourced_nlp.components.passages.Lexical.opposed`).
         locate: ``locate(quote, text) -> match | None`` for quotes
-            (:func:`sourced_nlp.citations.locate`).
+            (:func:`sourced_nlp.text.citations.locate`).
         meta_words: lemmas a claim uses to point at its sources or link sentences ("as
             mentioned in passage 1"), left out of its content.
         rules: the decision order (``sourced.rules.v1``); the last rule must always decide.

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import pytest
 from tables import _index, name, rec, value, verifier
 
-from sourced_nlp.meaning.features import FEATURES, features
-from sourced_nlp.meaning.model import MeaningModel
+from sourced_nlp.verdict.meaning.features import FEATURES, features
+from sourced_nlp.verdict.meaning.model import MeaningModel
 from sourced_nlp.verdict import CitedSources, Verifier
 from sourced_nlp.verdict.rules.meaning import MeaningRule, eligible
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from ...quantity import Quantity
+from ...text.quantity import Quantity
 from ..alignment import Alignment, Values
 from ..context import ClaimContext
 from ..passage import Passage, evidence, line_value_text

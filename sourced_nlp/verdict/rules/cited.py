@@ -2,11 +2,11 @@
 
 Decides ``grounded.cited`` / ``contradicted.cited``; runs first, and only for a claim whose
 citations name a source (``ctx.cited``, given by ``sourced_verify`` from the citations that
-:func:`sourced_nlp.provenance.check_citation` resolves). The claim is checked by the whole
+:func:`sourced_nlp.citing.provenance.check_citation` resolves). The claim is checked by the whole
 decision order against the cited sources only; when they ground or contradict it, that is the
 verdict (its reason, support, evidence and differs), under the rule name ``<verdict>.cited``;
 otherwise (unverified against them) the next rules check it against every source. What a
-citation's status and findings are stays in :mod:`sourced_nlp.provenance`.
+citation's status and findings are stays in :mod:`sourced_nlp.citing.provenance`.
 """
 
 from __future__ import annotations

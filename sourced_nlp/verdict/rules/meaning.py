@@ -12,8 +12,8 @@ every one of its values (none absent, none conflicting, in no candidate passage 
 no polarity flip, antonym or swapped roles, and denies only when the claim denies too; the rules' shortfall ``too_little`` or ``subject``
 (never ``missing``, ``polarity`` or ``no_passage``); no quote. A figure or name found in no
 source therefore never reaches the model. For such a claim the model
-(:class:`~sourced_nlp.meaning.model.MeaningModel` or any :class:`Scorer`) scores the features of
-:mod:`sourced_nlp.meaning.features`; at or above its ``grounded_threshold`` the claim is
+(:class:`~sourced_nlp.verdict.meaning.model.MeaningModel` or any :class:`Scorer`) scores the features of
+:mod:`sourced_nlp.verdict.meaning.features`; at or above its ``grounded_threshold`` the claim is
 grounded with its best passage as evidence, at or below its ``contradicted_threshold`` (when
 not None) contradicted; otherwise the rule passes (``unverified`` decides). The result carries
 ``meaning``: ``{"model", "version", "score"}``.
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ...meaning.features import features
+from ..meaning.features import features
 from ..context import ClaimContext
 from ..types import Result, result
 

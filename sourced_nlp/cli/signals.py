@@ -1,0 +1,63 @@
+"""How the ``sourced`` process ends: a signal that comes once a command is over keeps its exit code.
+
+A leaf module (standard library only), shared by the console script (:mod:`sourced_nlp.cli.console`),
+``python -m sourced_nlp.cli`` and ``batch``'s signal handling.
+"""
+
+from __future__ import annotations
+
+import sys
+
+_DONE: list[int] = []  # the exit code, once the command is over
+AS_SCRIPT: list[bool] = []  # this process runs the command line and ends with it (run_to_exit)
+
+
+def run_to_exit(command, args: list[str]) -> None:
+    """Run ``command(args)`` (which ends with ``sys.exit``) so that a SIGINT or SIGTERM that
+    comes once it is over keeps its exit code (:func:`exit_at_once_on_a_signal`)."""
+    import atexit
+
+    atexit.register(_ignore_signals_when_done)  # registered first, so it runs after every other hook
+    AS_SCRIPT.append(True)
+    try:
+        command(args)
+    except SystemExit as done:
+        exit_at_once_on_a_signal(done.code)
+        raise
+
+
+def _ignore_signals_when_done() -> None:
+    """The last exit hook: past it, the interpreter puts the signals back to their default
+    action (death by the signal) while it tears its modules down, which takes a while after a
+    pipeline was loaded; ignored, they cannot change the exit code any more."""
+    import signal
+
+    if _DONE:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                signal.signal(sig, signal.SIG_IGN)
+            except (ValueError, OSError):
+                pass
+
+
+def exit_at_once_on_a_signal(code: object) -> None:
+    """The command is over and its exit code decided: a SIGINT or SIGTERM that arrives while the
+    interpreter shuts down (threads joined, exit hooks run) exits at once with that code, and
+    one during the teardown after the last hook is ignored: never a traceback or a death by the
+    signal. Standard output and error are flushed first, as the exit would flush them."""
+    import os
+    import signal
+
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    _DONE.append(status)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 -- a closed or broken stream: nothing left to flush
+            pass
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            signal.signal(sig, lambda *_: os._exit(status))
+        except (ValueError, OSError):  # not the main thread
+            pass
+

@@ -1,0 +1,53 @@
+"""The Markdown view of a :class:`~sourced_nlp.report.Report`, for pull-request comments.
+
+Pure module (no spaCy): a counts table, then one row per claim (mark, verdict, claim, evidence
+``source:start-end``, reason); a report from a check adds its score, citation coverage and
+findings per severity to the counts table, each claim's citation status, and a findings table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .findings import findings_markdown, severity_counts
+from .marks import MARKS, differs_joined, md_cell
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import Report
+
+__all__ = ["render_markdown"]
+
+
+def render_markdown(report: Report) -> str:
+    """The Markdown summary of ``report`` (see the module docstring); ends with a newline."""
+    counts = report.counts
+    lines = [
+        "| grounded | contradicted | unverified | skipped |",
+        "|---:|---:|---:|---:|",
+        f"| {counts['grounded']} | {counts['contradicted']} | {counts['unverified']} "
+        f"| {len(report.skipped)} |",
+        "",
+        "| | verdict | claim | evidence | reason |",
+        "|---|---|---|---|---|",
+    ]
+    for c in report.claims:
+        ev = ", ".join(f"`{md_cell(e.source)}:{e.start}-{e.end}`" for e in c.evidence)
+        reason = c.reason
+        if c.differs:
+            diff = differs_joined(c.differs)
+            reason = f"{reason} ({diff})" if reason else diff
+        if report.findings is not None and c.citation_status not in (None, "uncited"):
+            reason = f"{reason} · citation {c.citation_status}" if reason else f"citation {c.citation_status}"
+        lines.append(
+            f"| {MARKS[c.verdict]} | {c.verdict} | {md_cell(c.text)} | {ev} | {md_cell(reason)} |"
+        )
+    if report.findings is not None:
+        sev = severity_counts(report.findings)
+        score = "n/a" if report.score is None else f"{report.score}/100"
+        cited = any(c.citations for c in report.claims)
+        cov = "n/a" if report.coverage is None or not cited else f"{report.coverage:.0%}"
+        lines[0] += " score | citation coverage | high | medium | low |"
+        lines[1] += "---:|---:|---:|---:|---:|"
+        lines[2] += f" {score} | {cov} | {sev['high']} | {sev['medium']} | {sev['low']} |"
+        lines.append(findings_markdown(report.findings).rstrip("\n"))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,402 @@
+"""The report of one check: claims with verdicts and evidence, skipped segments, counts.
+
+Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
+
+    {"schema": "sourced.report/1",
+     "answer": str,                                   # optional
+     "sources": [{"id": str, "chars": int}],
+     "claims": [{"text": str, "start": int, "end": int,
+                 "verdict": "grounded" | "contradicted" | "unverified",
+                 "reason": str, "support": float,     # support in [0, 1]
+                 "evidence": [{"source": str, "start": int, "end": int, "text": str}],
+                 "differs": [{"claim": str, "source": str, "kind": str}],
+                 "citations": [dict],
+                 "rule": str,                         # optional
+                 "meaning": {"model": str, "version": str, "score": float}}],  # optional: the meaning tier's
+     "skipped": [{"text": str, "start": int, "end": int, "kind": str}],
+     "counts": {"grounded": int, "contradicted": int, "unverified": int},
+     "findings": [{"kind", "severity", "claim": int | None, "message"}],  # from a check
+     "score": int | None, "coverage": float | None}                       # ... likewise
+
+``findings``, ``score`` (0-100, the share of claims grounded) and ``coverage`` (the share of
+claims whose citations resolve and support them) are present when the report comes from a
+check (:mod:`sourced_nlp.citing.provenance`); claims then also carry ``citation_status``. A claim's
+``rule`` (optional) is the dotted name of the rule that decided its verdict
+(``grounded.passage``, ``contradicted.value``, ``unverified.too_little``, ...).
+
+Claim ``start``/``end`` are character offsets into the answer; evidence ``start``/``end`` are
+character offsets into the source named by ``source``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .findings import (FAIL_ON, NO_CLAIM_REASON, SEVERITIES, STRICT_GATES, check_fail_on, check_thresholds,
+                       citation_coverage, findings_markdown, gate, grounding_score, severity_counts, verdict_findings)
+from .frame import claim_row, claims_frame
+from .html import render_html
+from .markdown import render_markdown
+from .marks import MARKS, VERDICTS, differs_joined, md_cell
+from .schema import json_type, validate_report
+
+SCHEMA = "sourced.report/1"
+
+__all__ = ["SCHEMA", "VERDICTS", "FAIL_ON", "SEVERITIES", "Evidence", "ClaimResult", "Skipped", "Report", "to_frame",
+           "check_fail_on", "check_thresholds"]
+
+
+@dataclass
+class Evidence:
+    """A source passage cited for a claim.
+
+    Attributes:
+        source: the source id (file name, mapping id, or index as a string).
+        start: character offset of the passage start in that source.
+        end: character offset just past the passage end.
+        text: the passage text, ``source_text[start:end]``.
+    """
+
+    source: str
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "start": self.start, "end": self.end, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Evidence":
+        return cls(source=str(d["source"]), start=int(d["start"]), end=int(d["end"]), text=d["text"])
+
+
+@dataclass
+class ClaimResult:
+    """One claim of the answer and its verdict.
+
+    Attributes:
+        text: the claim text, ``answer[start:end]``.
+        start: character offset into the answer.
+        end: character offset just past the claim.
+        verdict: one of :data:`VERDICTS`.
+        reason: why the verdict, in words.
+        support: in [0, 1], higher = better supported.
+        evidence: the supporting (grounded) or conflicting (contradicted) passages.
+        differs: for a contradiction, ``{"claim": str, "source": str, "kind": str}`` per
+            differing value (e.g. ``{"claim": "40%", "source": "8%", "kind": "quantity"}``).
+        citations: citation markers found in the claim (see ``Span._.citations``), with their
+            ``status`` once checked (:mod:`sourced_nlp.citing.provenance`).
+        citation_status: ``supported``, ``uncited``, ``broken``, ``contradicted``,
+            ``elsewhere``, ``unsupported``; None when not checked.
+        rule: the dotted name of the rule that decided the verdict (``grounded.passage``,
+            ``contradicted.value``, ``unverified.too_little``, ...: the module of
+            :mod:`sourced_nlp.verdict` that holds it); None for a report that does not name it.
+        judge: what a judge answered (:mod:`sourced_nlp.judges`), when one was asked.
+        meaning: the meaning tier's ``{"model", "version", "score"}`` when it decided the claim
+            (``grounded.meaning`` / ``contradicted.meaning``, :mod:`sourced_nlp.verdict.rules.meaning`).
+    """
+
+    text: str
+    start: int
+    end: int
+    verdict: str
+    reason: str = ""
+    support: float = 0.0
+    evidence: list[Evidence] = field(default_factory=list)
+    differs: list[dict] = field(default_factory=list)
+    citations: list[dict] = field(default_factory=list)
+    citation_status: str | None = None
+    rule: str | None = None
+    judge: dict | None = None
+    meaning: dict | None = None
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {self.verdict!r}; expected one of {VERDICTS}")
+
+    def to_dict(self) -> dict:
+        d = {
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "support": self.support,
+            "evidence": [e.to_dict() for e in self.evidence],
+            "differs": [dict(x) for x in self.differs],
+            "citations": [dict(x) for x in self.citations],
+        }
+        if self.citation_status is not None:
+            d["citation_status"] = self.citation_status
+        if self.rule is not None:
+            d["rule"] = self.rule
+        if self.judge is not None:
+            d["judge"] = dict(self.judge)
+        if self.meaning is not None:
+            d["meaning"] = dict(self.meaning)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ClaimResult":
+        return cls(
+            text=d["text"],
+            start=int(d["start"]),
+            end=int(d["end"]),
+            verdict=d["verdict"],
+            reason=d.get("reason") or "",
+            support=float(d.get("support") or 0.0),
+            evidence=[Evidence.from_dict(e) for e in d.get("evidence") or []],
+            differs=[dict(x) for x in d.get("differs") or []],
+            citations=[dict(x) for x in d.get("citations") or []],
+            citation_status=d.get("citation_status"),
+            rule=d.get("rule"),
+            judge=dict(d["judge"]) if isinstance(d.get("judge"), dict) else None,
+            meaning=dict(d["meaning"]) if isinstance(d.get("meaning"), dict) else None,
+        )
+
+
+@dataclass
+class Skipped:
+    """A segment of the answer that is not a claim.
+
+    Attributes:
+        text: the segment text.
+        start: character offset into the answer.
+        end: character offset just past the segment.
+        kind: ``"preamble"``, ``"greeting"``, ``"question"``, ``"heading"``, ``"empty"``, ...
+    """
+
+    text: str
+    start: int
+    end: int
+    kind: str
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "start": self.start, "end": self.end, "kind": self.kind}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Skipped":
+        return cls(text=d["text"], start=int(d["start"]), end=int(d["end"]), kind=d["kind"])
+
+
+@dataclass
+class Report:
+    """The result of checking one answer against its sources.
+
+    Attributes:
+        answer: the answer text ("" when unknown; then omitted from :meth:`to_dict`).
+        claims: one :class:`ClaimResult` per claim, in answer order.
+        skipped: the non-claim segments, in answer order; excluded from :attr:`counts`.
+        sources: ``{"id": str, "chars": int}`` per source, in the order given.
+        findings: ``{"kind", "severity", "claim", "message"}`` from a check
+            (:mod:`sourced_nlp.citing.provenance`); None for a report built by hand.
+    """
+
+    answer: str = ""
+    claims: list[ClaimResult] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    sources: list[dict] = field(default_factory=list)
+    findings: list[dict] | None = None
+
+    @property
+    def score(self) -> int | None:
+        """Grounding score 0-100: the share of claims that are grounded; 0 with no sources,
+        None without claims (:func:`sourced_nlp.report.findings.grounding_score`)."""
+        no_sources = any(f.get("kind") == "no-sources" for f in self.findings or [])
+        return grounding_score([c.verdict for c in self.claims], no_sources=no_sources)
+
+    @property
+    def coverage(self) -> float | None:
+        """Citation coverage in [0, 1]: the share of claims whose citations resolve and support
+        them; None without claims (:func:`sourced_nlp.report.findings.citation_coverage`)."""
+        return citation_coverage([c.citation_status for c in self.claims])
+
+    def all_findings(self) -> list[dict]:
+        """:attr:`findings`, or for a report without them, those its verdicts imply."""
+        if self.findings is not None:
+            return self.findings
+        return [f for i, c in enumerate(self.claims) for f in verdict_findings(c.to_dict(), i)]
+
+    def gate(self, fail_on: str = "contradicted", fail_under: float | None = None,
+             min_coverage: float | None = None) -> list[str]:
+        """Why the CI gate fails, in words (empty: it passes).
+
+        Args:
+            fail_on: a verdict (``contradicted``, ``unverified``; see :meth:`failing_claims`)
+                or a severity (``high``, ``medium``, ``low``: a finding that severe or worse).
+            fail_under: the :attr:`score` (0-100) must be at least this.
+            min_coverage: the :attr:`coverage` must be at least this share (0-1; a value above
+                1 is a percentage, as ``--min-coverage`` reads it: ``70`` is 0.7).
+
+        A strict ``fail_on`` (:data:`STRICT_GATES`) fails an answer with no claim (a preamble
+        alone, a truncated reply) with the reason :data:`NO_CLAIM_REASON`.
+
+        Raises:
+            ValueError: an unknown ``fail_on`` (the message lists the verdicts and severities
+                that work), ``fail_under`` outside 0-100, ``min_coverage`` outside 0-100 (or
+                NaN).
+            TypeError: ``fail_on`` is not a string, or ``fail_under``/``min_coverage`` is not
+                a number.
+        """
+        fail_on = check_fail_on(fail_on)
+        fail_under, min_coverage = check_thresholds(fail_under, min_coverage)
+        reasons = []
+        if fail_on in SEVERITIES:
+            reasons += gate(self.all_findings(), fail_on=fail_on)
+        else:
+            bad = self.failing_claims(fail_on)
+            if bad:
+                reasons.append(f"{len(bad)} claim(s) {' or '.join(sorted({c.verdict for c in bad}))}")
+        if not self.claims and fail_on in STRICT_GATES:
+            reasons.append(NO_CLAIM_REASON)
+        return reasons + gate([], fail_under=fail_under, score_value=self.score,
+                              min_coverage=min_coverage, coverage_value=self.coverage)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Claims per verdict; always has all three keys of :data:`VERDICTS`."""
+        counts = {v: 0 for v in VERDICTS}
+        for claim in self.claims:
+            counts[claim.verdict] += 1
+        return counts
+
+    def to_dict(self) -> dict:
+        """The report as plain JSON-able types, in the shape of the module docstring."""
+        d: dict[str, Any] = {"schema": SCHEMA}
+        if self.answer:
+            d["answer"] = self.answer
+        d["sources"] = [dict(s) for s in self.sources]
+        d["claims"] = [c.to_dict() for c in self.claims]
+        d["skipped"] = [s.to_dict() for s in self.skipped]
+        d["counts"] = self.counts
+        if self.findings is not None:
+            d["findings"] = [dict(f) for f in self.findings]
+            d["score"] = self.score
+            d["coverage"] = self.coverage
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Report":
+        """Rebuild a report from :meth:`to_dict` output.
+
+        ``schema``, ``sources``, ``claims`` and ``skipped`` are required; ``answer``,
+        ``counts`` (recomputed from the claims), ``findings``, ``score`` and ``coverage`` are
+        optional.
+
+        Raises:
+            ValueError: ``d`` is not a mapping, or its ``"schema"`` is not :data:`SCHEMA`;
+                ``"malformed report: ..."`` naming the field that is missing or has the wrong
+                type (``claims[0].start``), or a claim's unknown verdict.
+        """
+        if not isinstance(d, dict):
+            raise ValueError(f"a report must be a JSON object, got {json_type(d)}")
+        if d.get("schema") != SCHEMA:
+            raise ValueError(f"unsupported report schema {d.get('schema')!r}; expected {SCHEMA!r}")
+        validate_report(d)
+        return cls(
+            answer=d.get("answer") or "",
+            claims=[ClaimResult.from_dict(c) for c in d["claims"]],
+            skipped=[Skipped.from_dict(s) for s in d["skipped"]],
+            sources=[dict(s) for s in d["sources"]],
+            findings=[dict(f) for f in d["findings"]] if d.get("findings") is not None else None,
+        )
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """Deterministic JSON: sorted keys, UTF-8 text kept; equal reports give equal strings."""
+        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False, indent=indent)
+
+    def failing_claims(self, fail_on: str = "contradicted") -> list[ClaimResult]:
+        """The claims that fail the gate.
+
+        Args:
+            fail_on: ``"contradicted"`` (contradicted claims fail) or ``"unverified"``
+                (contradicted and unverified claims fail).
+
+        Raises:
+            ValueError: an unknown ``fail_on``.
+        """
+        if fail_on not in FAIL_ON:
+            raise ValueError(f"unknown fail_on {fail_on!r}; expected one of {FAIL_ON}")
+        bad = {"contradicted"} if fail_on == "contradicted" else {"contradicted", "unverified"}
+        return [c for c in self.claims if c.verdict in bad]
+
+    def failed(self, fail_on: str = "contradicted") -> bool:
+        """Whether the gate fails; see :meth:`failing_claims`, or for a severity :meth:`gate`.
+
+        A strict gate (``unverified``, ``medium``, ``low``: one that fails an unverified claim)
+        also fails an answer with no claim at all: it states nothing that could be checked.
+
+        Raises:
+            ValueError: an unknown ``fail_on``; TypeError: one that is not a string.
+        """
+        return bool(self.gate(fail_on))
+
+    def to_html(self, standalone: bool = False, title: str = "sourced report") -> str:
+        """The HTML view: counts, the answer with claims highlighted by verdict, then each
+        claim with its reason and evidence; see :func:`sourced_nlp.report.html.render_html`.
+
+        Args:
+            standalone: a whole UTF-8 page instead of a fragment.
+            title: the page title (standalone only).
+        """
+        return render_html(self, standalone=standalone, title=title)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display: the fragment of :meth:`to_html`."""
+        return self.to_html()
+
+    def to_frame(self):
+        """One row per claim as a ``pandas.DataFrame`` (needs the ``notebook`` extra).
+
+        Columns: ``claim`` (0-based position), ``text``, ``start``, ``end`` (offsets into the
+        answer), ``verdict`` (categorical, ordered as :data:`VERDICTS`), ``support``,
+        ``reason``, ``differs`` (``"12% ≠ 8%"``, ``"; "``-joined, ``""`` if none),
+        ``evidence_source``, ``evidence_start``, ``evidence_end``, ``evidence_text`` (the first
+        evidence passage; ``None``/``<NA>`` without one), ``n_evidence`` and ``rule`` (the
+        rule that decided the verdict; ``None`` when the report does not name it).
+
+        Raises:
+            ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
+        """
+        return to_frame([self], _batch=False)
+
+    def to_markdown(self) -> str:
+        """A Markdown summary: a counts table, then one row per claim.
+
+        Claim rows: mark, verdict, claim, evidence (``source:start-end``), reason. A report
+        from a check also shows its score, citation coverage and findings per severity in the
+        summary table, each claim's citation status, and a findings table (for PR comments).
+        """
+        return render_markdown(self)
+
+
+def to_frame(reports, *, _batch: bool = True):
+    """Claims of many reports as one ``pandas.DataFrame``, one row per claim.
+
+    Args:
+        reports: an iterable of :class:`Report` (the ``report`` column is its position) or a
+            mapping ``{id: Report}`` (the ``report`` column is the id).
+
+    Returns:
+        The columns of :meth:`Report.to_frame`, preceded by ``report``. ``verdict`` is a
+        categorical with the categories of :data:`VERDICTS`, so ``value_counts`` and
+        ``groupby`` list all three even when one is absent; offsets are nullable integers.
+
+    Raises:
+        ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
+        TypeError: an item is not a :class:`Report`.
+    """
+    items = reports.items() if isinstance(reports, Mapping) else enumerate(reports)
+    rows = []
+    for key, report in items:
+        if not isinstance(report, Report):
+            raise TypeError(f"expected a Report, got {type(report).__name__}")
+        for i, c in enumerate(report.claims):
+            row = claim_row(i, c)
+            if _batch:
+                row = {"report": key, **row}
+            rows.append(row)
+    return claims_frame(rows, batch=_batch)

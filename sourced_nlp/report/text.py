@@ -1,0 +1,87 @@
+"""Terminal rendering of a :class:`~sourced_nlp.report.Report` with rich.
+
+Every verdict has a mark *and* a colour (✔ grounded green, ✘ contradicted red, ? unverified
+yellow), so the report stays readable without colour (``NO_COLOR``, a pipe, a log file).
+User text (claims, passages, reasons, source ids) is escaped, so ``[bold]`` in an answer is
+printed as written, never interpreted as rich markup.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from .marks import MARKS, VERDICTS, differs_text, mark
+from .marks import shorten as _shorten
+from .model import Report
+
+__all__ = ["STYLES", "MARKS", "shorten", "render_text"]
+
+STYLES = {"grounded": "green", "contradicted": "red", "unverified": "yellow"}
+MAX_PASSAGE = 200
+
+
+def shorten(text: str, limit: int = MAX_PASSAGE) -> str:
+    """Collapse whitespace and cut ``text`` to about ``limit`` characters, on a word boundary."""
+    return _shorten(text, limit)
+
+
+def render_text(report: Report, console: Console, *, show_skipped: bool = True, verbose: bool = False) -> None:
+    """Print ``report`` to ``console``.
+
+    Layout: one line per claim (mark, verdict, claim text, support), then indented lines with
+    the evidence (``source start–end: passage``, passage shortened to ~200 chars) and, for a
+    contradiction, what differs (``claim 40% ≠ source 8%``), else the reason; skipped segments
+    dimmed with their kind; then a counts line. ``verbose`` adds, under each claim, the rule
+    that decided its verdict (``rule grounded.passage``), when the report names it.
+
+    Args:
+        report: the report to show.
+        console: where to print; colour follows the console (off for ``NO_COLOR`` or a pipe).
+        show_skipped: also list the skipped (non-claim) segments.
+        verbose: also show each claim's rule (``sourced check -v``).
+    """
+    # Claims and skipped segments in answer order.
+    items: list[tuple[int, int, object]] = [(c.start, 0, c) for c in report.claims]
+    if show_skipped:
+        items += [(s.start, 1, s) for s in report.skipped]
+    items.sort(key=lambda t: (t[0], t[1]))
+
+    for _, is_skipped, item in items:
+        if is_skipped:
+            console.print(
+                f"[dim]  · skipped ({escape(item.kind)}): {escape(shorten(item.text, 120))}[/dim]",
+                highlight=False,
+            )
+            continue
+        c = item
+        style = STYLES.get(c.verdict, "white")
+        console.print(
+            f"[bold {style}]{mark(c.verdict)} {c.verdict:<12}[/bold {style}] {escape(' '.join(c.text.split()))} "
+            f"[dim](support {c.support:.2f})[/dim]",
+            highlight=False,
+        )
+        for e in c.evidence:
+            console.print(
+                f"    [cyan]{escape(e.source)}[/cyan] [dim]{e.start}–{e.end}[/dim]: "
+                f"{escape(shorten(e.text))}",
+                highlight=False,
+            )
+        if c.differs:
+            for d in c.differs:
+                kind = f" [dim]({escape(str(d.get('kind')))})[/dim]" if d.get("kind") else ""
+                console.print(f"    [{style}]{escape(differs_text(d))}[/{style}]{kind}", highlight=False)
+        elif c.reason:
+            console.print(f"    [dim]{escape(c.reason)}[/dim]", highlight=False)
+        if verbose and c.rule:
+            console.print(f"    [dim]rule {escape(c.rule)}[/dim]", highlight=False)
+
+    counts = report.counts
+    parts = [
+        f"[{STYLES[v]}]{MARKS[v]} {counts[v]} {v}[/{STYLES[v]}]" for v in VERDICTS
+    ]
+    if report.skipped:
+        parts.append(f"[dim]{len(report.skipped)} skipped[/dim]")
+    if not report.claims:
+        parts.append("[dim](no claims found)[/dim]")
+    console.print("  ".join(parts), highlight=False)

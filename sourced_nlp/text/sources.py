@@ -1,0 +1,529 @@
+"""Sources and answers as text: normalising source lists, linearising JSON, reading files.
+
+Pure module (no spaCy). Every source ends up as ``{"id": str, "text": str, "structured": bool}``;
+evidence offsets in a report are character offsets into that ``text`` (for a structured source,
+into its linearised statements).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import sys
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from .lexicons import load_lexicon
+
+__all__ = ["SourceError", "TextTooLongError", "normalize_sources", "linearize", "load_source_file", "read_answer"]
+
+
+class SourceError(ValueError):
+    """A source or an answer that cannot be used: missing, empty, unreadable or malformed."""
+
+
+class TextTooLongError(SourceError):
+    """An answer longer than the language model reads at once (``nlp.max_length``), or a source
+    longer than a source may be (:data:`sourced_nlp.components.parts.MAX_SOURCE_CHARS`, or
+    ``nlp.max_length`` when larger; a source is parsed in parts, so ``nlp.max_length`` does not
+    bound it).
+
+    Attributes:
+        what: how the text is named in the message (``"answer"``, ``"source 'q3.txt'"``, a path).
+        length: its length in characters.
+        limit: the most characters such a text may have.
+        index: the source's position in the list, or None for the answer.
+        bound: what the limit is, as the message says it (``"the language model reads at once"``,
+            ``"a source may have"``).
+    """
+
+    def __init__(self, what: str, length: int, limit: int, index: int | None = None, *,
+                 bound: str = "the language model reads at once") -> None:
+        super().__init__(f"{what}: {length:,} characters, more than the {limit:,} {bound}")
+        self.what, self.length, self.limit, self.index, self.bound = what, length, limit, index, bound
+
+    def named(self, what: str) -> "TextTooLongError":
+        """The same error with the text named ``what`` (a file path, say)."""
+        return TextTooLongError(what, self.length, self.limit, self.index, bound=self.bound)
+
+
+# Key words whose capitalisation carries meaning and is kept when keys are split into words.
+_KEEP_CASE = {
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "January", "February", "March", "April", "May", "June", "July", "August",
+    "September", "October", "November", "December",
+}
+_WORD_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
+_TERMINAL = (".", "!", "?")
+_MAPPING_KEYS = {"id", "text", "structured"}
+
+
+def _key_words(key: Any) -> str:
+    """Split a JSON key into words: ``"OutdoorSeating"`` -> ``"outdoor seating"``.
+
+    camelCase, PascalCase, snake_case, kebab-case and spaces are split and lowercased; day and
+    month names keep their capital; a key whose camel pieces are all at most two letters
+    (``"WiFi"``) is kept as written.
+    """
+    key = str(key)
+    words: list[str] = []
+    for chunk in re.split(r"[\s_\-.]+", key.strip()):
+        if not chunk:
+            continue
+        if _is_short_mixed(chunk):
+            words.append(chunk)
+        else:
+            words.extend(_WORD_RE.findall(chunk) or [chunk])
+    if not words:
+        return key
+    return " ".join(w if w in _KEEP_CASE or _is_short_mixed(w) else w.lower() for w in words)
+
+
+def _is_short_mixed(word: str) -> bool:
+    """A token like ``WiFi`` whose camel pieces are all at most two letters."""
+    pieces = _WORD_RE.findall(word)
+    return len(pieces) > 1 and all(len(p) <= 2 for p in pieces)
+
+
+def _looks_like_literal(text: str) -> bool:
+    t = text.strip()
+    return len(t) >= 2 and ((t[0] == "{" and t[-1] == "}") or (t[0] == "[" and t[-1] == "]"))
+
+
+def _parse_literal(text: str) -> Any:
+    """Parse a string holding a Python-literal or JSON container; ``None`` when it is not one."""
+    t = text.strip()
+    try:
+        return ast.literal_eval(t)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        pass
+    try:
+        return json.loads(t)
+    except ValueError:
+        return None
+
+
+_IDENT_RE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_QUOTED_RE = re.compile(r"""^u?(['"])(.*)\1$""", re.DOTALL)
+
+
+def _scalar(value: Any) -> str:
+    """One scalar as statement text: booleans ``true``/``false``, null ``none``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        m = _QUOTED_RE.match(value.strip())
+        if m:  # Yelp stores some values as Python reprs: "u'free'", "'casual'"
+            value = m.group(2)
+        if _IDENT_RE.fullmatch(value.strip()):  # an enum identifier: "full_bar" -> "full bar"
+            value = value.replace("_", " ")
+        return " ".join(value.split())
+    return str(value)
+
+
+@lru_cache(maxsize=1)
+def _value_words() -> dict[str, dict[str, str]]:
+    """``models/records.json`` value words: ``{key words: {value: words}}``."""
+    return load_lexicon("records")["value_words"]
+
+
+def _statement(prefix: str, value_text: str) -> str:
+    line = f"{prefix}: {value_text}" if prefix else value_text
+    return line if line.endswith(_TERMINAL) else line + "."
+
+
+def _join(prefix: str, word: str) -> str:
+    return f"{prefix} {word}" if prefix else word
+
+
+def _lines(value: Any, prefix: str) -> list[str]:
+    if isinstance(value, str) and _looks_like_literal(value):
+        parsed = _parse_literal(value)
+        if isinstance(parsed, (dict, list, tuple)):
+            value = parsed
+    if isinstance(value, Mapping):
+        if not value:
+            return [_statement(prefix, "none")] if prefix else []
+        out: list[str] = []
+        for key, item in value.items():
+            out.extend(_lines(item, _join(prefix, _key_words(key))))
+        return out
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return [_statement(prefix, "none")] if prefix else []
+        if all(not isinstance(v, (Mapping, list, tuple)) for v in value):
+            return [_statement(prefix, ", ".join(_scalar(v) for v in value))]
+        out = []
+        for item in value:  # no position number: "review info 2 review stars: 4.0" reads as a value 2
+            out.extend(_lines(item, prefix))
+        return out
+    text = _scalar(value)
+    for key, words in _value_words().items():
+        if (prefix == key or prefix.endswith(" " + key)) and text in words:
+            text = f"{text} ({words[text]})"  # "price range 2: 2 (moderate, moderately priced)."
+            break
+    return [_statement(prefix, text)]
+
+
+def linearize(value: Any, prefix: str = "") -> str:
+    """Turn a structured JSON value into plain statements, one per line.
+
+    Format (each line is one statement, ending with ``"."`` unless the value already ends
+    with ``.``, ``!`` or ``?``)::
+
+        {"name": "Joe's"}                          -> name: Joe's.
+        {"hours": {"Monday": "17:0-21:0"}}         -> hours Monday: 17:0-21:0.
+        {"attributes": {"OutdoorSeating": false}}  -> attributes outdoor seating: false.
+        {"categories": "Pizza, Italian"}           -> categories: Pizza, Italian.
+        {"tags": ["a", "b"]}                       -> tags: a, b.
+        {"review_info": [{"review_text": "..."}]}  -> review info review text: ...
+        {"Alcohol": "u'full_bar'"}                 -> alcohol: full bar.
+        {"BusinessParking": "{'garage': False}"}   -> business parking garage: false.
+
+    - Nested mapping keys are joined into a prefix of words; camelCase, PascalCase and
+      snake_case keys are split into lowercase words (day and month names keep their capital,
+      short mixed tokens such as ``WiFi`` are kept as written).
+    - A list of scalars is one statement, its items joined with ``", "``; a list holding objects
+      or lists gives one block of lines per item, in order, under the list's own prefix (no
+      position number: a number in a line would be read as one of its values).
+    - Scalars: ``true``/``false`` for booleans, ``none`` for null, a lower-case identifier's
+      underscores as spaces (``full_bar`` -> ``full bar``) (and for an empty object or
+      list under a key), numbers as Python ``str``; whitespace runs inside strings (including
+      newlines) become one space, so a statement never spans lines.
+    - A coded value whose meaning ``models/records.json`` gives in words is followed by them:
+      ``{"RestaurantsPriceRange2": "2"}`` -> ``restaurants price range 2: 2 (moderate, moderately
+      priced, mid-range).``
+    - A string that holds a Python-literal or JSON object/list (Yelp stores
+      ``"{'garage': False, ...}"``) is parsed with :func:`ast.literal_eval` (then ``json``) and
+      linearised; a quoted repr such as ``"u'free'"`` becomes ``free``.
+
+    Args:
+        value: any JSON value (dict, list, str, number, bool, None).
+        prefix: words put before every statement (used for nesting).
+
+    Returns:
+        The statements joined with ``"\\n"`` ("" for an empty object or list at the top).
+    """
+    return "\n".join(_lines(value, prefix))
+
+
+#: The keys of the text, in the order they are looked for: ``{"id", "text"}`` mappings and
+#: LlamaIndex documents and nodes (``text``), LangChain documents (``page_content``), Haystack
+#: documents and most search APIs (``content``).
+TEXT_KEYS = ("text", "page_content", "content")
+#: The keys of an id, in order: ``id`` (LangChain, Haystack), ``id_``, ``doc_id``, ``node_id``
+#: (LlamaIndex).
+ID_KEYS = ("id", "id_", "doc_id", "node_id")
+#: Other keys a document mapping of those libraries carries (``Document.dict()``,
+#: ``model_dump()``, ``to_dict()``); they say nothing to check and are left out.
+_DOCUMENT_KEYS = frozenset({
+    "metadata", "meta", "type", "class_name", "structured", "embedding", "score", "relationships",
+    "hash", "mimetype", "start_char_idx", "end_char_idx", "excluded_embed_metadata_keys",
+    "excluded_llm_metadata_keys", "metadata_template", "metadata_seperator", "metadata_separator",
+    "text_template", "lc", "kwargs", "blob", "sparse_embedding", "dataframe",
+})
+
+
+def _document_keys(item: Mapping) -> tuple[str | None, str | None]:
+    """``(text key, id key)`` of a mapping that is a source document (an ``{"id", "text"}``
+    mapping, or the mapping of a LangChain, LlamaIndex or Haystack document: one text key of
+    :data:`TEXT_KEYS`, the other keys among :data:`ID_KEYS` and the libraries' own), else
+    ``(None, None)``: a structured record."""
+    keys = set(map(str, item.keys()))
+    text_keys = [k for k in TEXT_KEYS if k in keys]
+    if len(text_keys) != 1 or not keys <= {text_keys[0], *ID_KEYS, *_DOCUMENT_KEYS}:
+        return None, None
+    id_key = next((k for k in ID_KEYS if item.get(k) is not None), None)
+    return text_keys[0], id_key
+
+
+def _is_mapping_source(item: Mapping) -> bool:
+    return _document_keys(item)[0] is not None
+
+
+def _no_text(item: Mapping, fallback: str) -> str:
+    """The message for a document mapping without its text."""
+    sid = next((item[k] for k in ID_KEYS if item.get(k) is not None), None)
+    name = f"source {str(sid)!r}" if sid is not None else fallback
+    what = "an id" if sid is not None else "metadata"
+    return f"{name} has {what} but no text (give it as {', '.join(repr(k) for k in TEXT_KEYS)})"
+
+
+def _document_object(item: Any) -> tuple[Any, Any] | None:
+    """``(text, id)`` of a document object of LangChain (``page_content``, ``id``), LlamaIndex
+    (``text`` or ``get_content()``, ``id_``/``doc_id``/``node_id``) or Haystack (``content``,
+    ``id``), else None."""
+    for attr in TEXT_KEYS:
+        text = getattr(item, attr, None)
+        if isinstance(text, str):
+            break
+    else:
+        get = getattr(item, "get_content", None)
+        text = get() if callable(get) else None
+        if not isinstance(text, str):
+            return None
+    sid = next((getattr(item, k) for k in ID_KEYS if getattr(item, k, None) is not None), None)
+    return text, sid
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _id_without_text(item: Any) -> bool:
+    """A mapping of document keys with an id or metadata and no text (``{"id": "a"}``,
+    ``{"metadata": {...}}``): a source whose text was left out, not a structured record."""
+    if not isinstance(item, Mapping):
+        return False
+    keys = set(map(str, item.keys()))
+    return (bool(keys & {*ID_KEYS, "metadata", "meta"}) and not keys & set(TEXT_KEYS)
+            and keys <= {*ID_KEYS, *_DOCUMENT_KEYS})
+
+
+def normalize_sources(sources: Any) -> list[dict]:
+    """Normalise the sources of one check.
+
+    Args:
+        sources: a list whose items are each
+            - a ``str`` (its id is its index in the list, as a string: ``"0"``, ``"1"``, ...),
+            - a mapping ``{"text": str, "id"?: Any}`` (``id`` is ``str()``'d; index when absent;
+              a ``"structured"`` key is accepted so that the output normalises to itself); the
+              text may also be under ``"page_content"`` (LangChain) or ``"content"`` (Haystack,
+              search APIs) and the id under ``"id_"``, ``"doc_id"`` or ``"node_id"``
+              (LlamaIndex); ``"metadata"``/``"meta"`` and the libraries' other keys are left out,
+            - a LangChain ``Document``, a LlamaIndex ``Document``/``TextNode`` or a Haystack
+              ``Document`` object (the same attributes),
+            - any other JSON value (a dict with other keys, a list, a number, a bool), which is
+              a structured source, linearised with :func:`linearize`.
+
+    Returns:
+        ``[{"id": str, "text": str, "structured": bool}]`` in the order given. A text that starts
+        with a byte-order mark (U+FEFF: a file read with ``encoding="utf-8"``) has it replaced
+        by a space, so that offsets into it are those of the text given and no word carries it.
+
+    Raises:
+        SourceError: ``sources`` is not a list, or is empty; a source is null, or its text is
+            empty or whitespace only; a mapping's text is not a str; a document mapping with an
+            id or metadata but no text; an object that is neither a JSON value nor a document
+            (named by its type); two ids are equal.
+    """
+    if isinstance(sources, (str, bytes, Mapping)) or not isinstance(sources, (list, tuple)):
+        raise SourceError(f"sources must be a list, got {type(sources).__name__}")
+    if not sources:
+        raise SourceError("no sources given: need at least one source to check against")
+    out: list[dict] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(sources):
+        structured = False
+        if isinstance(item, str):
+            sid, text = str(i), item
+        elif isinstance(item, Mapping) and _is_mapping_source(item):
+            text_key, id_key = _document_keys(item)
+            text = item[text_key]
+            if not isinstance(text, str):
+                raise SourceError(
+                    f"source {i}: {text_key!r} must be a string, got {type(text).__name__}"
+                )
+            sid = str(item[id_key]) if id_key else str(i)
+            structured = bool(item.get("structured", False))
+        elif item is None:
+            raise SourceError(f"source {i} is null")
+        elif _id_without_text(item):
+            raise SourceError(_no_text(item, f"source {i}"))
+        elif not isinstance(item, (Mapping, list, tuple, *_JSON_SCALARS)):
+            if isinstance(item, (bytes, bytearray)):
+                raise SourceError(f"source {i} is bytes, not text: decode it (e.g. .decode('utf-8')) first")
+            doc = _document_object(item)
+            if doc is None:
+                raise SourceError(
+                    f"source {i} is a {type(item).__name__} object, not a source: give a str, an "
+                    f"{{'id', 'text'}} mapping, a LangChain, LlamaIndex or Haystack document, or a JSON value")
+            text, doc_id = doc
+            sid = str(doc_id) if doc_id is not None else str(i)
+        else:
+            try:
+                sid, text, structured = str(i), linearize(item), True
+            except RecursionError as err:
+                raise SourceError(f"source {i} is nested too deeply to linearise") from err
+        if text.startswith("\ufeff"):  # a byte-order mark: a space, so that offsets stay those of the text given
+            text = " " + text[1:]
+        if not text.strip():
+            raise SourceError(f"source {sid!r} is empty")
+        problem = unpaired_surrogate(text)
+        if problem:
+            raise SourceError(f"source {sid!r}: {problem}")
+        if sid in seen:
+            raise SourceError(f"duplicate source id {sid!r} (sources {seen[sid]} and {i})")
+        seen[sid] = i
+        out.append({"id": sid, "text": text, "structured": structured})
+    return out
+
+
+def read_file_bytes(path: str, noun: str, kind: str | None = None) -> bytes:
+    """The bytes of the file ``path``, which the messages call ``noun`` ("batch file").
+
+    Raises:
+        SourceError: ``"<noun> not found: PATH"``, ``"<kind> is a directory, not a file: PATH"``
+            (``kind`` defaults to ``noun``), or ``"cannot read <noun> PATH: <reason>"``.
+    """
+    if not os.path.exists(path):
+        raise SourceError(f"{noun} not found: {path}")
+    if os.path.isdir(path):
+        raise SourceError(f"{kind or noun} is a directory, not a file: {path}")
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as err:
+        raise SourceError(f"cannot read {noun} {path}: {err.strerror or err}") from err
+
+
+def _read_utf8(path: str, what: str) -> str:
+    data = read_file_bytes(path, f"{what} file", what)
+    text = _decode(data, f"{what} file {path}")
+    if not text.strip():
+        raise SourceError(f"{what} file is empty: {path}")
+    if "\x00" in text:
+        raise SourceError(f"{what} file {path} is binary, not text (it holds NUL bytes)")
+    return text
+
+
+def parse_json(text: str, where: str) -> Any:
+    """Parse JSON text read from ``where`` (named in the error).
+
+    Raises:
+        SourceError: malformed JSON (with line and column), nesting too deep to read, or a
+            string holding an unpaired surrogate escape (``"\\ud800"``, no character of text).
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SourceError(f"malformed JSON in {where}: {err.msg} (line {err.lineno}, column {err.colno})") from err
+    except RecursionError as err:
+        raise SourceError(f"JSON in {where} is nested too deeply to read") from err
+    problem = unpaired_surrogate(value)
+    if problem:
+        raise SourceError(f"malformed JSON in {where}: {problem}")
+    return value
+
+
+def unpaired_surrogate(value: Any) -> str | None:
+    """What is wrong when a parsed JSON value holds a string with an unpaired surrogate escape
+    (``"\\ud800"``: valid JSON, but no Unicode character, so no text to check), else None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return None
+        except UnicodeEncodeError:
+            pass
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as err:
+        return f"a string holds the unpaired surrogate escape \\u{ord(err.object[err.start]):04x}, which is no character of text"
+    return None
+
+
+def load_source_file(path: str) -> dict:
+    """Read one source file.
+
+    Plain text files are used as they are. A ``.json`` file is parsed: a JSON string is used as
+    the text; a ``{"text": str, "id"?: ...}`` mapping (or a LangChain/LlamaIndex/Haystack document
+    mapping: see :func:`normalize_sources`) gives its text (and its id, when set);
+    any other value is structured and linearised with :func:`linearize`.
+
+    Args:
+        path: the file path.
+
+    Returns:
+        ``{"id": str, "text": str, "structured": bool}``; ``id`` is the file's base name
+        unless a JSON mapping names its own id.
+
+    Raises:
+        SourceError: naming the file, when it is missing, a directory, unreadable, not UTF-8,
+            empty (or whitespace only), malformed JSON (with line and column), a JSON mapping
+            with an ``"id"`` but no ``"text"``, or JSON that linearises to nothing.
+    """
+    text = _read_utf8(path, "source")
+    sid = os.path.basename(path)
+    if not path.lower().endswith(".json"):
+        return {"id": sid, "text": text, "structured": False}
+    value = parse_json(text, f"source file {path}")
+    if isinstance(value, str):
+        out = {"id": sid, "text": value, "structured": False}
+    elif isinstance(value, Mapping) and _is_mapping_source(value):
+        text_key, id_key = _document_keys(value)
+        if not isinstance(value[text_key], str):
+            raise SourceError(f"source file {path}: {text_key!r} must be a string")
+        if id_key:
+            sid = str(value[id_key])
+        out = {"id": sid, "text": value[text_key], "structured": False}
+    elif _id_without_text(value):
+        raise SourceError(f"source file {path}: {_no_text(value, 'the source')}")
+    elif value is None:
+        raise SourceError(f"source file {path} holds JSON null")
+    else:
+        out = {"id": sid, "text": linearize(value), "structured": True}
+    if not out["text"].strip():
+        raise SourceError(f"source file {path} has no text")
+    return out
+
+
+def read_answer(arg: str) -> str:
+    """Read the answer to check.
+
+    Args:
+        arg: ``"-"`` for standard input, else a file path. A path that does not exist is an
+            error; it is never taken as the answer text itself.
+
+    Returns:
+        The answer text (UTF-8 decoded; a BOM is dropped).
+
+    Raises:
+        SourceError: a missing file, a directory, unreadable or non-UTF-8 bytes, or an empty
+            (whitespace-only) answer.
+    """
+    if arg == "-":
+        return read_stdin("answer")
+    return _read_utf8(arg, "answer")
+
+
+def _decode(data: bytes, where: str) -> str:
+    """UTF-8 (a BOM dropped); SourceError naming ``where`` and the offset of the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
+
+
+def read_stdin_bytes(what: str) -> bytes | str:
+    """Everything on standard input, as bytes (as str when ``sys.stdin`` has no byte buffer).
+
+    Raises:
+        SourceError: standard input is closed (``<&-``) or cannot be read, naming ``what``.
+    """
+    if sys.stdin is None:
+        raise SourceError(f"cannot read the {what} from standard input: it is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        return stream.read() if stream is not None else sys.stdin.read()
+    except (OSError, ValueError) as err:  # a closed or unreadable descriptor
+        raise SourceError(f"cannot read the {what} from standard input: {getattr(err, 'strerror', None) or err}") from err
+
+
+def read_stdin(what: str) -> str:
+    """Standard input as UTF-8 text (a BOM dropped) for the input ``what`` ("answer", "JSON
+    input", ...).
+
+    Raises:
+        SourceError: closed, not UTF-8, or empty (whitespace only); the message says it is
+            ``what`` on standard input.
+    """
+    data = read_stdin_bytes(what)
+    if isinstance(data, bytes):
+        data = _decode(data, f"{what} on standard input")
+    if not data.strip():
+        raise SourceError(f"{what} on standard input is empty")
+    return data
