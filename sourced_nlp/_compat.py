@@ -54,6 +54,29 @@ MOVED = {
 }
 
 
+#: module -> {name: the module it moved to}: names that left a module that stays
+MOVED_NAMES = {
+    "sourced_nlp.text.sources": dict.fromkeys(
+        ("read_file_bytes", "_read_utf8", "parse_json", "load_source_file", "read_answer", "_decode",
+         "read_stdin_bytes", "read_stdin", "MAX_INPUT_BYTES"), "sourced_nlp.files"),
+}
+
+
+def moved_name(module: str, name: str):
+    """``name`` of ``module`` read from the module it moved to (:data:`MOVED_NAMES`), with a
+    ``DeprecationWarning``.
+
+    Raises:
+        AttributeError: ``name`` did not move (the module has no such attribute).
+    """
+    new = MOVED_NAMES.get(module, {}).get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(f"{module}.{name} is now {new}.{name}; the old path goes in the next release",
+                  DeprecationWarning, stacklevel=3)
+    return getattr(importlib.import_module(new), name)
+
+
 class _OldPath(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds an old module name of :data:`MOVED` and loads it as the module it is now."""
 

@@ -25,7 +25,7 @@ import sys
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
-from .text.sources import SourceError
+from .errors import AuditError
 
 __all__ = ["SCHEMA", "SUPPORTED", "record_hash", "make_record", "append", "verify", "log_report",
            "log_files", "log_batch", "AuditError"]
@@ -33,10 +33,6 @@ __all__ = ["SCHEMA", "SUPPORTED", "record_hash", "make_record", "append", "verif
 SCHEMA = "sourced.audit/1"
 #: The schema versions :func:`verify` reads.
 SUPPORTED = (SCHEMA,)
-
-
-class AuditError(SourceError):
-    """The log cannot be read or appended to (unreadable, or its last record is malformed)."""
 
 
 def _canonical(value: Any) -> bytes:
@@ -107,10 +103,10 @@ def make_record(report, *, command: str, record_id: Any = None, inputs: dict | N
         nlp: the pipeline that checked it (versions and config hash); default
             :func:`sourced_nlp.load_pipeline`.
     """
-    import sourced_nlp
+    from . import api
 
     d = report if isinstance(report, dict) else report.to_dict()
-    nlp = nlp or sourced_nlp.load_pipeline()
+    nlp = nlp or api.load_pipeline()
     ins = {"answer_sha256": sha256(d.get("answer") or ""), **(inputs or {})}
     return {
         "schema": SCHEMA,

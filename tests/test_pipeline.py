@@ -264,7 +264,7 @@ def test_span_keys_are_fixed_not_config(component, key):
 
 
 def test_span_keys_are_the_ones_every_component_reads(nlp):
-    doc = nlp(sourced_nlp._make_doc(nlp, "Hello! Acme's revenue rose 8% in 2023.", SOURCES))
+    doc = nlp(sourced_nlp.api._make_doc(nlp, "Hello! Acme's revenue rose 8% in 2023.", SOURCES))
     assert [s.text for s in doc.spans[CLAIMS_KEY]] == ["Acme's revenue rose 8% in 2023."]
     assert [s._.claim_kind for s in doc.spans[SKIPPED_KEY]] == ["greeting"]
     assert [s.text for s in doc.spans[QUANTITIES_KEY]] == ["8%", "2023"]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED
-from sourced_nlp.text.sources import load_source_file
+from sourced_nlp.files import load_source_file
 
 RAGTRUTH = SHARED / "data" / "ragtruth"
 RESPONSES = RAGTRUTH / "response.jsonl"

@@ -28,6 +28,8 @@ import subprocess
 import sys
 from typing import Any, BinaryIO, Optional, Sequence
 
+from ..errors import CheckerProcessError
+
 __all__ = ["CheckerProcess", "CheckerProcessError", "UNSET_IN_CHILD", "check"]
 
 #: What the child is started without. Dask's nanny sets ``MALLOC_TRIM_THRESHOLD_=65536`` in
@@ -37,10 +39,6 @@ __all__ = ["CheckerProcess", "CheckerProcessError", "UNSET_IN_CHILD", "check"]
 UNSET_IN_CHILD = ("MALLOC_TRIM_THRESHOLD_",)
 
 _HEADER = struct.Struct("<Q")
-
-
-class CheckerProcessError(RuntimeError):
-    """The child process exited, or failed to start (its exit code is in the message)."""
 
 
 def _frame(value: Any) -> bytes:

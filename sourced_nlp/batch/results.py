@@ -55,9 +55,9 @@ def validate_record(value: Any) -> dict:
 def pipeline(model: Optional[str] = None, config: Optional[dict] = None):
     """This process's pipeline for ``(model, config)``: loaded on the first call, the same
     object after (:func:`sourced_nlp.load_pipeline` caches it), so its source cache is kept."""
-    import sourced_nlp
+    from .. import api
 
-    return sourced_nlp.load_pipeline(model, config)
+    return api.load_pipeline(model, config)
 
 
 def check_reports(records: list[dict], nlp: Any = None) -> Iterator[Any]:
@@ -69,12 +69,12 @@ def check_reports(records: list[dict], nlp: Any = None) -> Iterator[Any]:
     itself) is checked again one record at a time, so that the error lands on its own record
     and every other record is still checked.
     """
-    import sourced_nlp
+    from .. import api
 
     for i in range(0, len(records), BATCH_CHUNK):
         chunk = records[i : i + BATCH_CHUNK]
         try:
-            done: Optional[list[Any]] = list(sourced_nlp.check_many(
+            done: Optional[list[Any]] = list(api.check_many(
                 [(r["output"], r["sources"]) for r in chunk], nlp=nlp, n_process=1, on_error="return"))
         except Exception:  # noqa: BLE001 -- retried one by one below, so the error is placed
             done = None
@@ -82,17 +82,17 @@ def check_reports(records: list[dict], nlp: Any = None) -> Iterator[Any]:
             raise RuntimeError(f"check_many returned {len(done)} reports for {len(chunk)} records")
         if done is None:
             for r in chunk:
-                yield _check_one(sourced_nlp, r, nlp)
+                yield _check_one(api, r, nlp)
         else:
             for rep in done:
                 yield getattr(rep, "cause", None) or rep if isinstance(rep, Exception) else rep
 
 
-def _check_one(sourced_nlp, record: dict, nlp: Any = None) -> Any:
+def _check_one(api, record: dict, nlp: Any = None) -> Any:
     """One record checked alone: its report, or the exception it raised (an input error, or
     ``internal error: ...`` for an error of the checker itself)."""
     try:
-        return sourced_nlp.check(record["output"], record["sources"], nlp=nlp)
+        return api.check(record["output"], record["sources"], nlp=nlp)
     except ValueError as err:
         return err
     except Exception as err:  # noqa: BLE001 -- one record's failure must not lose the others

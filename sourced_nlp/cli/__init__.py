@@ -1,12 +1,14 @@
-"""The ``sourced`` command line: the commands (:mod:`.commands`: check, cite, fields, batch,
-calibrate; :mod:`.eval`: eval and audit), the judge and meaning options they share
-(:mod:`.judge`, :mod:`.meaning`), the outputs a command refuses (:mod:`.outputs`), how the
-process ends on a signal or a closed pipe (:mod:`.signals`, :mod:`.stdout`) and the console
+"""The ``sourced`` command line, one module a command (:mod:`.check`, :mod:`.cite`,
+:mod:`.fields`, :mod:`.batch`, :mod:`.calibrate`, :mod:`.eval`, :mod:`.audit`), what they share
+(:mod:`._util`: the Typer app, options, output, the gate; :mod:`.judge` and :mod:`.meaning`:
+the tier options), the outputs a command refuses (:mod:`.outputs`: one "refuse an output that
+is an input"), how the process ends on a signal or a closed pipe (:mod:`.signals`,
+:mod:`.stdout`), the run that turns errors into exit codes (:mod:`._main`) and the console
 script (:mod:`.console`).
 
 The top of the package: it may import every other part, and nothing imports it. This module
 imports nothing at all, so that ``sourced --version`` and ``--help`` stay off spaCy;
-``from sourced_nlp.cli import app, main`` reads :mod:`.commands` on first use (PEP 562).
+``from sourced_nlp.cli import app, main`` reads :mod:`._main` on first use (PEP 562).
 """
 
 from __future__ import annotations
@@ -17,15 +19,15 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
-    """A submodule (``sourced_nlp.cli.eval``), or a name of :mod:`.commands`, on first use.
+    """A submodule (``sourced_nlp.cli.eval``), or a name of :mod:`._main` or :mod:`._util`, on first use.
 
     Raises:
         AttributeError: neither.
     """
     if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f".{name}", __name__)
-    commands = importlib.import_module(".commands", __name__)
-    try:
-        return getattr(commands, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    for module in ("._main", "._util"):
+        value = getattr(importlib.import_module(module, __name__), name, None)
+        if value is not None:
+            return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,7 @@
 
 import sys
 
-from .commands import main
+from ._main import main
 from .signals import run_to_exit
 
 run_to_exit(main, sys.argv[1:])

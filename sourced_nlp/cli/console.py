@@ -33,6 +33,6 @@ def main(argv: Optional[list[str]] = None) -> None:
         else:
             sys.exit(0)
     from .signals import run_to_exit
-    from .commands import main as cli_main
+    from ._main import main as cli_main
 
     run_to_exit(cli_main, args)

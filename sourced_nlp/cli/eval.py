@@ -1,8 +1,7 @@
-"""``sourced eval`` (run / score / gate / diff / fixtures) and ``sourced audit verify``.
+"""``sourced eval`` (run / score / gate / diff / fixtures).
 
-Typer sub-apps that ``sourced_nlp.cli`` registers. Exit codes as for every ``sourced`` command:
-0 passed, 1 the gate failed (``gate``: a metric fell; ``fixtures``: a fixture failed; ``audit
-verify``: the chain is broken; ``diff --exit-code``: a case changed), 2 a usage or input error
+A Typer sub-app that :mod:`sourced_nlp.cli._util` registers. Exit codes as for every ``sourced`` command:
+0 passed, 1 the gate failed (``gate``: a metric fell; ``fixtures``: a fixture failed; ``diff --exit-code``: a case changed), 2 a usage or input error
 (raised here as :class:`~sourced_nlp.text.sources.SourceError` or ``ValueError``; ``cli.main`` prints
 the one line).
 """
@@ -21,8 +20,6 @@ from ..text.sources import SourceError
 
 eval_app = typer.Typer(name="eval", help="Score a whole RAG system: run, score, gate, diff.",
                        no_args_is_help=True, add_completion=False, rich_markup_mode=None)
-audit_app = typer.Typer(name="audit", help="The hash-chained audit log (--audit FILE).",
-                        no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 
 
 class ScoreFormat(str, Enum):
@@ -219,13 +216,3 @@ def fixtures_cmd(
                    f"{c['unverified']} unverified" + (f" ({'; '.join(reasons)})" if reasons else ""))
         failed += bool(reasons)
     return 1 if failed else 0
-
-
-@audit_app.command("verify")
-def verify_cmd(file: str = typer.Argument(..., metavar="FILE", help="An audit log written with --audit.")) -> int:
-    """Check the hash chain: exit 0 when intact, 1 naming the first broken record, 2 when unreadable."""
-    from ..audit import verify
-
-    code, message = verify(file)
-    typer.echo(message if code == 0 else f"broken: {file}: {message}", err=code != 0)
-    return code

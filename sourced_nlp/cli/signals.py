@@ -6,7 +6,9 @@ A leaf module (standard library only), shared by the console script (:mod:`sourc
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from typing import Any, Optional
 
 _DONE: list[int] = []  # the exit code, once the command is over
 AS_SCRIPT: list[bool] = []  # this process runs the command line and ends with it (run_to_exit)
@@ -61,3 +63,67 @@ def exit_at_once_on_a_signal(code: object) -> None:
         except (ValueError, OSError):  # not the main thread
             pass
 
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived during ``batch``; ``signum`` says which. A BaseException, as
+    KeyboardInterrupt is, so that no ``except Exception`` on the way takes it for a record's
+    error."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Signals:
+    """While active, SIGINT and SIGTERM raise :class:`Interrupted` in the main thread, but never
+    in the middle of writing a result line: a signal that arrives while a line is written is
+    raised once the line is written and flushed, so the output is always whole lines. Once every
+    result is written (``writing`` left True), a signal is held and never raised, and in the
+    ``sourced`` process (:func:`sourced_nlp.cli.signals.run_to_exit`) the handlers stay so until the
+    exit, which keeps the finished run's exit code."""
+
+    def __init__(self) -> None:
+        self.writing = False
+        self.pending: Optional[int] = None
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> "_Signals":
+        import signal
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._old[sig] = signal.signal(sig, self._handle)
+            except (ValueError, OSError):  # not the main thread: signals stay as they are
+                pass
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        if self.writing and exc[0] is None and AS_SCRIPT:
+            return  # the run is over and so is the process: a signal from here on is held, unraised
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+    def _handle(self, signum, frame) -> None:
+        if self.writing:
+            self.pending = signum
+        else:
+            raise Interrupted(signum)
+
+    @contextlib.contextmanager
+    def whole(self):
+        """Write one result with signals held back until it is written."""
+        self.writing = True
+        try:
+            yield
+        finally:
+            self.writing = False
+        if self.pending is not None:
+            signum, self.pending = self.pending, None
+            raise Interrupted(signum)
+
+
+#: the exit code of a command that has done all its work (batch), for a signal that comes on the
+#: way out of it: main() exits with this code, not as interrupted
+_FINISHED: list[int] = []

@@ -33,6 +33,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from . import extensions
+from ..errors import PipelineOrderError
 from ..text.citations import find_citations
 from ..text.lexicons import LexiconComponent
 
@@ -51,10 +52,6 @@ def make_claims(nlp: Language, name: str, lexicon: str):
     seg = ClaimSegmenter(name=name, lexicon=lexicon)
     seg.pipeline = nlp
     return seg
-
-
-class PipelineOrderError(ValueError):
-    """``sourced_verify`` runs before the components it needs (``add_pipe(..., first=True)``)."""
 
 
 class ClaimSegmenter(LexiconComponent):

@@ -53,8 +53,7 @@ from spacy.util import registry
 from . import extensions
 from .. import judges
 from ..citing import provenance
-from ..judges import backends as _backends
-from ..judges.backends import anthropic as _claude  # noqa: F401  (they register sourced.judge.*.v1)
+from ..judges.backends import register as _register_judges
 from ..text.citations import locate
 from ..text.lexicons import load_lexicon
 from .blocks import BlockIndex
@@ -65,6 +64,8 @@ from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Threshold
 from ..verdict import validate_thresholds, word_in
 from ..verdict.rules.empty import no_features, no_sources
 from .passages import Lexical
+
+_register_judges()  # the judge backends' factories, sourced.judge.*.v1, in spacy.registry.misc
 
 UPSTREAM = ("sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages")
 _DEFAULTS = Thresholds()

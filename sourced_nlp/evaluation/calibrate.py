@@ -72,9 +72,9 @@ def overall(verdicts: Sequence[str]) -> str:
 
 def pipeline_verdicts(rows: Sequence[dict], nlp: Any = None) -> list[str]:
     """Each gold claim checked by the pipeline (the rules, and its judge if it has one)."""
-    import sourced_nlp
+    from .. import api
 
-    reports = sourced_nlp.check_many([(r["claim"], r["sources"]) for r in rows], nlp=nlp)
+    reports = api.check_many([(r["claim"], r["sources"]) for r in rows], nlp=nlp)
     return [overall([c.verdict for c in rep.claims]) for rep in reports]
 
 
@@ -142,9 +142,9 @@ def calibrate(rows: Sequence[dict], judge: Optional[Judge] = None, nlp: Any = No
                    status=dict(Counter(s for _, s in judged)))
     else:
         if nlp is None:
-            import sourced_nlp
+            from .. import api
 
-            nlp = sourced_nlp.load_pipeline()
+            nlp = api.load_pipeline()
         verdicts = pipeline_verdicts(rows, nlp)
         verify = nlp.get_pipe("sourced_verify")
         tiers = ["rules"]

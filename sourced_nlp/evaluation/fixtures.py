@@ -41,17 +41,18 @@ def check_fixtures(paths: list[str], fail_on: str, audit: str | None = None) -> 
     Raises:
         SourceError: a fixture file is unreadable or malformed; ValueError: an unknown ``fail_on``.
     """
-    import sourced_nlp
+    from .. import api
+    from ..report.model import Report
 
     from ..audit import log_report
     from ..text.sources import normalize_sources
 
     records = [r for p in paths for r in load_fixture(p)]
-    sourced_nlp.Report().gate(fail_on)  # an unknown --fail-on fails before anything is checked
+    Report().gate(fail_on)  # an unknown --fail-on fails before anything is checked
     for label, answer, sources in records:
         try:
             srcs = normalize_sources(sources)
-            report = sourced_nlp.check(answer, srcs)
+            report = api.check(answer, srcs)
         except SourceError as err:
             raise SourceError(f"{label}: {err}") from err
         log_report(audit, report, command="eval fixtures", sources=srcs, record_id=label)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from ..text.sources import SourceError, read_file_bytes
+from ..errors import SourceError
+from ..files import read_file_bytes
 
 
 def read_text(path: str, what: str) -> str:

@@ -156,13 +156,13 @@ def score_case(case: Case, out: Output | None, error: str | None, prices: dict |
                on_report: Callable[..., Any] | None = None) -> dict:
     """The scorecard entry of one case (the keys of the module docstring, per case, plus
     ``verdicts``: ``{"text", "verdict", "rule", "citation_status"}`` per claim)."""
-    import sourced_nlp
+    from .. import api
 
     outcome, judgement = _abstention(case, out)
     fig, rows, cited = {k: 0 for k in CLAIM_KEYS}, [], set()
     if outcome == "answered":
         text, sources = _checked(out.answer, out, case)
-        report = sourced_nlp.cite(text, sources, require_citations=False)
+        report = api.cite(text, sources, require_citations=False)
         fig, rows, cited = _claim_figures(report)
         if on_report is not None:
             on_report(case, report, text, sources)

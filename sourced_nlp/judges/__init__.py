@@ -5,6 +5,10 @@ stands only when its quote is found in the source it names. Backends, registered
 ``spacy.registry.misc``: ``sourced.judge.anthropic.v1`` (Claude, the ``judge`` extra),
 ``sourced.judge.callable.v1`` (any Python function), ``sourced.judge.replay.v1`` (recorded
 answers, offline).
+
+One module a backend under :mod:`.backends` (its ``__init__`` is the list of them). May import
+:mod:`~sourced_nlp.text`, :mod:`~sourced_nlp.citing` and :mod:`~sourced_nlp.errors`; never spaCy at module level,
+never the API or the command line.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .backends import CallableJudge, ReplayJudge, make_callable_judge, make_replay_judge, record_answers
+    from .backends.function import CallableJudge, make_callable_judge
+    from .backends.replay import ReplayJudge, make_replay_judge, record_answers
     from .base import VERDICTS, Candidate, Judge, JudgeInput, Judgment, Settled
     from .cache import JudgmentCache, cache_key
     from .backends.anthropic import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
@@ -26,7 +31,8 @@ if TYPE_CHECKING:
 #: the backends register in ``spacy.registry.misc`` when their module is imported
 #: (:mod:`sourced_nlp.components.verify` imports them).
 _WHERE = {
-    "backends": ("CallableJudge", "ReplayJudge", "make_callable_judge", "make_replay_judge", "record_answers"),
+    "backends.function": ("CallableJudge", "make_callable_judge"),
+    "backends.replay": ("ReplayJudge", "make_replay_judge", "record_answers"),
     "base": ("VERDICTS", "Candidate", "Judge", "JudgeInput", "Judgment", "Settled"),
     "cache": ("JudgmentCache", "cache_key"),
     "backends.anthropic": ("AnthropicJudge", "JudgeUnavailable", "make_anthropic_judge"),

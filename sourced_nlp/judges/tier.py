@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ..citing.provenance import finding, verdict_findings
-from .backends import record_answers
+from .backends.replay import record_answers
 from .base import Candidate, Judge, JudgeInput, Judgment, Settled
 from .cache import cache_key
 from .quotes import settle

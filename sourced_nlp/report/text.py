@@ -15,7 +15,7 @@ from .marks import MARKS, VERDICTS, differs_text, mark
 from .marks import shorten as _shorten
 from .model import Report
 
-__all__ = ["STYLES", "MARKS", "shorten", "render_text"]
+__all__ = ["STYLES", "MARKS", "shorten", "render_text", "render_findings", "render_fields"]
 
 STYLES = {"grounded": "green", "contradicted": "red", "unverified": "yellow"}
 MAX_PASSAGE = 200
@@ -85,3 +85,40 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True, 
     if not report.claims:
         parts.append("[dim](no claims found)[/dim]")
     console.print("  ".join(parts), highlight=False)
+
+
+def render_findings(report, console: Console) -> None:
+    """Findings, most severe first, and the score, after the text report."""
+    findings = report.findings if report.findings is not None else None
+    if findings is None:
+        return
+    colours = {"high": "red", "medium": "yellow", "low": "dim"}
+    order = {"high": 0, "medium": 1, "low": 2}
+    for f in sorted(findings, key=lambda f: order.get(f["severity"], 3)):
+        at = f" claim {f['claim'] + 1}" if isinstance(f.get("claim"), int) else ""
+        at = at or (f" {f['field']}" if f.get("field") else "")
+        c = colours.get(f["severity"], "white")
+        console.print(f"[{c}]{f['severity']:<6} {escape(f['kind'])}[/{c}]{escape(at)}: {escape(f['message'])}",
+                      highlight=False)
+    score = getattr(report, "score", None)
+    cov = getattr(report, "coverage", None)
+    parts = [f"score {score}/100" if score is not None else "score n/a"]
+    if cov is not None and any(c.citations for c in getattr(report, "claims", [])):
+        parts.append(f"citation coverage {cov:.0%}")
+    parts.append(f"{len(findings)} finding(s)")
+    console.print("  ".join(parts), highlight=False)
+
+
+def render_fields(rep, console: Console) -> None:
+    """Print a fields report (:class:`~sourced_nlp.citing.fields.FieldsReport`) to ``console``: one
+    line per field (status mark, name, value, its citations' statuses), then the findings."""
+    import json
+
+    marks = {"found": "[green]✔[/green]", "elsewhere": "[yellow]✘[/yellow]", "not-found": "[red]✘[/red]",
+             "uncited": "[yellow]?[/yellow]", "unchecked": "[dim]·[/dim]"}
+    for f in rep.fields:
+        cites = ", ".join(f"{c['status']}" for c in f["citations"]) or "no citation"
+        console.print(f"{marks.get(f['status'], '?')} {f['status']:<10} {escape(f['field'])} = "
+                      f"{escape(json.dumps(f['value'], ensure_ascii=False))} [dim]({escape(cites)})[/dim]",
+                      highlight=False)
+    render_findings(rep, console)

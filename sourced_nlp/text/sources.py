@@ -1,4 +1,5 @@
-"""Sources and answers as text: normalising source lists, linearising JSON, reading files.
+"""Sources and answers as text: normalising source lists, linearising JSON (reading them from
+files is :mod:`sourced_nlp.files`).
 
 Pure module (no spaCy). Every source ends up as ``{"id": str, "text": str, "structured": bool}``;
 evidence offsets in a report are character offsets into that ``text`` (for a structured source,
@@ -9,45 +10,15 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
-import sys
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from .lexicons import load_lexicon
+from ..errors import SourceError, TextTooLongError
 
-__all__ = ["SourceError", "TextTooLongError", "normalize_sources", "linearize", "load_source_file", "read_answer"]
-
-
-class SourceError(ValueError):
-    """A source or an answer that cannot be used: missing, empty, unreadable or malformed."""
-
-
-class TextTooLongError(SourceError):
-    """An answer longer than the language model reads at once (``nlp.max_length``), or a source
-    longer than a source may be (:data:`sourced_nlp.components.parts.MAX_SOURCE_CHARS`, or
-    ``nlp.max_length`` when larger; a source is parsed in parts, so ``nlp.max_length`` does not
-    bound it).
-
-    Attributes:
-        what: how the text is named in the message (``"answer"``, ``"source 'q3.txt'"``, a path).
-        length: its length in characters.
-        limit: the most characters such a text may have.
-        index: the source's position in the list, or None for the answer.
-        bound: what the limit is, as the message says it (``"the language model reads at once"``,
-            ``"a source may have"``).
-    """
-
-    def __init__(self, what: str, length: int, limit: int, index: int | None = None, *,
-                 bound: str = "the language model reads at once") -> None:
-        super().__init__(f"{what}: {length:,} characters, more than the {limit:,} {bound}")
-        self.what, self.length, self.limit, self.index, self.bound = what, length, limit, index, bound
-
-    def named(self, what: str) -> "TextTooLongError":
-        """The same error with the text named ``what`` (a file path, say)."""
-        return TextTooLongError(what, self.length, self.limit, self.index, bound=self.bound)
+__all__ = ["SourceError", "TextTooLongError", "normalize_sources", "linearize", "unpaired_surrogate"]
 
 
 # Key words whose capitalisation carries meaning and is kept when keys are split into words.
@@ -363,53 +334,6 @@ def normalize_sources(sources: Any) -> list[dict]:
     return out
 
 
-def read_file_bytes(path: str, noun: str, kind: str | None = None) -> bytes:
-    """The bytes of the file ``path``, which the messages call ``noun`` ("batch file").
-
-    Raises:
-        SourceError: ``"<noun> not found: PATH"``, ``"<kind> is a directory, not a file: PATH"``
-            (``kind`` defaults to ``noun``), or ``"cannot read <noun> PATH: <reason>"``.
-    """
-    if not os.path.exists(path):
-        raise SourceError(f"{noun} not found: {path}")
-    if os.path.isdir(path):
-        raise SourceError(f"{kind or noun} is a directory, not a file: {path}")
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as err:
-        raise SourceError(f"cannot read {noun} {path}: {err.strerror or err}") from err
-
-
-def _read_utf8(path: str, what: str) -> str:
-    data = read_file_bytes(path, f"{what} file", what)
-    text = _decode(data, f"{what} file {path}")
-    if not text.strip():
-        raise SourceError(f"{what} file is empty: {path}")
-    if "\x00" in text:
-        raise SourceError(f"{what} file {path} is binary, not text (it holds NUL bytes)")
-    return text
-
-
-def parse_json(text: str, where: str) -> Any:
-    """Parse JSON text read from ``where`` (named in the error).
-
-    Raises:
-        SourceError: malformed JSON (with line and column), nesting too deep to read, or a
-            string holding an unpaired surrogate escape (``"\\ud800"``, no character of text).
-    """
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SourceError(f"malformed JSON in {where}: {err.msg} (line {err.lineno}, column {err.colno})") from err
-    except RecursionError as err:
-        raise SourceError(f"JSON in {where} is nested too deeply to read") from err
-    problem = unpaired_surrogate(value)
-    if problem:
-        raise SourceError(f"malformed JSON in {where}: {problem}")
-    return value
-
-
 def unpaired_surrogate(value: Any) -> str | None:
     """What is wrong when a parsed JSON value holds a string with an unpaired surrogate escape
     (``"\\ud800"``: valid JSON, but no Unicode character, so no text to check), else None."""
@@ -426,104 +350,9 @@ def unpaired_surrogate(value: Any) -> str | None:
     return None
 
 
-def load_source_file(path: str) -> dict:
-    """Read one source file.
+def __getattr__(name: str):
+    """The file readers that moved to :mod:`sourced_nlp.files`, under their old path for one
+    release (see :mod:`sourced_nlp._compat`)."""
+    from .._compat import moved_name
 
-    Plain text files are used as they are. A ``.json`` file is parsed: a JSON string is used as
-    the text; a ``{"text": str, "id"?: ...}`` mapping (or a LangChain/LlamaIndex/Haystack document
-    mapping: see :func:`normalize_sources`) gives its text (and its id, when set);
-    any other value is structured and linearised with :func:`linearize`.
-
-    Args:
-        path: the file path.
-
-    Returns:
-        ``{"id": str, "text": str, "structured": bool}``; ``id`` is the file's base name
-        unless a JSON mapping names its own id.
-
-    Raises:
-        SourceError: naming the file, when it is missing, a directory, unreadable, not UTF-8,
-            empty (or whitespace only), malformed JSON (with line and column), a JSON mapping
-            with an ``"id"`` but no ``"text"``, or JSON that linearises to nothing.
-    """
-    text = _read_utf8(path, "source")
-    sid = os.path.basename(path)
-    if not path.lower().endswith(".json"):
-        return {"id": sid, "text": text, "structured": False}
-    value = parse_json(text, f"source file {path}")
-    if isinstance(value, str):
-        out = {"id": sid, "text": value, "structured": False}
-    elif isinstance(value, Mapping) and _is_mapping_source(value):
-        text_key, id_key = _document_keys(value)
-        if not isinstance(value[text_key], str):
-            raise SourceError(f"source file {path}: {text_key!r} must be a string")
-        if id_key:
-            sid = str(value[id_key])
-        out = {"id": sid, "text": value[text_key], "structured": False}
-    elif _id_without_text(value):
-        raise SourceError(f"source file {path}: {_no_text(value, 'the source')}")
-    elif value is None:
-        raise SourceError(f"source file {path} holds JSON null")
-    else:
-        out = {"id": sid, "text": linearize(value), "structured": True}
-    if not out["text"].strip():
-        raise SourceError(f"source file {path} has no text")
-    return out
-
-
-def read_answer(arg: str) -> str:
-    """Read the answer to check.
-
-    Args:
-        arg: ``"-"`` for standard input, else a file path. A path that does not exist is an
-            error; it is never taken as the answer text itself.
-
-    Returns:
-        The answer text (UTF-8 decoded; a BOM is dropped).
-
-    Raises:
-        SourceError: a missing file, a directory, unreadable or non-UTF-8 bytes, or an empty
-            (whitespace-only) answer.
-    """
-    if arg == "-":
-        return read_stdin("answer")
-    return _read_utf8(arg, "answer")
-
-
-def _decode(data: bytes, where: str) -> str:
-    """UTF-8 (a BOM dropped); SourceError naming ``where`` and the offset of the first bad byte."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
-
-
-def read_stdin_bytes(what: str) -> bytes | str:
-    """Everything on standard input, as bytes (as str when ``sys.stdin`` has no byte buffer).
-
-    Raises:
-        SourceError: standard input is closed (``<&-``) or cannot be read, naming ``what``.
-    """
-    if sys.stdin is None:
-        raise SourceError(f"cannot read the {what} from standard input: it is closed")
-    stream = getattr(sys.stdin, "buffer", None)
-    try:
-        return stream.read() if stream is not None else sys.stdin.read()
-    except (OSError, ValueError) as err:  # a closed or unreadable descriptor
-        raise SourceError(f"cannot read the {what} from standard input: {getattr(err, 'strerror', None) or err}") from err
-
-
-def read_stdin(what: str) -> str:
-    """Standard input as UTF-8 text (a BOM dropped) for the input ``what`` ("answer", "JSON
-    input", ...).
-
-    Raises:
-        SourceError: closed, not UTF-8, or empty (whitespace only); the message says it is
-            ``what`` on standard input.
-    """
-    data = read_stdin_bytes(what)
-    if isinstance(data, bytes):
-        data = _decode(data, f"{what} on standard input")
-    if not data.strip():
-        raise SourceError(f"{what} on standard input is empty")
-    return data
+    return moved_name(__name__, name)

@@ -13,6 +13,8 @@ rules can be read and tested on their own. For each claim:
    each (:mod:`.rules`, the business-record rules in :mod:`.records`); the first that decides
    gives the result and names itself in its ``rule`` key. ``support`` orders claims
    (:mod:`.support`).
+
+May import only :mod:`sourced_nlp.text` (and its own :mod:`.meaning`, the learned tier).
 """
 
 from __future__ import annotations

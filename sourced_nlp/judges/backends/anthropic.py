@@ -15,22 +15,14 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Mapping, Optional, Sequence
 
-import spacy
-
+from ...errors import JudgeUnavailable, NoAnswer
 from ..base import JudgeInput, Judgment
 from ..cache import JudgmentCache, default_dir
 from ..prompt import DEFAULT_PROMPT, load_prompt, parse_reply, system_prompt, user_message
+from .spec import backend, recording
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 CREDENTIAL_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
-
-
-class JudgeUnavailable(RuntimeError):
-    """The backend cannot run at all: the SDK is not installed, or no credentials are set."""
-
-
-class NoAnswer(RuntimeError):
-    """A reply that holds no answer: a refusal, or a reply cut short."""
 
 
 def preflight() -> None:
@@ -132,7 +124,6 @@ class AnthropicJudge:
         return [j for chunk in done for j in chunk]
 
 
-@spacy.registry.misc("sourced.judge.anthropic.v1")
 def make_anthropic_judge(model: str = DEFAULT_MODEL, prompt: str = DEFAULT_PROMPT, timeout: float = 60.0,
                          max_tokens: int = 4096, max_claims: int = 50, concurrency: int = 4,
                          cache_dir: Optional[str] = "default", record: Optional[str] = None) -> AnthropicJudge:
@@ -141,5 +132,18 @@ def make_anthropic_judge(model: str = DEFAULT_MODEL, prompt: str = DEFAULT_PROMP
     folder = default_dir() if cache_dir == "default" else cache_dir
     judge = AnthropicJudge(model=model, prompt=prompt, timeout=timeout, max_tokens=max_tokens, max_claims=max_claims,
                            concurrency=concurrency, cache=JudgmentCache(folder) if folder else None)
-    judge.record = record or None
-    return judge
+    return recording(judge, record)
+
+
+def _options(model: Optional[str], concurrency: int, file: Optional[str]) -> dict:
+    return {"concurrency": concurrency, **({"model": model} if model else {})}
+
+
+def _check(model: Optional[str], concurrency: int, file: Optional[str]) -> None:
+    try:
+        preflight()
+    except JudgeUnavailable as err:
+        raise ValueError(str(err)) from None
+
+
+BACKEND = backend("anthropic", make_anthropic_judge, _options, _check)

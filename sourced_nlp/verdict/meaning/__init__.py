@@ -3,6 +3,8 @@ present (:mod:`sourced_nlp.verdict.rules.meaning`), over the features of :mod:`.
 the model of :mod:`.model` (``models/meaning-v1.json``, trained by ``bench/train_meaning.py``).
 
 Pure Python at run time: no dependency beyond the package's own (rapidfuzz).
+
+May import the rest of :mod:`sourced_nlp.verdict` only.
 """
 
 

@@ -2,6 +2,8 @@
 
 :data:`DEFAULT_RULES` is the decision order: the first rule that returns a result decides.
 Each module's ``DECIDES`` names the rule names (``<verdict>.<kind>``) it may give.
+
+May import the rest of :mod:`sourced_nlp.verdict` only.
 """
 
 from __future__ import annotations

@@ -1,0 +1,22 @@
+"""``sourced audit verify``: the hash chain of an audit log checked.
+
+A Typer sub-app that :mod:`sourced_nlp.cli._util` registers. Exit 0 when the chain is intact,
+1 naming the first broken record, 2 when the log is unreadable.
+"""
+
+from __future__ import annotations
+
+import typer
+
+audit_app = typer.Typer(name="audit", help="The hash-chained audit log (--audit FILE).",
+                        no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+
+
+@audit_app.command("verify")
+def verify_cmd(file: str = typer.Argument(..., metavar="FILE", help="An audit log written with --audit.")) -> int:
+    """Check the hash chain: exit 0 when intact, 1 naming the first broken record, 2 when unreadable."""
+    from ..audit import verify
+
+    code, message = verify(file)
+    typer.echo(message if code == 0 else f"broken: {file}: {message}", err=code != 0)
+    return code

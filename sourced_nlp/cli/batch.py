@@ -1,0 +1,354 @@
+"""``sourced batch``: many records from a JSONL file, one result per non-blank line, in order;
+interrupted whole-line by whole-line, resumed, or checked on a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import Any, Optional
+
+import typer
+
+from .. import audit as _audit
+from ..batch.results import error_text, results as _results, validate_record as _validate_record
+from ..errors import SourceError
+from ..report.model import Report
+from ..files import read_stdin_bytes
+from . import judge as judging
+from ._util import AUDIT_HELP, BatchFormat, FailOn, _output, _stdout_console, _where, app
+from .meaning import MEANING
+from .outputs import UsageError, _check_written
+from .signals import _FINISHED, Interrupted, _Signals
+
+def _parse_line(line: str) -> tuple[Any, Optional[str]]:
+    """One JSONL line parsed: ``(value, None)``, or ``(None, error)`` when it is not JSON.
+
+    The fast parser (srsly) reads it first; when it fails, the standard ``json`` module reads
+    it again, so that the message is that module's (its words and column), and a line only the
+    fast parser refuses is still read.
+    """
+    import json
+
+    import srsly
+
+    try:
+        return srsly.json_loads(line), None
+    except ValueError as err:
+        try:
+            return json.loads(line), None
+        except json.JSONDecodeError as jerr:
+            msg = jerr.msg[:-3] if jerr.msg.endswith(" at") else jerr.msg
+            return None, f"malformed JSON: {msg} at column {jerr.colno}"
+        except RecursionError:
+            return None, "malformed JSON: nested too deeply to read"
+        except ValueError:
+            return None, f"malformed JSON: {err}"
+
+
+def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]]]:
+    """Parse a JSONL file into ``(line_no, id, record | None, error | None)`` per non-blank line.
+
+    Lines are numbered from 1, counting blank lines, which are not records and are skipped.
+    A line that is not UTF-8, not JSON, or not a valid record gets an error instead.
+
+    Raises:
+        SourceError: naming the file: it is missing, a directory, or unreadable.
+    """
+    from ..files import read_file_bytes
+    from ..text.sources import unpaired_surrogate
+
+    if path == "-":
+        data = read_stdin_bytes("batch")
+    else:
+        data = read_file_bytes(path, "batch file")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    rows: list[tuple[int, Any, Optional[dict], Optional[str]]] = []
+    for n, raw in enumerate(data.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            rows.append((n, None, None, f"not UTF-8 text (invalid byte at column {err.start + 1})"))
+            continue
+        value, problem = _parse_line(line)
+        if problem:
+            rows.append((n, None, None, problem))
+            continue
+        problem = unpaired_surrogate(value)
+        if problem:
+            rows.append((n, value.get("id") if isinstance(value, dict) else None, None, f"malformed JSON: {problem}"))
+            continue
+        rid = value.get("id") if isinstance(value, dict) else None
+        try:
+            rows.append((n, rid, _validate_record(value), None))
+        except SourceError as err:
+            rows.append((n, rid, None, str(err)))
+    return rows
+
+
+def _result_line(r: dict) -> str:
+    """One batch result as its JSON line (keys sorted, UTF-8, newline-terminated)."""
+    import json
+
+    row = dict(r)
+    if isinstance(row.get("report"), Report):
+        row["report"] = row["report"].to_dict()
+    return json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _resume_prefix(out: str, rows: list[tuple[int, Any, Optional[dict], Optional[str]]], file: str) -> tuple[list[dict], int]:
+    """The results an interrupted run left in ``out``, checked against the batch ``rows``.
+
+    Returns:
+        ``(results, size)``: the whole result lines found, parsed (a report as a
+        :class:`Report`), and the byte length of those lines (a cut-off last line, as a
+        ``kill -9`` may leave, is not counted and will be written again). No file, or an empty
+        one: ``([], 0)``.
+
+    Raises:
+        SourceError: ``out`` cannot be read, or it does not hold this batch's results: a line
+            that is not a result, or results for other lines or ids than ``file`` has, or more
+            results than records.
+    """
+    import json
+
+    if not os.path.exists(out):
+        return [], 0
+    try:
+        with open(out, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise SourceError(f"--resume: cannot read {out}: {err.strerror or err}") from err
+    results: list[dict] = []
+    size = 0
+    for k, raw in enumerate(data.split(b"\n")[:-1], start=1):  # the part after the last newline is cut off
+        try:
+            row = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise SourceError(f"--resume: {out} line {k} is not a batch result; it is not the output of "
+                              f"'sourced batch --format json'") from None
+        if not isinstance(row, dict) or "line" not in row or ("report" in row) == ("error" in row):
+            raise SourceError(f"--resume: {out} line {k} is not a batch result")
+        if k > len(rows):
+            raise SourceError(f"--resume: {out} holds more results than {_where(file)} has records ({len(rows)})")
+        n, rid = rows[k - 1][0], rows[k - 1][1]
+        if row["line"] != n or row.get("id") != rid:
+            raise SourceError(f"--resume: {out} line {k} is the result of line {row['line']} (id {row.get('id')!r}), "
+                              f"but record {k} of {_where(file)} is line {n} (id {rid!r}): not this batch's output")
+        if "report" in row:
+            try:
+                row["report"] = Report.from_dict(row["report"])
+            except (TypeError, ValueError) as err:
+                raise SourceError(f"--resume: {out} line {k}: {err}") from err
+        results.append(row)
+        size += len(raw) + 1
+    return results, size
+
+
+@app.command()
+def batch(
+    file: str = typer.Argument(
+        ..., metavar="FILE.jsonl", help='JSONL, one {"id"?, "output" (or "answer"), "sources"} per line; - for stdin.'
+    ),
+    fmt: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="Output format."),
+    fail_on: FailOn = typer.Option(
+        FailOn.contradicted, "--fail-on", help="Which verdicts fail the gate (exit 1)."
+    ),
+    out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
+    audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
+    resume: bool = typer.Option(
+        False, "--resume",
+        help="Continue an interrupted run: keep the results already in OUT (needs -o OUT and --format json) "
+        "and check only the records after them.",
+    ),
+    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_record: Optional[str] = judging.JUDGE_RECORD,
+    meaning: bool = MEANING,
+    dask: Optional[str] = typer.Option(
+        None, "--dask", metavar="ADDRESS",
+        help="Check on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for N local worker "
+        "processes (needs the dask extra: pip install 'sourced-nlp[dask]'). The output is the same.",
+    ),
+    partition_size: int = typer.Option(
+        32, "--partition-size", min=1, metavar="N",
+        help="With --dask: records per task, at least N (a task is cut where the sources change; at most 2N)."),
+) -> int:
+    """Check many records from a JSONL file, one result per non-blank input line, in order.
+
+    Every non-blank line gives one result: ``{"line": n, "id": ..., "report": {...}}``, or
+    ``{"line": n, "id": ..., "error": "..."}`` for a malformed line or a record that cannot be
+    checked (also reported on stderr with its line number). Blank lines are not records and are
+    skipped. Results are written in input order as they are done, one flushed line each, so a
+    run stopped by SIGINT or SIGTERM leaves whole results for a prefix of the records (it says
+    how far it got on stderr and exits 130 or 143); ``--resume`` continues it. Exit 2 when any
+    line is malformed (after checking all the others), else 1 if any report fails the gate,
+    else 0; exit 2 before anything is read when OUT is the batch file itself. ``--resume`` trusts
+    the results in OUT whose line number and id match the record at their place: a record edited
+    in place (same line, same id) keeps its earlier result. The summary on stderr counts the
+    whole OUT; with ``--resume`` it also says how many records were done in this run and how
+    many results were kept from the earlier one.
+    """
+    _check_written(out, [("batch file", file)], judge_file, judge_record)
+    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
+    judge_cfg = {"judge": judging.judge_config(judge, judge_model, judge_concurrency, judge_file, judge_record)} \
+        if judge else None
+    if not meaning:  # the rules only: the config of every worker too
+        judge_cfg = {**(judge_cfg or {}), "meaning": None}
+    if dask is not None:
+        _dask_batch().parse_address(dask)
+    out = None if out == "-" else out  # "-o -": standard output, as for the inputs
+    if resume and (out is None or fmt != BatchFormat.json):
+        raise UsageError("--resume needs -o OUT and --format json: it continues the results in OUT")
+    rows = _read_batch(file)
+    if not rows:
+        raise SourceError("no records on standard input" if file == "-" else f"no records in batch file {file}")
+    results, size = _resume_prefix(out, rows, file) if resume else ([], 0)
+    stream = _resume_stream(out, size) if resume else _output(out)
+    todo = rows[len(results):]
+    first_new = len(results)  # the results this run adds (the audit log gets only these)
+    good = [rec for _, _, rec, err in todo if err is None]
+    name = out or "standard output"
+    with _Signals() as signals:
+        with stream as fh, contextlib.ExitStack() as stack:
+            advance = _progress(stack, len(todo))
+            console = None
+            if fmt == BatchFormat.text:
+                from rich.console import Console
+
+                console = Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
+            try:
+                done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)  # a signal while connecting
+                for n, rid, rec, err in todo:
+                    if err is None:
+                        r = {"line": n, **next(done)}
+                    else:
+                        r = {"line": n, "id": rid, "error": error_text(err)}
+                    if "error" in r:
+                        typer.echo(f"error: {_where(file)}: line {n}: {r['error']}", err=True)
+                    with signals.whole():
+                        _write_result(fh, r, fmt, console, name)
+                    results.append(r)
+                    advance("error" in r)
+                signals.writing = True  # every result is written: a signal from here on changes nothing
+            except Interrupted as stop:
+                import signal
+
+                what = "SIGINT" if stop.signum == signal.SIGINT else "SIGTERM"
+                last = f"up to line {results[-1]['line']}" if results else "none"
+                hint = f"; run again with --resume -o {out} to continue" if out and fmt == BatchFormat.json else ""
+                typer.echo(f"interrupted by {what}: {len(results)} of {len(rows)} records written to {name} "
+                           f"({last}){hint}", err=True)
+                _audit.log_batch(audit, results[first_new:], file)
+                return 128 + stop.signum
+
+        _audit.log_batch(audit, results[first_new:], file)
+        errors = [r for r in results if "error" in r]
+        checked = [_report(r["report"]) for r in results if "report" in r]
+        failing = sum(1 for rep in checked if rep.failed(fail_on.value))
+        kept = f"; {len(results) - first_new} done in this run, {first_new} kept from the earlier run" if resume else ""
+        typer.echo(
+            f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
+            f"{len(errors)} malformed{kept}",
+            err=True,
+        )
+        code = 2 if errors else 1 if failing else 0
+        _FINISHED.append(code)  # a signal on the way out (outside _Signals) keeps this code: main()
+        return code
+
+
+def _resume_stream(out: str, size: int):
+    """OUT cut to its first ``size`` bytes (the whole results kept), open for appending.
+
+    Raises:
+        SourceError: OUT cannot be written, naming it.
+    """
+    try:
+        fh = open(out, "r+b" if os.path.exists(out) else "wb")
+        fh.truncate(size)
+        fh.seek(size)
+        fh.close()
+        fh = open(out, "a", encoding="utf-8")
+    except OSError as err:
+        raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
+    return contextlib.nullcontext(fh)
+
+
+def _dask_batch():
+    """The Dask layer (:mod:`sourced_nlp.batch.dask`), or exit 2 naming the extra it needs."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise SourceError("--dask needs the dask extra: pip install 'sourced-nlp[dask]'") from None
+    from ..batch import dask as dask_batch
+
+    return dask_batch
+
+
+def _engine(stack: contextlib.ExitStack, good: list[dict], nlp: Any, dask: Optional[str], partition_size: int,
+            config: Optional[dict]):
+    """The results of the validated records ``good``, in order (:func:`sourced_nlp.batch.results.results`):
+    in this process, or on the Dask cluster ``dask`` (closed when ``stack`` closes)."""
+    if dask is None or not good:
+        return _results(good, nlp=nlp, validated=True)
+    dask_batch = _dask_batch()
+    client = stack.enter_context(dask_batch.connect(dask))
+    return dask_batch.stream(client, good, partition_size=partition_size, config=config, validated=True)
+
+
+def _progress(stack: contextlib.ExitStack, total: int):
+    """On a terminal (stderr), a progress line (records done, records/s, errors) kept by
+    ``stack``; returns ``advance(error: bool)``, a no-op elsewhere or for one record."""
+    if not (sys.stderr.isatty() and total > 1):
+        return lambda error=False: None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = stack.enter_context(Progress(
+        TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TextColumn("records"),
+        TextColumn("{task.fields[rate]} records/s, {task.fields[errors]} errors"), TimeElapsedColumn(),
+        console=Console(file=sys.stderr), transient=True))
+    task = bar.add_task("checking", total=total, rate="-", errors=0)
+    errors = [0]
+
+    def advance(error: bool = False) -> None:
+        errors[0] += bool(error)
+        t = bar.tasks[0]
+        rate = f"{(t.completed + 1) / t.elapsed:.1f}" if t.elapsed else "-"
+        bar.update(task, advance=1, rate=rate, errors=errors[0])
+
+    return advance
+
+
+def _report(report: Any) -> Report:
+    return report if isinstance(report, Report) else Report.from_dict(report)
+
+
+def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
+    """Write one batch result and flush it (JSON: one line; text: the rendered report).
+
+    Raises:
+        SourceError: the output cannot be written (a full disk), naming it. A closed pipe on
+            standard output stays a BrokenPipeError.
+    """
+    try:
+        if fmt == BatchFormat.json:
+            fh.write(_result_line(r))
+        else:
+            from ..report.text import render_text
+
+            label = f"line {r['line']}" + (f" (id {r['id']})" if r["id"] is not None else "")
+            if "error" in r:
+                console.print(f"── {label}: error: {r['error']}", markup=False, highlight=False)
+            else:
+                console.print(f"── {label}", markup=False, highlight=False)
+                render_text(_report(r["report"]), console)
+        fh.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise SourceError(f"cannot write {name}: {err.strerror or err}") from err

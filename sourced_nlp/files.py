@@ -1,0 +1,169 @@
+"""Reading what the user gives: answer and source files, standard input, JSON, each with a
+bound and one clear error naming the file.
+
+Pure module (no spaCy). Every reader raises :class:`~sourced_nlp.errors.SourceError` (exit 2 on
+the command line) for a missing, unreadable, non-UTF-8, empty or malformed input.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import SourceError
+from .text.sources import _document_keys, _id_without_text, _is_mapping_source, _no_text, linearize, unpaired_surrogate
+
+__all__ = ["read_file_bytes", "parse_json", "load_source_file", "read_answer", "read_stdin", "read_stdin_bytes"]
+
+
+def read_file_bytes(path: str, noun: str, kind: str | None = None) -> bytes:
+    """The bytes of the file ``path``, which the messages call ``noun`` ("batch file").
+
+    Raises:
+        SourceError: ``"<noun> not found: PATH"``, ``"<kind> is a directory, not a file: PATH"``
+            (``kind`` defaults to ``noun``), or ``"cannot read <noun> PATH: <reason>"``.
+    """
+    if not os.path.exists(path):
+        raise SourceError(f"{noun} not found: {path}")
+    if os.path.isdir(path):
+        raise SourceError(f"{kind or noun} is a directory, not a file: {path}")
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as err:
+        raise SourceError(f"cannot read {noun} {path}: {err.strerror or err}") from err
+
+
+def _read_utf8(path: str, what: str) -> str:
+    data = read_file_bytes(path, f"{what} file", what)
+    text = _decode(data, f"{what} file {path}")
+    if not text.strip():
+        raise SourceError(f"{what} file is empty: {path}")
+    if "\x00" in text:
+        raise SourceError(f"{what} file {path} is binary, not text (it holds NUL bytes)")
+    return text
+
+
+def parse_json(text: str, where: str) -> Any:
+    """Parse JSON text read from ``where`` (named in the error).
+
+    Raises:
+        SourceError: malformed JSON (with line and column), nesting too deep to read, or a
+            string holding an unpaired surrogate escape (``"\\ud800"``, no character of text).
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SourceError(f"malformed JSON in {where}: {err.msg} (line {err.lineno}, column {err.colno})") from err
+    except RecursionError as err:
+        raise SourceError(f"JSON in {where} is nested too deeply to read") from err
+    problem = unpaired_surrogate(value)
+    if problem:
+        raise SourceError(f"malformed JSON in {where}: {problem}")
+    return value
+
+
+def load_source_file(path: str) -> dict:
+    """Read one source file.
+
+    Plain text files are used as they are. A ``.json`` file is parsed: a JSON string is used as
+    the text; a ``{"text": str, "id"?: ...}`` mapping (or a LangChain/LlamaIndex/Haystack document
+    mapping: see :func:`normalize_sources`) gives its text (and its id, when set);
+    any other value is structured and linearised with :func:`linearize`.
+
+    Args:
+        path: the file path.
+
+    Returns:
+        ``{"id": str, "text": str, "structured": bool}``; ``id`` is the file's base name
+        unless a JSON mapping names its own id.
+
+    Raises:
+        SourceError: naming the file, when it is missing, a directory, unreadable, not UTF-8,
+            empty (or whitespace only), malformed JSON (with line and column), a JSON mapping
+            with an ``"id"`` but no ``"text"``, or JSON that linearises to nothing.
+    """
+    text = _read_utf8(path, "source")
+    sid = os.path.basename(path)
+    if not path.lower().endswith(".json"):
+        return {"id": sid, "text": text, "structured": False}
+    value = parse_json(text, f"source file {path}")
+    if isinstance(value, str):
+        out = {"id": sid, "text": value, "structured": False}
+    elif isinstance(value, Mapping) and _is_mapping_source(value):
+        text_key, id_key = _document_keys(value)
+        if not isinstance(value[text_key], str):
+            raise SourceError(f"source file {path}: {text_key!r} must be a string")
+        if id_key:
+            sid = str(value[id_key])
+        out = {"id": sid, "text": value[text_key], "structured": False}
+    elif _id_without_text(value):
+        raise SourceError(f"source file {path}: {_no_text(value, 'the source')}")
+    elif value is None:
+        raise SourceError(f"source file {path} holds JSON null")
+    else:
+        out = {"id": sid, "text": linearize(value), "structured": True}
+    if not out["text"].strip():
+        raise SourceError(f"source file {path} has no text")
+    return out
+
+
+def read_answer(arg: str) -> str:
+    """Read the answer to check.
+
+    Args:
+        arg: ``"-"`` for standard input, else a file path. A path that does not exist is an
+            error; it is never taken as the answer text itself.
+
+    Returns:
+        The answer text (UTF-8 decoded; a BOM is dropped).
+
+    Raises:
+        SourceError: a missing file, a directory, unreadable or non-UTF-8 bytes, or an empty
+            (whitespace-only) answer.
+    """
+    if arg == "-":
+        return read_stdin("answer")
+    return _read_utf8(arg, "answer")
+
+
+def _decode(data: bytes, where: str) -> str:
+    """UTF-8 (a BOM dropped); SourceError naming ``where`` and the offset of the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
+
+
+def read_stdin_bytes(what: str) -> bytes | str:
+    """Everything on standard input, as bytes (as str when ``sys.stdin`` has no byte buffer).
+
+    Raises:
+        SourceError: standard input is closed (``<&-``) or cannot be read, naming ``what``.
+    """
+    if sys.stdin is None:
+        raise SourceError(f"cannot read the {what} from standard input: it is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        return stream.read() if stream is not None else sys.stdin.read()
+    except (OSError, ValueError) as err:  # a closed or unreadable descriptor
+        raise SourceError(f"cannot read the {what} from standard input: {getattr(err, 'strerror', None) or err}") from err
+
+
+def read_stdin(what: str) -> str:
+    """Standard input as UTF-8 text (a BOM dropped) for the input ``what`` ("answer", "JSON
+    input", ...).
+
+    Raises:
+        SourceError: closed, not UTF-8, or empty (whitespace only); the message says it is
+            ``what`` on standard input.
+    """
+    data = read_stdin_bytes(what)
+    if isinstance(data, bytes):
+        data = _decode(data, f"{what} on standard input")
+    if not data.strip():
+        raise SourceError(f"{what} on standard input is empty")
+    return data
