@@ -68,7 +68,7 @@ def _cache_size(isolated: bool = False) -> int:
         from sourced_nlp.batch.child import process
 
         return process().cached_sources()
-    cache = getattr(sourced_nlp.load_pipeline().get_pipe("sourced_verify"), "_cache", None)
+    cache = getattr(getattr(sourced_nlp.load_pipeline().get_pipe("sourced_verify"), "indexer", None), "_cache", None)
     return len(cache) if cache is not None else -1
 
 
@@ -84,7 +84,7 @@ def run_single(recs: list[dict], threaded: bool = False) -> dict:
     t0 = time.perf_counter()
     nlp = sourced_nlp.load_pipeline()
     start = time.perf_counter() - t0
-    nlp.get_pipe("sourced_verify")._cache.clear()
+    nlp.get_pipe("sourced_verify").indexer._cache.clear()
     done = threading.Event()
     if threaded:
         threading.Thread(target=done.wait, daemon=True).start()

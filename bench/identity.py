@@ -5,8 +5,9 @@ a change that must not move a verdict or an output byte (a restructuring) can be
 For each case of the three record sets (``tests/cases/records*.jsonl``), the acceptance cases and
 the trap cases (``../shared/cases/``): the JSON report of ``sourced check --json-input``, the
 same saved report rendered again as text, text ``-v``, Markdown and HTML, and the JSON and HTML
-of ``sourced cite``; one ``sourced batch`` over all of them; and the ``--help`` text of every
-command. Each output is written with the command's exit code on its first line. The commands run
+of ``sourced cite``; for the acceptance and trap cases also the JSON of ``check`` with a judge
+(:func:`judge`, a deterministic stand-in through ``--judge callable``); one ``sourced batch``
+over all of them; and the ``--help`` text of every command. Each output is written with the command's exit code on its first line. The commands run
 in this process through Typer's ``CliRunner`` (one spaCy load for all of them).
 
 Usage::
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -39,6 +41,16 @@ CASE_FILES = [
 HELP = [[], ["check"], ["cite"], ["fields"], ["batch"], ["calibrate"], ["eval"], ["eval", "run"],
         ["eval", "score"], ["eval", "gate"], ["eval", "diff"], ["eval", "fixtures"], ["audit"],
         ["audit", "verify"]]
+
+
+def judge(inp):
+    """A deterministic stand-in judge (``--judge callable --judge-model identity:judge``): the
+    first six words of the claim's best candidate passage as a grounding quote, or unverified."""
+    if not inp.candidates:
+        return {"verdict": "unverified", "reason": "no candidate"}
+    best = inp.candidates[0]
+    return {"verdict": "grounded", "source": best.source, "quote": " ".join(best.text.split()[:6]),
+            "reason": "the first words of the best passage"}
 
 
 def cases() -> list[tuple[str, dict]]:
@@ -60,6 +72,8 @@ def main() -> None:
     from typer.testing import CliRunner
 
     from sourced_nlp.cli import app
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # identity:judge, for --judge callable
 
     runner = CliRunner()
     out: Path = args.out
@@ -97,6 +111,9 @@ def main() -> None:
             paths.append(str(p))
         run(f"{case_id}.cite.json", ["cite", str(answer), *paths, "-f", "json"])
         run(f"{case_id}.cite.html", ["cite", str(answer), *paths, "-f", "html"])
+        if not case_id.startswith("rec"):
+            run(f"{case_id}.judged.json", ["check", "--json-input", str(given), "-f", "json", "--judge", "callable",
+                                           "--judge-model", "identity:judge"])
     batch = work / "all.jsonl"
     srsly.write_jsonl(batch, records)
     run("batch.stdout", ["batch", str(batch)])

@@ -68,7 +68,8 @@ def clear_cache(nlp) -> bool:
     """Empty sourced_verify's source cache; False when the component has none."""
     try:
         verify = nlp.get_pipe("sourced_verify")
-        for cache in (verify._cache, verify._indexes, verify._blocks, verify._block_indexes):
+        ix = verify.indexer
+        for cache in (ix._cache, ix._indexes, ix._blocks, ix._block_indexes):
             cache.clear()
         return True
     except (AttributeError, KeyError):

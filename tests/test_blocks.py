@@ -206,7 +206,7 @@ def test_a_long_source_is_parsed_only_where_its_claims_need(nlp, verify):
     assert report.claims[0].evidence[0].text == NEEDLE.replace("Fabrikam", "Northwind")
     assert report.claims[1].evidence[0].text == LAST
     blocks = BlockIndex(text)
-    parsed, ids = verify.needed_passages(text, [{"text": c.text, "lemmas": [], "entities": [], "quantities": []} for c in report.claims])
+    parsed, ids = verify.indexer.needed_passages(text, [{"text": c.text, "lemmas": [], "entities": [], "quantities": []} for c in report.claims])
     assert 0 < len(ids) < len(blocks.blocks) // 2  # most blocks never parsed
     assert all(text[p["start"]:p["end"]] == p["text"] for p in parsed)
 
@@ -225,8 +225,8 @@ def test_a_block_is_parsed_once(nlp, verify, monkeypatch):
     answer = ANSWER.replace("Fabrikam", "Proseware")
     first = sourced_nlp.check(answer, [text], nlp=nlp).to_dict()
     parsed: list[str] = []
-    real = verify._parse_passages
-    monkeypatch.setattr(verify, "_parse_passages", lambda t: parsed.append(t) or real(t))
+    real = verify.indexer._parse_passages
+    monkeypatch.setattr(verify.indexer, "_parse_passages", lambda t: parsed.append(t) or real(t))
     again = sourced_nlp.check(answer, [text], nlp=nlp).to_dict()
     other = sourced_nlp.check("Proseware opened 42 stores in Norway in 2019.", [text], nlp=nlp).to_dict()
     assert again == first and parsed == []  # the re-check parses no block of the source again
@@ -289,7 +289,7 @@ def test_a_short_source_is_parsed_whole(nlp, verify, monkeypatch):
     text = "\n\n".join(PROSE) + "\n\n" + NEEDLE
     assert len(text) <= verify.lazy_parse_chars
     called = []
-    monkeypatch.setattr(verify, "needed_passages", lambda *a: called.append(a))
+    monkeypatch.setattr(verify.indexer, "needed_passages", lambda *a: called.append(a))
     report = sourced_nlp.check(NEEDLE, [text], nlp=nlp)
     assert report.claims[0].verdict == "grounded" and called == []
 

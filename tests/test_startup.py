@@ -101,6 +101,7 @@ before = [m for m in {HEAVY!r} if m in sys.modules]
 from sourced_nlp import *
 names = [n for n in sourced_nlp.__all__ if getattr(sourced_nlp, n, None) is None]
 assert set(sourced_nlp.__all__) <= set(dir(sourced_nlp)), set(sourced_nlp.__all__) - set(dir(sourced_nlp))
+import sourced_nlp.components.extensions
 assert sourced_nlp.components.extensions.CLAIMS_KEY == sourced_nlp.CLAIMS_KEY
 try:
     sourced_nlp.no_such_name
@@ -109,7 +110,7 @@ except AttributeError as err:
 else:
     raise AssertionError("no AttributeError")
 import sourced_nlp.judges as judges
-assert judges.ReplayJudge.__module__ == "sourced_nlp.judges.backends"
+assert judges.ReplayJudge.__module__ == "sourced_nlp.judges.backends.replay"
 import spacy
 import sourced_nlp.components.verify  # noqa: F401
 for name in ("replay", "callable", "anthropic"):

@@ -1,7 +1,8 @@
 """A claim's citations checked against the sources they name, and its citation status.
 
 Pure module (no spaCy import): the claims, passages and verdicts come from the pipeline
-(``sourced_verify`` calls :func:`check_claim` for every claim); this module adds what a citation
+(``sourced_verify`` calls :func:`check_citations` before a claim's verdict and
+:func:`claim_outcome` after it); this module adds what a citation
 means on top of them. One citation's status is :mod:`sourced_nlp.citing.citation_check`'s; the
 findings, score, coverage and gates are :mod:`sourced_nlp.report.findings`'; structured fields are
 :mod:`sourced_nlp.citing.fields`' and the prompting helpers :mod:`sourced_nlp.citing.prompts`' (their names
@@ -19,7 +20,7 @@ report's claims); kinds and severities are in :data:`SEVERITY`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from .citation_check import BAD_STATUSES, QUOTE_FOUND, check_citation, json_citation
 from .citation_check import citation_findings as _citation_findings
@@ -35,7 +36,8 @@ __all__ = [
     "SEVERITY",
     "SEVERITIES",
     "check_citation",
-    "check_claim",
+    "check_citations",
+    "claim_outcome",
     "summarize",
     "require_citations",
     "gate",
@@ -110,43 +112,43 @@ def claim_record(rec: Mapping, citations: list[Mapping] | None) -> Mapping:
     return rec if len(kept) == len(rec["quotes"]) else {**rec, "quotes": kept}
 
 
-def check_claim(
-    rec: Mapping,
-    citations: list[Mapping],
-    sources: list[dict],
-    verdict: Callable[[list[str]], dict],
-    source_quantities: list[Quantity],
-    claim_index: int | None = None,
-) -> tuple[dict, dict, list[dict]]:
-    """Check one claim's citations and get its verdict.
+def check_citations(citations: list[Mapping], sources: list[dict], claim_index: int | None = None
+                    ) -> tuple[list[dict], list[str], list[dict]]:
+    """A claim's citations resolved against the sources (:func:`check_citation`), before its
+    verdict.
 
-    The citations are resolved against the sources (:func:`check_citation`); the verdict is
-    ``verdict(cited_ids)``: the verifier's, whose ``cited`` rule
-    (:mod:`sourced_nlp.verdict.rules.cited`) judges the claim by the cited sources first and
-    names itself in the result's ``rule`` (``grounded.cited``, ``contradicted.cited``) when they
-    decide. A claim grounded only in a source it does not cite, or contradicted by a source it
-    cites, gets a ``broken-citation`` finding.
+    Returns:
+        ``(checked, cited_ids, findings)``: each citation with its status, the ids of the sources
+        they name (in order, once each; the verdict's ``cited`` rule judges the claim by these
+        first, :mod:`sourced_nlp.verdict.rules.cited`), and the citations' findings.
+    """
+    findings: list[dict] = []
+    checked = [check_citation(c, sources) for c in citations]
+    for c in checked:
+        findings.extend(_citation_findings(c, claim_index))
+    cited_ids = list(dict.fromkeys(sid for c in checked for sid in c["sources"]))
+    return checked, cited_ids, findings
+
+
+def claim_outcome(rec: Mapping, checked: list[dict], cited_ids: list[str], final: Mapping, sources: list[dict],
+                  source_quantities: list[Quantity], claim_index: int | None, findings: list[dict]) -> dict:
+    """What a claim's verdict means for its citations: its citation status (module docstring),
+    and its findings added to ``findings`` (in place): a ``broken-citation`` when it is grounded
+    only in a source it does not cite or contradicted by one it cites, a ``fabricated-quote`` for
+    a quote in no source, a ``fabricated-number`` for a figure in no source, and the verdict's own.
 
     Args:
         rec: the claim's passage record (``quantities``, ``quotes``, ...).
-        citations: the claim's citation dicts (``Span._.citations``).
+        checked, cited_ids: from :func:`check_citations`.
+        final: the claim's verdict (``Verifier.verify`` shape).
         sources: normalised sources.
-        verdict: ``verdict(cited_source_ids) -> result`` (``Verifier.verify`` shape; an empty list
-            for a claim whose citations name no source).
         source_quantities: every quantity of every source, for ``fabricated-number``.
         claim_index: index of the claim in the report, for the findings.
 
     Returns:
-        ``(result, extra, findings)``: the final verdict dict; ``{"citations": [...checked],
-        "citation_status": str}`` to merge into the claim dict; the claim's findings.
+        ``{"citations": [...checked], "citation_status": str}``, to merge into the claim dict.
     """
     i = claim_index
-    findings: list[dict] = []
-    checked = [check_citation(c, sources) for c in citations]
-    for c in checked:
-        findings.extend(_citation_findings(c, i))
-    cited_ids = list(dict.fromkeys(sid for c in checked for sid in c["sources"]))
-    final = verdict(cited_ids)
     status = _citation_status(checked, cited_ids, final, findings, i)
     texts = [s["text"] for s in sources]
     for quote in rec.get("quotes") or []:
@@ -156,8 +158,7 @@ def check_claim(
     for qd in unsourced_figures(list(rec.get("quantities") or []), source_quantities, texts, skip):
         findings.append(finding("fabricated-number", f"{qd.get('text')} is in no source", i))
     findings.extend(verdict_findings(final, i))
-    extra = {"citations": checked, "citation_status": status}
-    return final, extra, findings
+    return {"citations": checked, "citation_status": status}
 
 
 def _citation_status(checked: list[dict], cited_ids: list[str], final: Mapping, findings: list[dict],

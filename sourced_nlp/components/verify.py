@@ -9,7 +9,7 @@ passage index of a list of sources is kept for the last 8 lists, so re-checking 
 sources costs only the answer. A prose source longer than ``lazy_parse_chars`` (20,000 by
 default; ``null``: never) is read cheaply first and only the blocks the answer's claims need
 go through the pipeline, each once, cached by content hash (:mod:`sourced_nlp.components.blocks`). The verdict rules are in :mod:`sourced_nlp.verdict`, one module
-each; the README's Development section lists them.
+each; docs/rules.md lists them.
 
 Pluggable parts, through spaCy's registry (``@misc``), in the config:
 
@@ -40,9 +40,7 @@ A doc without sources gets every claim ``unverified`` with the reason "no source
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import srsly
@@ -56,38 +54,21 @@ from ..citing import provenance
 from ..judges.backends import register as _register_judges
 from ..text.citations import locate
 from ..text.lexicons import load_lexicon
-from .blocks import BlockIndex
-from .parts import PART_CHARS, shift_passage, split_parts
 from ..report.model import SCHEMA
 from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
 from ..verdict.rules.empty import no_features, no_sources
+from .indexer import SourceIndexer
 from .passages import Lexical
 
 _register_judges()  # the judge backends' factories, sourced.judge.*.v1, in spacy.registry.misc
 
 UPSTREAM = ("sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages")
 _DEFAULTS = Thresholds()
-_INDEXES_KEPT = 8
-_BLOCK_INDEXES_KEPT = 4  # the cheap indexes of large sources (a 5 MB source's is about 100 MB)
-_BLOCKS_KEPT = 4096  # parsed blocks of large sources (at most 600 characters each)
-_CLAIM_INDEXES_KEPT = 1024  # the per-claim passage indexes over the blocks of large sources
 _THRESHOLD_NAMES = tuple(f.name for f in dataclasses.fields(Thresholds))
 #: the lexicons of the component's config: config key -> bundled default
 LEXICONS = {"lexicon": "lexical", "records": "records", "verdict_words": "verdict", "negation": "negation", "units": "units"}
-
-
-def _kept(cache: OrderedDict, key, make: Callable[[], object], bound: int):
-    """``cache[key]``, made by ``make()`` on a miss; past ``bound`` entries the least recently
-    used is dropped. Every cache of the component is kept this way."""
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
-    value = cache[key] = make()
-    while len(cache) > bound:
-        cache.popitem(last=False)
-    return value
 
 
 @registry.misc("sourced.rules.v1")
@@ -251,7 +232,6 @@ class Verify:
                  cache_size: int, lazy_parse_chars: int | None = 20_000, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
                  word_matcher: WordMatcher = word_in, judge=None, meaning: Rule | None = None) -> None:
         validate_config(thresholds, cache_size, lazy_parse_chars)
-        self.lazy_parse_chars = lazy_parse_chars
         self.meaning = meaning  # the meaning tier: just before the last rule (unverified), when given
         self.judge = judge  # a sourced.judge.*.v1 backend: asked about the claims the rules leave unverified
         self.require_citations = require_citations
@@ -261,27 +241,29 @@ class Verify:
         self.rules = tuple(rules)
         self.word_matcher = word_matcher
         self.cache_size = cache_size
-        self._cache: OrderedDict[str, list[dict]] = OrderedDict()
-        self._indexes: OrderedDict[tuple, PassageIndex] = OrderedDict()
-        self._block_indexes: OrderedDict[str, BlockIndex] = OrderedDict()
-        self._blocks: OrderedDict[str, list[dict]] = OrderedDict()
-        self._claim_indexes: OrderedDict[tuple, PassageIndex] = OrderedDict()
-        self._digests: OrderedDict[int, tuple[str, str]] = OrderedDict()
+        self.indexer = SourceIndexer(nlp, name, thresholds, cache_size, lazy_parse_chars)
         self._load_lexicons({**LEXICONS, **(lexicons or {})})
+
+    @property
+    def lazy_parse_chars(self) -> int | None:
+        """A prose source longer than this is parsed only where its claims need it (the source
+        indexer's setting; setting it takes effect at once)."""
+        return self.indexer.lazy_parse_chars
+
+    @lazy_parse_chars.setter
+    def lazy_parse_chars(self, chars: int | None) -> None:
+        self.indexer.lazy_parse_chars = chars
 
     def _load_lexicons(self, refs: dict[str, str]) -> None:
         self.lexicons = refs
         self.lexical = Lexical(refs["lexicon"])
-        self._synonyms: dict[str, list[str]] = {}  # canonical word -> the words that read as it
-        for word, canon in self.lexical.canon.items():
-            self._synonyms.setdefault(canon, []).append(word)
         self.verdict_lexicon = VerdictLexicon.load(records=refs["records"], verdict=refs["verdict_words"],
                                                    negation=refs["negation"], lexical=refs["lexicon"], units=refs["units"])
         self.verifier = Verifier(
             self.thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9), self.lexical.meta_words,
             rules=self._decision_order(), word_matcher=self.word_matcher, lexicon=self.verdict_lexicon,
         )
-        self._indexes.clear()
+        self.indexer.use_lexicons(self.lexical, self.verdict_lexicon)
 
     @property
     def meaning(self) -> Rule | None:
@@ -317,199 +299,101 @@ class Verify:
         return self
 
     def index_for(self, sources: list[dict], claims: Sequence[dict] | None = None) -> PassageIndex:
-        """The passage index of a list of normalised sources, built once per distinct list (the
-        last 8 kept): checking many answers against the same sources builds it once.
-
-        ``claims`` (the claims' feature records) matter only for a prose source longer than
-        ``lazy_parse_chars``: its passages are those of the blocks the claims need
-        (:meth:`needed_passages`), its word weights estimated over the whole source
-        (:meth:`sourced_nlp.components.blocks.BlockIndex.frequency`), and the index is kept per list of
-        sources and blocks (the last 1,024 such). ``sourced_verify`` asks for one such index per
-        claim, so that a claim's verdict does not depend on the other claims of the answer.
-        Without ``claims`` every source is parsed whole."""
-        key: tuple = ()
-        passages = []
-        sampled: dict[str, tuple[float, Callable[[str], float]]] = {}
-        for s in sources:
-            if claims is not None and self._lazy(s):
-                recs, blocks = self.needed_passages(s["text"], claims)
-                whole = self._block_indexes[self._digest(s["text"])]
-                sampled[s["id"]] = (float(whole.documents), lambda lemma, whole=whole: whole.frequency(lemma, self._synonyms.get(lemma, ())))
-            else:
-                recs, blocks = self.source_passages(s["text"]), None
-            passages.append((s["id"], recs, bool(s.get("structured"))))
-            key += ((s["id"], self._digest(s["text"]), bool(s.get("structured")), blocks),)
-        kept, bound = (self._claim_indexes, _CLAIM_INDEXES_KEPT) if sampled else (self._indexes, _INDEXES_KEPT)
-        return _kept(kept, key, lambda: PassageIndex(
-            passages, frozenset(self.lexical.relation_words), self.lexical.review_sentiment, self.lexical.canon,
-            lexicon=self.verdict_lexicon, text_value_words=self.thresholds.text_value_words, sampled=sampled or None,
-        ), bound)
-
-    def _digest(self, text: str) -> str:
-        """The SHA-1 of a source text, remembered for the last 16 text objects (a large source's
-        hash is asked for once per claim)."""
-        got = self._digests.get(id(text))
-        if got is not None and got[0] is text:  # the text is held, so its id is not reused
-            self._digests.move_to_end(id(text))
-            return got[1]
-        digest = hashlib.sha1(text.encode("utf8")).hexdigest()
-        self._digests[id(text)] = (text, digest)
-        while len(self._digests) > 16:
-            self._digests.popitem(last=False)
-        return digest
-
-    def _lazy(self, source: dict) -> bool:
-        """Whether a source is parsed only where claims need it: prose longer than ``lazy_parse_chars``."""
-        return self.lazy_parse_chars is not None and not source.get("structured") and len(source["text"]) > self.lazy_parse_chars
-
-    def needed_passages(self, text: str, claims: Sequence[dict]) -> tuple[list[dict], tuple[int, ...]]:
-        """The passage records of the blocks of ``text`` that ``claims`` need
-        (:meth:`sourced_nlp.components.blocks.BlockIndex.select`), offsets into the whole text, in order,
-        and those blocks' ids. The cheap index of a text is kept for the last 4 texts (by SHA-1);
-        a block's parse for the last 4,096 blocks (by the SHA-1 of its text). Needed blocks next to
-        each other are parsed together only where the first ends inside a sentence
-        (:meth:`sourced_nlp.components.blocks.BlockIndex.units`)."""
-        blocks = _kept(self._block_indexes, self._digest(text), lambda: BlockIndex(text), _BLOCK_INDEXES_KEPT)
-        ids = tuple(blocks.select(claims))
-        passages: list[dict] = []
-        for first, last in blocks.units(ids):  # a block on its own, or run on across a cut inside a sentence
-            start = blocks.blocks[first][0]
-            unit = text[start:blocks.blocks[last][0] + len(blocks.blocks[last][1])]
-            passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._block_passages(unit)))
-        return passages, ids
-
-    def _block_passages(self, block: str) -> list[dict]:
-        """The passage records of one block, or of blocks parsed together (their own offsets),
-        cached by the SHA-1 of the text."""
-        key = hashlib.sha1(block.encode("utf8")).hexdigest()
-        return _kept(self._blocks, key, lambda: self._parse_passages(block), _BLOCKS_KEPT)
+        """:meth:`SourceIndexer.index_for <sourced_nlp.components.indexer.SourceIndexer.index_for>`
+        (kept here for one release; ``verify.indexer`` is the source indexer)."""
+        return self.indexer.index_for(sources, claims)
 
     def source_passages(self, text: str) -> list[dict]:
-        """Passage records of one source text, parsed by the upstream components (cached by the
-        text's SHA-1). A text longer than a part (:data:`sourced_nlp.components.parts.PART_CHARS`, or
-        ``nlp.max_length`` when smaller) is parsed in parts, one at a time
-        (:func:`sourced_nlp.components.parts.split_parts`), its records' offsets moved into the whole text."""
-        return _kept(self._cache, self._digest(text), lambda: self._parse_in_parts(text), self.cache_size)
-
-    def _parse_in_parts(self, text: str) -> list[dict]:
-        """The passage records of a text, parsed whole or, when longer than a part, in parts."""
-        parts = split_parts(text, min(PART_CHARS, self.nlp.max_length))
-        if len(parts) == 1:
-            return self._parse_passages(text)
-        passages: list[dict] = []
-        for start, part in parts:
-            passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._parse_passages(part)))
-        return passages
-
-    def _parse_passages(self, text: str) -> list[dict]:
-        """The passage records of one text (at most ``nlp.max_length`` characters) through the
-        components before this one; the doc itself is not kept."""
-        doc = self.nlp.make_doc(text)
-        for pname, proc in self.nlp.pipeline:
-            if pname == self.name:
-                break
-            doc = proc(doc)
-        return doc._.passages or []
+        """:meth:`SourceIndexer.source_passages <sourced_nlp.components.indexer.SourceIndexer.source_passages>`
+        (kept here for one release)."""
+        return self.indexer.source_passages(text)
 
     def __call__(self, doc: Doc) -> Doc:
+        """Per claim: its citations checked, its verdict (the cited sources first), its citation
+        status and findings; then the judge (when one is configured) on what stays unverified;
+        then every claim span relabelled once and ``doc._.report`` built."""
         raw = doc._.sources
         sources = normalize_sources(raw) if raw else []
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
         # a large prose source is parsed in the blocks each claim needs: one index per claim
-        per_claim = any(self._lazy(s) for s in sources)
-        index = None if per_claim else self.index_for(sources)
+        per_claim = any(self.indexer.lazy(s) for s in sources)
+        whole = None if per_claim else self.indexer.index_for(sources)
         texts = {s["id"]: s["text"] for s in sources}
-
-        shared_cited = None if per_claim else self._cited_verifier(rec_sources=sources)
-        shared_quantities = None if index is None else [q for p in index.passages for _, q in p.quantities]
-
-        def index_of(rec: dict) -> PassageIndex:
-            return self.index_for(sources, [rec]) if index is None else index
-
-        def candidates_of(claim: dict) -> list:
-            rec = records.get((claim["start"], claim["end"]))
-            return judges.candidates(index_of(rec), rec) if rec is not None else []
-
+        cited_kept: dict[tuple, tuple] = {}  # the cited sources' indexes, for the doc (whole sources)
+        spans = list(doc.spans.get(extensions.CLAIMS_KEY, []))
         findings: list[dict] = []
         claims_out: list[dict] = []
-        relabelled: list[Span] = []
-        for span in doc.spans.get(extensions.CLAIMS_KEY, []):
-            rec = records.get((span.start_char, span.end_char))
-            extra: dict = {}
-            if not sources:
-                result = no_sources()
-            elif rec is None:
-                result = no_features()
-            else:  # citations: the cited sources first (the verdict's cited rule), statuses in provenance.py
-                claim_index = index_of(rec)
-                verify_cited = shared_cited or self._cited_verifier(rec_sources=sources, claims=[rec])
-                source_quantities = (shared_quantities if shared_quantities is not None
-                                     else [q for p in claim_index.passages for _, q in p.quantities])
-                rec = provenance.claim_record(rec, span._.citations)
-                result, extra, found = provenance.check_claim(
-                    rec, list(span._.citations or []), sources, self._verdict(rec, claim_index, texts, verify_cited),
-                    source_quantities, len(claims_out))
-                findings.extend(found)
+        passages: dict[int, list] = {}  # the candidate passages of each claim the judge is asked about
+        for span in spans:
+            raw_rec = records.get((span.start_char, span.end_char))
+            index = None
+            if not sources or raw_rec is None:
+                result, extra = (no_sources() if not sources else no_features()), {}
+            else:
+                index = whole or self.indexer.index_for(sources, [raw_rec])
+                result, extra = self._check_claim(span, raw_rec, sources, texts, index, whole, cited_kept, findings,
+                                                  len(claims_out))
             result = dict(result)
             rule = result.pop("rule")
-            new = Span(doc, span.start, span.end, label=result["verdict"])
-            for attr in ("verdict", "reason", "support", "evidence", "differs"):
-                setattr(new._, attr, result[attr])
-            relabelled.append(new)
-            claims_out.append(
-                {
-                    "text": span.text,
-                    "start": span.start_char,
-                    "end": span.end_char,
-                    "citations": list(span._.citations or []),
-                    **result,
-                    **extra,
-                    "rule": rule,
-                }
-            )
+            claims_out.append({"text": span.text, "start": span.start_char, "end": span.end_char,
+                               "citations": list(span._.citations or []), **result, **extra, "rule": rule})
+            if self.judge is not None and result["verdict"] == "unverified":
+                passages[len(claims_out) - 1] = judges.candidates(index, raw_rec) if index is not None else []
         if self.judge is not None:  # the judge tier (sourced_nlp.judges), after every rule
-            relabelled = judges.judge_doc(self.judge, doc, relabelled, claims_out, findings, sources,
-                                          candidates_of)
-        doc.spans[extensions.CLAIMS_KEY] = relabelled
+            claims_out = judges.apply_judge(self.judge, claims_out, passages, texts, findings)
+        doc.spans[extensions.CLAIMS_KEY] = [_relabelled(doc, span, c) for span, c in zip(spans, claims_out)]
+        doc._.report = self._report(doc, sources, claims_out, findings)
+        return doc
+
+    def _check_claim(self, span: Span, raw_rec: dict, sources: list[dict], texts: dict[str, str],
+                     index: PassageIndex, whole: PassageIndex | None, cited_kept: dict, findings: list[dict],
+                     i: int) -> tuple[dict, dict]:
+        """One claim: its citations resolved (:func:`sourced_nlp.citing.provenance.check_citations`),
+        its verdict against every source with the cited ones judged first (the ``cited`` rule,
+        over their own index), then its citation status and findings
+        (:func:`~sourced_nlp.citing.provenance.claim_outcome`). Returns ``(result, extra)``."""
+        citations = list(span._.citations or [])
+        rec = provenance.claim_record(raw_rec, span._.citations)
+        checked, cited_ids, found = provenance.check_citations(citations, sources, i)
+        cited = None
+        if cited_ids:
+            key = tuple(sorted(cited_ids))
+            if whole is None or key not in cited_kept:
+                subset = [s for s in sources if s["id"] in cited_ids]
+                cited_kept[key] = (self.indexer.index_for(subset, None if whole is not None else [raw_rec]),
+                                   {s["id"]: s["text"] for s in subset})
+            sub_index, sub_texts = cited_kept[key]
+            cited = CitedSources(cited_ids, lambda chosen: self.verifier.verify(rec, sub_index, sub_texts))
+        result = self.verifier.verify(rec, index, texts, cited)
+        source_quantities = [q for p in index.passages for _, q in p.quantities]
+        extra = provenance.claim_outcome(rec, checked, cited_ids, result, sources, source_quantities, i, found)
+        findings.extend(found)
+        return result, extra
+
+    def _report(self, doc: Doc, sources: list[dict], claims: list[dict], findings: list[dict]) -> dict:
+        """The ``sourced.report/1`` dict of a checked doc (:class:`sourced_nlp.report.Report`'s shape)."""
         skipped = [
             {"text": s.text, "start": s.start_char, "end": s.end_char, "kind": s._.claim_kind or s.label_}
             for s in doc.spans.get(extensions.SKIPPED_KEY, [])
         ]
-        counts = {v: sum(1 for c in claims_out if c["verdict"] == v) for v in ("grounded", "contradicted", "unverified")}
-        doc._.report = {
+        counts = {v: sum(1 for c in claims if c["verdict"] == v) for v in ("grounded", "contradicted", "unverified")}
+        report = {
             "schema": SCHEMA,
             "answer": doc.text,
             "sources": [{"id": s["id"], "chars": len(s["text"])} for s in sources],
-            "claims": claims_out,
+            "claims": claims,
             "skipped": skipped,
             "counts": counts,
-            **provenance.summarize(claims_out, findings, sources),
+            **provenance.summarize(claims, findings, sources),
         }
         if self.require_citations:
-            provenance.require_citations(doc._.report)
-        return doc
+            provenance.require_citations(report)
+        return report
 
-    def _verdict(self, rec: dict, index: PassageIndex, texts: dict[str, str], verify_cited):
-        """``verdict(cited_ids) -> result``: the claim's verdict against every source, its cited
-        sources (``cited_ids``, when any) judged first by the ``cited`` rule."""
 
-        def verdict(ids: list[str]) -> dict:
-            cited = CitedSources(ids, lambda chosen: verify_cited(rec, chosen)) if ids else None
-            return self.verifier.verify(rec, index, texts, cited)
-
-        return verdict
-
-    def _cited_verifier(self, rec_sources: list[dict], claims: Sequence[dict] | None = None):
-        """``verify(rec, source_ids)``: a claim's verdict against those sources only (indexes
-        cached per set of ids for the doc)."""
-        indexes: dict[tuple, tuple] = {}
-
-        def verify(rec: dict, ids: list[str]) -> dict:
-            key = tuple(sorted(ids))
-            if key not in indexes:
-                subset = [s for s in rec_sources if s["id"] in ids]
-                indexes[key] = (self.index_for(subset, claims), {s["id"]: s["text"] for s in subset})
-            idx, texts = indexes[key]
-            return self.verifier.verify(rec, idx, texts)
-
-        return verify
+def _relabelled(doc: Doc, span: Span, claim: dict) -> Span:
+    """The claim span labelled with its verdict, its verdict extensions set."""
+    new = Span(doc, span.start, span.end, label=claim["verdict"])
+    for attr in ("verdict", "reason", "support", "evidence", "differs"):
+        setattr(new._, attr, claim[attr])
+    return new

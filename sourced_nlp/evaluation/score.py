@@ -5,7 +5,7 @@ against the contexts the system said it answered from, or the case's sources whe
 none; citation markers in the answer, or the output's ``citations`` (then attached to every
 claim of the answer), are resolved source by source. The scorecard (``"schema":
 "sourced.scorecard/1"``) has one entry per case and an ``overall`` block; the definitions
-(README "Scorecard"):
+(docs/eval.md, "The scorecard"):
 
 - ``grounded_share``: grounded claims / claims, over the answered cases (micro-average);
   per case, its own claims. None without claims.

@@ -146,35 +146,3 @@ def apply_judge(judge: Judge, claims: Sequence[dict], passages: Mapping[int, Seq
             _refresh_findings(findings, inp.index, claims[inp.index], new)
         out[inp.index] = new
     return out
-
-
-def judge_doc(judge: Judge, doc: Any, spans: list, claims: list[dict], findings: list[dict],
-              sources: Sequence[Mapping], passages_of: Callable[[dict], list[Candidate]]) -> list:
-    """The ``sourced_verify`` hook: :func:`apply_judge` on a doc's claims, in place.
-
-    Args:
-        judge: the backend.
-        doc: the answer's doc.
-        spans: the claim spans, one per claim dict, in order; the judged ones are relabelled.
-        claims: the claim dicts (replaced in place by the judged ones).
-        findings: the findings (updated in place).
-        sources: the normalised sources (``{"id", "text"}``).
-        passages_of: ``claim dict -> candidate passages``.
-
-    Returns:
-        The claim spans, judged ones replaced by spans labelled with their new verdict.
-    """
-    from spacy.tokens import Span
-
-    passages = {i: passages_of(c) for i, c in enumerate(claims) if c.get("verdict") == "unverified"}
-    judged = apply_judge(judge, claims, passages, {s["id"]: s["text"] for s in sources}, findings)
-    out = list(spans)
-    for i, (old, new) in enumerate(zip(claims, judged)):
-        if new is old:
-            continue
-        if new["verdict"] != old["verdict"]:
-            out[i] = Span(doc, spans[i].start, spans[i].end, label=new["verdict"])
-        for attr in ("verdict", "reason", "support", "evidence", "differs"):
-            setattr(out[i]._, attr, new[attr])
-    claims[:] = judged
-    return out

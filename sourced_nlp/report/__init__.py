@@ -24,17 +24,17 @@ __all__ = ["SCHEMA", "VERDICTS", "FAIL_ON", "SEVERITIES", "Evidence", "ClaimResu
 
 
 def __getattr__(name: str) -> Any:
-    """A submodule (``sourced_nlp.report.html``), or a name of :mod:`.model`, on first use.
+    """A submodule (``sourced_nlp.report.html``), or a name of :mod:`.model` (or of
+    :mod:`.findings` and :mod:`.marks`, which it once held), on first use.
 
     Raises:
         AttributeError: neither.
     """
     if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f".{name}", __name__)
-    model = importlib.import_module(".model", __name__)
-    try:
-        value = getattr(model, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    globals()[name] = value
-    return value
+    for module in (".model", ".findings", ".marks"):  # the names the single report module had
+        value = getattr(importlib.import_module(module, __name__), name, None)
+        if value is not None:
+            globals()[name] = value
+            return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,22 +1,10 @@
 """The report of one check: claims with verdicts and evidence, skipped segments, counts.
 
-Pure module (no spaCy). The JSON shape is versioned by :data:`SCHEMA`::
-
-    {"schema": "sourced.report/1",
-     "answer": str,                                   # optional
-     "sources": [{"id": str, "chars": int}],
-     "claims": [{"text": str, "start": int, "end": int,
-                 "verdict": "grounded" | "contradicted" | "unverified",
-                 "reason": str, "support": float,     # support in [0, 1]
-                 "evidence": [{"source": str, "start": int, "end": int, "text": str}],
-                 "differs": [{"claim": str, "source": str, "kind": str}],
-                 "citations": [dict],
-                 "rule": str,                         # optional
-                 "meaning": {"model": str, "version": str, "score": float}}],  # optional: the meaning tier's
-     "skipped": [{"text": str, "start": int, "end": int, "kind": str}],
-     "counts": {"grounded": int, "contradicted": int, "unverified": int},
-     "findings": [{"kind", "severity", "claim": int | None, "message"}],  # from a check
-     "score": int | None, "coverage": float | None}                       # ... likewise
+Pure module (no spaCy). The JSON shape, versioned by :data:`SCHEMA` (``"sourced.report/1"``), is
+the one of these dataclasses: :class:`Report` holds ``answer``, ``sources`` (``{"id",
+"chars"}``), ``claims`` (:class:`ClaimResult`, its :class:`Evidence`), ``skipped``
+(:class:`Skipped`) and ``counts``; :meth:`Report.to_dict` writes it and :meth:`Report.from_dict`
+reads it back after :func:`~sourced_nlp.report.schema.validate_report` checks it.
 
 ``findings``, ``score`` (0-100, the share of claims grounded) and ``coverage`` (the share of
 claims whose citations resolve and support them) are present when the report comes from a
@@ -36,11 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .findings import (FAIL_ON, NO_CLAIM_REASON, SEVERITIES, STRICT_GATES, check_fail_on, check_thresholds,
-                       citation_coverage, findings_markdown, gate, grounding_score, severity_counts, verdict_findings)
+                       citation_coverage, gate, grounding_score, verdict_findings)
 from .frame import claim_row, claims_frame
 from .html import render_html
 from .markdown import render_markdown
-from .marks import MARKS, VERDICTS, differs_joined, md_cell
+from .marks import VERDICTS
 from .schema import json_type, validate_report
 
 SCHEMA = "sourced.report/1"

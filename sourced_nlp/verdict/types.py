@@ -95,7 +95,7 @@ class Difference(TypedDict):
 class Result(TypedDict):
     """The verdict of one claim; ``rule`` is the dotted name of the rule that decided it (the
     module of :mod:`sourced_nlp.verdict.rules` or :mod:`sourced_nlp.verdict.records` that holds
-    it, see the README's Development section)."""
+    it, see docs/rules.md)."""
 
     verdict: str
     reason: str

@@ -1,4 +1,4 @@
-"""The rules of the verdict, one module each (see the README's Development section).
+"""The rules of the verdict, one module each (docs/rules.md lists every rule name and its module).
 
 :data:`DEFAULT_RULES` is the decision order: the first rule that returns a result decides.
 Each module's ``DECIDES`` names the rule names (``<verdict>.<kind>``) it may give.
