@@ -127,8 +127,8 @@ def test_resume_rewrites_a_cut_off_last_line(batch_file, full_run, tmp_path):
 
 def test_blank_lines_are_skipped_and_resume_trusts_line_and_id(tmp_path):
     """A blank line is not a record (no result; ``line`` keeps the file's numbering); --resume
-    keeps a result whose line and id match, even when that record was edited since (as the
-    README says it does: the content is not compared)."""
+    keeps a result whose line and id match, even when that record was edited since (as
+    docs/batch.md says it does: the content is not compared)."""
     rec = {"id": "a", "output": "Contoso opened 3 stores.", "sources": ["Contoso opened 3 stores."]}
     path = tmp_path / "records.jsonl"
     path.write_text("\n" + json.dumps(rec) + "\n   \n" + json.dumps(dict(rec, id="b")) + "\n", encoding="utf-8")

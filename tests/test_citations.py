@@ -324,7 +324,7 @@ def test_resolve_target_zero_based():
     assert resolve_target("S0", DEFAULT_IDS, base=0) == 0
 
 
-# The README's fuzzy rule: a window scores 1 - edits / words and must reach min_score (0.8), so
+# The fuzzy rule of docs/citations.md: a window scores 1 - edits / words and must reach min_score (0.8), so
 # one word may differ in a quote of five words or more; a four-word quote must be exact.
 BRIDGE = 'The bridge is painted in its color, "International Orange", since 1937.'
 FUZZY_RULE = [  # (quote, the text matched or None, score)
@@ -335,7 +335,7 @@ FUZZY_RULE = [  # (quote, the text matched or None, score)
 
 
 @pytest.mark.parametrize("quote, found, score", FUZZY_RULE)
-def test_fuzzy_rule_as_the_readme_states_it(quote, found, score):
+def test_fuzzy_rule_as_the_docs_state_it(quote, found, score):
     m = locate(quote, BRIDGE)
     if found is None:
         assert m is None

@@ -959,7 +959,7 @@ def test_a_saved_report_with_a_rule_that_is_no_string_is_an_input_error(tmp_path
 
 def test_bundled_example_json_names_the_rule_of_every_claim():
     """``make run``'s example as JSON: every claim names the rule that decided it, a dotted name
-    whose first part is the verdict, and the README's rule table lists each of them."""
+    whose first part is the verdict, and the rule table of docs/rules.md lists each of them."""
     code, out, err = run("check", ANSWER, SOURCE, "--format", "json")
     assert code == 1, err  # the example has a contradicted claim
     claims = json.loads(out)["claims"]
@@ -968,9 +968,9 @@ def test_bundled_example_json_names_the_rule_of_every_claim():
     assert rules == ["grounded.fused", "contradicted.value", "grounded.passage", "unverified.missing",
                      "grounded.passage"], rules
     assert all(r.split(".")[0] == c["verdict"] for r, c in zip(rules, claims))
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for r in set(rules):
-        assert f"`{r}`" in readme or f"`.{r.split('.')[1]}`" in readme, r
+        assert f"| `{r}` |" in table, r
 
 
 # ------------------------------------------------------------ --min-coverage: a share, or a percentage above 1
@@ -980,7 +980,7 @@ MIN_COVERAGE = [(0, 0.0), (0.9, 0.9), (1, 1.0), (1.5, 0.015), (90, 0.9), (100, 1
 
 @pytest.mark.parametrize("value, share", MIN_COVERAGE)
 def test_min_coverage_is_a_share_or_above_1_a_percentage(value, share):
-    """The rule the README and --help state: 0-1 is a share, above 1 (to 100) a percentage, so
+    """The rule docs/citations.md and --help state: 0-1 is a share, above 1 (to 100) a percentage, so
     1 is all claims and 1.5 is 1.5%."""
     from sourced_nlp.report.findings import check_thresholds
 
@@ -991,5 +991,5 @@ def test_min_coverage_rule_is_stated_where_it_is_given():
     from sourced_nlp.cli import MIN_COVERAGE_HELP
 
     assert "1 is all, 1.5 is 1.5%" in MIN_COVERAGE_HELP
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert "`1` means all claims, and `1.5` means 1.5%, not 150%" in readme
+    page = " ".join((ROOT / "docs" / "citations.md").read_text(encoding="utf-8").split())
+    assert "`1` means all claims, and `1.5` means 1.5%, not 150%" in page

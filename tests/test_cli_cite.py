@@ -166,20 +166,20 @@ def test_cite_refuses_a_malformed_json_reply(srcs, reply):
     assert "Traceback" not in err and out == ""
 
 
-def test_readme_worked_example_prints_what_the_readme_shows(tmp_path):
-    """The README's `sourced cite` worked example, its files built from the README itself, prints
-    exactly the block the README shows (a wrapped citation quote prints on one line)."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+def test_docs_worked_example_prints_what_the_page_shows(tmp_path):
+    """The `sourced cite` worked example of docs/citations.md, its files built from the page itself,
+    prints exactly the block the page shows (a wrapped citation quote prints on one line)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "citations.md").read_text(encoding="utf-8")
     head = "$ sourced cite answer.txt q3.txt offices.txt\n"
-    start = readme.index(head) + len(head)
-    shown = readme[start : readme.index("```", start)]
+    start = page.index(head) + len(head)
+    shown = page[start : page.index("```", start)]
     opening = "and this answer:\n\n```\n"
-    a = readme.index(opening) + len(opening)
-    answer = readme[a : readme.index("```", a)]
+    a = page.index(opening) + len(opening)
+    answer = page[a : page.index("```", a)]
     (tmp_path / "q3.txt").write_text("Contoso revenue rose 8% to $2.4 billion in 2023.", encoding="utf-8")
     (tmp_path / "offices.txt").write_text("Contoso opened offices in Lisbon and Oslo.", encoding="utf-8")
     (tmp_path / "answer.txt").write_text(answer, encoding="utf-8")
-    assert "[S1: \"opened offices\nin Lisbon" in answer  # the README wraps inside the quote
+    assert "[S1: \"opened offices\nin Lisbon" in answer  # the page wraps inside the quote
     code, out, _ = run("cite", "answer.txt", "q3.txt", "offices.txt", cwd=tmp_path)
     assert code == 1
     assert out == shown

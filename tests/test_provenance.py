@@ -174,15 +174,15 @@ def test_number_past_plain_string_sources_is_out_of_range():
     assert (c["status"], c["sources"]) == ("out-of-range", [])
 
 
-# the README's worked example, as printed: the marker's quote is wrapped over two lines
+# the worked example of docs/citations.md, as printed: the marker's quote is wrapped over two lines
 WRAPPED = ('Contoso revenue rose 8% to $2.4 billion [1]. It opened an office in Oslo [S1: "opened offices\n'
            'in Lisbon and Oslo"]. Contoso plans 40 new stores.')
-README_SOURCES = [{"id": "q3.txt", "text": "Contoso revenue rose 8% to $2.4 billion in 2023."},
+EXAMPLE_SOURCES = [{"id": "q3.txt", "text": "Contoso revenue rose 8% to $2.4 billion in 2023."},
                   {"id": "offices.txt", "text": "Contoso opened offices in Lisbon and Oslo."}]
 
 
 def test_line_break_inside_a_marker_quote_ends_no_claim(nlp):
-    r = sourced_nlp.cite(WRAPPED, README_SOURCES, nlp=nlp)
+    r = sourced_nlp.cite(WRAPPED, EXAMPLE_SOURCES, nlp=nlp)
     assert [c.verdict for c in r.claims] == ["grounded", "grounded", "unverified"]
     c = r.claims[1]
     assert c.text.startswith("It opened") and c.text.endswith('Oslo"].')
@@ -191,7 +191,7 @@ def test_line_break_inside_a_marker_quote_ends_no_claim(nlp):
     assert r.score == 67 and r.coverage == pytest.approx(1 / 3, abs=1e-3)
     assert any(f["message"].startswith('[S1: "opened offices in Lisbon and Oslo"]: the quote is in offices.txt')
                for f in r.findings)
-    parsed = sourced_nlp.parse_claims(WRAPPED, README_SOURCES)
+    parsed = sourced_nlp.parse_claims(WRAPPED, EXAMPLE_SOURCES)
     assert [p["text"] for p in parsed] == ["Contoso revenue rose 8% to $2.4 billion.", "It opened an office in Oslo.",
                                            "Contoso plans 40 new stores."]
     assert [x["status"] for x in parsed[1]["citations"]] == ["misattributed"]
