@@ -149,6 +149,21 @@ def _resume_prefix(out: str, rows: list[tuple[int, Any, Optional[dict], Optional
     return results, size
 
 
+RESUME = typer.Option(
+    False, "--resume",
+    help="Continue an interrupted run: keep the results already in OUT (needs -o OUT and --format json) "
+    "and check only the records after them.",
+)
+DASK = typer.Option(
+    None, "--dask", metavar="ADDRESS",
+    help="Check on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for N local worker "
+    "processes (needs the dask extra: pip install 'sourced-nlp[dask]'). The output is the same.",
+)
+PARTITION_SIZE = typer.Option(
+    32, "--partition-size", min=1, metavar="N",
+    help="With --dask: records per task, at least N (a task is cut where the sources change; at most 2N).")
+
+
 @app.command()
 def batch(
     file: str = typer.Argument(
@@ -160,23 +175,12 @@ def batch(
     ),
     out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
-    resume: bool = typer.Option(
-        False, "--resume",
-        help="Continue an interrupted run: keep the results already in OUT (needs -o OUT and --format json) "
-        "and check only the records after them.",
-    ),
+    resume: bool = RESUME,
     judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
     meaning: bool = MEANING,
-    dask: Optional[str] = typer.Option(
-        None, "--dask", metavar="ADDRESS",
-        help="Check on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for N local worker "
-        "processes (needs the dask extra: pip install 'sourced-nlp[dask]'). The output is the same.",
-    ),
-    partition_size: int = typer.Option(
-        32, "--partition-size", min=1, metavar="N",
-        help="With --dask: records per task, at least N (a task is cut where the sources change; at most 2N)."),
+    dask: Optional[str] = DASK, partition_size: int = PARTITION_SIZE,
 ) -> int:
     """Check many records from a JSONL file, one result per non-blank input line, in order.
 
@@ -195,10 +199,7 @@ def batch(
     """
     _check_written(out, [("batch file", file)], judge_file, judge_record)
     nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
-    judge_cfg = {"judge": judging.judge_config(judge, judge_model, judge_concurrency, judge_file, judge_record)} \
-        if judge else None
-    if not meaning:  # the rules only: the config of every worker too
-        judge_cfg = {**(judge_cfg or {}), "meaning": None}
+    judge_cfg = _worker_config(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     if dask is not None:
         _dask_batch().parse_address(dask)
     out = None if out == "-" else out  # "-o -": standard output, as for the inputs
@@ -216,47 +217,22 @@ def batch(
     with _Signals() as signals:
         with stream as fh, contextlib.ExitStack() as stack:
             advance = _progress(stack, len(todo))
-            console = None
-            if fmt == BatchFormat.text:
-                from rich.console import Console
-
-                console = Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
+            console = _text_console(fh, out) if fmt == BatchFormat.text else None
             try:
                 done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)  # a signal while connecting
-                for n, rid, rec, err in todo:
-                    if err is None:
-                        r = {"line": n, **next(done)}
-                    else:
-                        r = {"line": n, "id": rid, "error": error_text(err)}
-                    if "error" in r:
-                        typer.echo(f"error: {_where(file)}: line {n}: {r['error']}", err=True)
+                for r in _in_order(todo, done, file):
                     with signals.whole():
                         _write_result(fh, r, fmt, console, name)
                     results.append(r)
                     advance("error" in r)
                 signals.writing = True  # every result is written: a signal from here on changes nothing
             except Interrupted as stop:
-                import signal
-
-                what = "SIGINT" if stop.signum == signal.SIGINT else "SIGTERM"
-                last = f"up to line {results[-1]['line']}" if results else "none"
-                hint = f"; run again with --resume -o {out} to continue" if out and fmt == BatchFormat.json else ""
-                typer.echo(f"interrupted by {what}: {len(results)} of {len(rows)} records written to {name} "
-                           f"({last}){hint}", err=True)
+                typer.echo(_interrupted(stop.signum, results, len(rows), name, out, fmt), err=True)
                 _audit.log_batch(audit, results[first_new:], file)
                 return 128 + stop.signum
 
         _audit.log_batch(audit, results[first_new:], file)
-        errors = [r for r in results if "error" in r]
-        checked = [_report(r["report"]) for r in results if "report" in r]
-        failing = sum(1 for rep in checked if rep.failed(fail_on.value))
-        kept = f"; {len(results) - first_new} done in this run, {first_new} kept from the earlier run" if resume else ""
-        typer.echo(
-            f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
-            f"{len(errors)} malformed{kept}",
-            err=True,
-        )
-        code = 2 if errors else 1 if failing else 0
+        code = _summary(results, first_new if resume else None, fail_on.value)
         _FINISHED.append(code)  # a signal on the way out (outside _Signals) keeps this code: main()
         return code
 
@@ -352,3 +328,54 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
         raise
     except OSError as err:
         raise SourceError(f"cannot write {name}: {err.strerror or err}") from err
+
+
+def _worker_config(judge: Optional[str], model: Optional[str], concurrency: int, file: Optional[str],
+                   record: Optional[str], meaning: bool) -> Optional[dict]:
+    """The ``sourced_verify`` config every Dask worker builds its pipeline with: the judge's
+    entry, and ``meaning: null`` for the rules only; None for the default pipeline."""
+    cfg = {"judge": judging.judge_config(judge, model, concurrency, file, record)} if judge else None
+    if not meaning:  # the rules only: the config of every worker too
+        cfg = {**(cfg or {}), "meaning": None}
+    return cfg
+
+
+def _interrupted(signum: int, results: list[dict], total: int, name: str, out: Optional[str],
+                 fmt: BatchFormat) -> str:
+    """The one line of a run stopped by a signal: how far it got, and how to go on."""
+    import signal
+
+    what = "SIGINT" if signum == signal.SIGINT else "SIGTERM"
+    last = f"up to line {results[-1]['line']}" if results else "none"
+    hint = f"; run again with --resume -o {out} to continue" if out and fmt == BatchFormat.json else ""
+    return f"interrupted by {what}: {len(results)} of {total} records written to {name} ({last}){hint}"
+
+
+def _summary(results: list[dict], kept: Optional[int], fail_on: str) -> int:
+    """Print the run's summary on stderr (with ``kept``, the results kept from an earlier run
+    by ``--resume``) and return its exit code: 2 when a record was malformed, else 1 when a
+    report failed the gate, else 0."""
+    errors = [r for r in results if "error" in r]
+    checked = [_report(r["report"]) for r in results if "report" in r]
+    failing = sum(1 for rep in checked if rep.failed(fail_on))
+    done = f"; {len(results) - kept} done in this run, {kept} kept from the earlier run" if kept is not None else ""
+    typer.echo(f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
+               f"{len(errors)} malformed{done}", err=True)
+    return 2 if errors else 1 if failing else 0
+
+
+def _text_console(fh, out: Optional[str]):
+    """The rich console of ``--format text``: on the file OUT without colour, or on stdout."""
+    from rich.console import Console
+
+    return Console(file=fh, highlight=False, soft_wrap=True, no_color=bool(out)) if out else _stdout_console()
+
+
+def _in_order(todo: list[tuple[int, Any, Optional[dict], Optional[str]]], done, file: str):
+    """One result per row of ``todo``, in order: the next checked result of ``done`` for a good
+    record, the error for a bad one (also said on stderr with its line number)."""
+    for n, rid, rec, err in todo:
+        r = {"line": n, **next(done)} if err is None else {"line": n, "id": rid, "error": error_text(err)}
+        if "error" in r:
+            typer.echo(f"error: {_where(file)}: line {n}: {r['error']}", err=True)
+        yield r

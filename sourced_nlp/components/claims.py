@@ -54,6 +54,23 @@ def make_claims(nlp: Language, name: str, lexicon: str):
     return seg
 
 
+def _pieces(bounds: list[int], masked: str) -> list[list[int]]:
+    """The segments of one line between its sentence cuts (``bounds``: the content start, the
+    cuts, the line end), as ``[start, end]``: a fragment with no word, or one after a piece
+    with no word or after a label, joins the piece before it."""
+    pieces: list[list[int]] = []
+    for a, b in zip(bounds, bounds[1:]):
+        if pieces and not _WORD.search(masked[a:b]):
+            pieces[-1][1] = b  # a fragment with no word joins the segment before
+        elif pieces and not _WORD.search(masked[pieces[-1][0]:pieces[-1][1]]):
+            pieces[-1][1] = b
+        elif pieces and _is_label(masked[pieces[-1][0]:pieces[-1][1]]):
+            pieces[-1][1] = b  # "city: | Tucson." — a label and its value are one statement
+        else:
+            pieces.append([a, b])
+    return pieces
+
+
 class ClaimSegmenter(LexiconComponent):
     """Segments a doc into claims and skipped segments.
 
@@ -166,17 +183,7 @@ class ClaimSegmenter(LexiconComponent):
                     s += 1
                 if content_start < s < line_end and (not cuts or s > cuts[-1]):
                     cuts.append(s)
-            bounds = [content_start, *cuts, line_end]
-            pieces: list[list[int]] = []
-            for a, b in zip(bounds, bounds[1:]):
-                if pieces and not _WORD.search(masked[a:b]):
-                    pieces[-1][1] = b  # a fragment with no word joins the segment before
-                elif pieces and not _WORD.search(masked[pieces[-1][0]:pieces[-1][1]]):
-                    pieces[-1][1] = b
-                elif pieces and _is_label(masked[pieces[-1][0]:pieces[-1][1]]):
-                    pieces[-1][1] = b  # "city: | Tucson." — a label and its value are one statement
-                else:
-                    pieces.append([a, b])
+            pieces = _pieces([content_start, *cuts, line_end], masked)
             n_in_line = len(pieces)
             for a, b in pieces:
                 a, b = _strip(text, a, b)

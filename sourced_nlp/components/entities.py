@@ -166,32 +166,11 @@ class EntityAnchors(LexiconComponent):
                 previous = anchors
         return doc
 
-    def span_anchors(self, span: Span, ents: list[Span] | None = None, ends: list[int] | None = None,
-                     values: set[int] | None = None) -> list[dict]:
-        """The span's own anchors: NER entities with a naming label, then proper-noun runs.
-        ``values``: token indices of the doc's quantities, which no proper-noun run takes ("11 AM");
-        computed from the doc when not given."""
+    def _day_anchors(self, span: Span, out: list[dict], covered: set[int]) -> None:
+        """The days of the week a span names, an anchor each, added to ``out`` (the tokens they
+        take added to ``covered``): a phrase for every day ("open daily"), a day or a group of
+        days ("on weekdays"), and every day of a range ("Monday through Friday")."""
         doc = span.doc
-        out: list[dict] = []
-        covered: set[int] = {
-            tok.i for c in span._.citations or [] for tok in span if c["start"] <= tok.idx < c["end"]
-        }
-        if ents is None:
-            ents = list(doc.ents)
-        for ent in _ents_in(ents, [e.end for e in ents] if ends is None else ends, span):
-            if ent.label_ not in self.keys.labels:
-                continue
-            if any(i in covered for i in range(ent.start, ent.end)):
-                continue
-            start = max(ent.start, span.start)
-            while start < min(ent.end, span.end) - 1 and doc[start].is_lower:
-                start += 1  # "free Wi-Fi": a lower-case word the NER took in is not part of the name
-            end = min(ent.end, span.end)
-            while end - 1 > start and doc[end - 1].is_lower and doc[end - 1].pos_ in ("ADP", "CCONJ", "DET"):
-                end -= 1  # "1420 W Idaho St in Boise": a preposition the NER took in ends no name
-            ent = doc[start:end]
-            covered.update(range(ent.start, ent.end))
-            self._add(out, ent, ent.root.ent_type_ or "")
         week = self.keys.weekdays
         # "open daily", "seven days a week": every day of the week, an anchor each (marked
         # ``every_day``: the verifier counts them against a record's opening hours only)
@@ -222,6 +201,34 @@ class EntityAnchors(LexiconComponent):
                 ia, ib = week.index(a), week.index(b)
                 for k in range(ia + 1, ib if ib > ia else ib + len(week)):
                     self._add(out, doc[i : j + 1], "DAY", key=week[k % len(week)])
+
+    def span_anchors(self, span: Span, ents: list[Span] | None = None, ends: list[int] | None = None,
+                     values: set[int] | None = None) -> list[dict]:
+        """The span's own anchors: NER entities with a naming label, then proper-noun runs.
+        ``values``: token indices of the doc's quantities, which no proper-noun run takes ("11 AM");
+        computed from the doc when not given."""
+        doc = span.doc
+        out: list[dict] = []
+        covered: set[int] = {
+            tok.i for c in span._.citations or [] for tok in span if c["start"] <= tok.idx < c["end"]
+        }
+        if ents is None:
+            ents = list(doc.ents)
+        for ent in _ents_in(ents, [e.end for e in ents] if ends is None else ends, span):
+            if ent.label_ not in self.keys.labels:
+                continue
+            if any(i in covered for i in range(ent.start, ent.end)):
+                continue
+            start = max(ent.start, span.start)
+            while start < min(ent.end, span.end) - 1 and doc[start].is_lower:
+                start += 1  # "free Wi-Fi": a lower-case word the NER took in is not part of the name
+            end = min(ent.end, span.end)
+            while end - 1 > start and doc[end - 1].is_lower and doc[end - 1].pos_ in ("ADP", "CCONJ", "DET"):
+                end -= 1  # "1420 W Idaho St in Boise": a preposition the NER took in ends no name
+            ent = doc[start:end]
+            covered.update(range(ent.start, ent.end))
+            self._add(out, ent, ent.root.ent_type_ or "")
+        self._day_anchors(span, out, covered)
         # a proper-noun run never takes a token of a value ("11 AM", "5 PM EST"), nor a word of a
         # numbered list label ("Step 1: Boil the tamarind") or the capitalised verb after it
         covered |= _value_tokens(doc) if values is None else values

@@ -30,15 +30,15 @@ How candidates are found:
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
-
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-import sourced_nlp.components.extensions  # noqa: F401  (registers Span._.quantity)
+from . import extensions  # noqa: F401  (registers Span._.quantity)
 from ..text.citations import KEYWORDS
 from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
+from .quantity_tokens import (_frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
+                              _joinable, _measured, _same_value, _soft_breaks)
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7
@@ -87,7 +87,7 @@ class QuantityFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         blocked = self._blocked(doc)
-        self._soft = self._soft_breaks(doc)
+        self._soft = _soft_breaks(doc)
         spans: list[Span] = []
         last_end = 0
         for tok in doc:
@@ -97,12 +97,12 @@ class QuantityFinder:
             if found is None:
                 continue
             start, end, q = found
-            if self._is_period_name(doc, start, end, q) or self._is_pronoun_one(doc, start, end) or self._is_fraction(doc, start, q):
+            if _is_period_name(doc, start, end, q) or _is_pronoun_one(doc, start, end) or self._is_fraction(doc, start, q):
                 continue
             span = doc[start:end]
             value = q.to_dict()
             value["noun"] = self._noun(span, q)
-            value["head"] = self._head_verb(span)
+            value["head"] = _head_verb_of(span)
             span._.quantity = value
             spans.append(span)
             last_end = end
@@ -147,18 +147,6 @@ class QuantityFinder:
         return False
 
     _soft: frozenset = frozenset()
-
-    @staticmethod
-    def _soft_breaks(doc: Doc) -> frozenset:
-        """Indices of the line-break tokens inside a segment of ``sourced_claims`` (a line that
-        only wraps a sentence: hard-wrapped text), and of the token after each: a value may run
-        across them ("$2.4\nbillion")."""
-        out: set[int] = set()
-        for seg in (*doc.spans.get(CLAIMS_KEY, ()), *doc.spans.get(SKIPPED_KEY, ())):
-            for tok in seg[1:-1]:
-                if tok.is_space and tok.text.count("\n") == 1:
-                    out.update((tok.i, tok.i + 1))
-        return frozenset(out)
 
     def _blocked(self, doc: Doc) -> set[int]:
         """Token indices that must never be read as values (citations, list numbers, labels)."""
@@ -230,11 +218,11 @@ class QuantityFinder:
         lo = seed
         soft = self._soft
         while (lo > max(floor, seed - _MAX_LEFT) and (not doc[lo].is_sent_start or lo in soft)
-               and self._joinable(doc[lo - 1], blocked, soft)):
+               and _joinable(doc[lo - 1], blocked, soft)):
             lo -= 1
         hi = seed + 1
         while (hi < min(len(doc), seed + 1 + _MAX_RIGHT) and (not doc[hi].is_sent_start or hi in soft)
-               and self._joinable(doc[hi], blocked, soft)):
+               and _joinable(doc[hi], blocked, soft)):
             hi += 1
         best = None
         for length in range(hi - lo, 0, -1):
@@ -286,23 +274,6 @@ class QuantityFinder:
                 return True
         return False
 
-    @staticmethod
-    def _joinable(tok, blocked: set[int], soft: frozenset = frozenset()) -> bool:
-        if tok.i in blocked or ("\n" in tok.text and tok.i not in soft):
-            return False
-        return tok.text not in (";", "(", ")", "[", "]")
-
-    def _is_period_name(self, doc: Doc, start: int, end: int, q: Quantity) -> bool:
-        """A bare month / ordinal that is only part of a longer DATE entity names a period."""
-        if not (q.kind == "ordinal" or (q.kind == "date" and q.unit == "yearday" and q.high - q.low > 0)):
-            return False
-        ents = [e for e in doc.ents if e.start <= start and end <= e.end and e.label_ == "DATE"]
-        for ent in ents:
-            extra = [t for t in ent if not (start <= t.i < end) and not t.is_punct and t.lower_ not in ("in", "on", "of")]
-            if extra:
-                return True
-        return False
-
     def _is_fraction(self, doc: Doc, start: int, q: Quantity) -> bool:
         """``a third``, ``two fifths``: an ordinal word after a count is a fraction, not a rank."""
         if q.kind != "ordinal" or start == 0:
@@ -310,18 +281,7 @@ class QuantityFinder:
         prev = doc[start - 1].lower_
         return prev in ("a", "an") or prev in self._number_words
 
-    @staticmethod
-    def _is_pronoun_one(doc: Doc, start: int, end: int) -> bool:
-        """``one of the best``, ``the one``: "one" used as a pronoun, not a count."""
-        tok = doc[start]
-        return end - start == 1 and tok.lower_ == "one" and tok.dep_ != "nummod"
-
     # -- noun -----------------------------------------------------------------------------
-
-    @staticmethod
-    def _head_verb(span: Span) -> str | None:
-        """See :func:`_head_verb_of`."""
-        return _head_verb_of(span)
 
     def _noun(self, span: Span, q: Quantity) -> str | None:
         """Lemma of the common noun a plain number/ordinal counts (``5 offices`` -> ``"office"``),
@@ -348,74 +308,3 @@ class QuantityFinder:
             if nxt.pos_ == "ADJ" and span.end + 1 < len(doc) and doc[span.end + 1].pos_ == "NOUN":
                 return doc[span.end + 1].lemma_.lower()
         return None
-
-
-def _frequency_noun(span: Span, frequency_words: Collection[str], period_adverbs: Mapping[str, str]) -> str | None:
-    """What a count of times counts: ``"year-time"`` for "twice a year", "two times per year",
-    "3 times annually"; ``"time"`` for a count of times with no period ("twice", "two times");
-    None for any other number. The period is part of the noun, so that "twice a year" is not
-    compared with "two times a day" (see ``_nouns_compatible``). ``frequency_words`` ("once",
-    "twice", "thrice") and ``period_adverbs`` ("daily": "day") come from ``models/units.json``."""
-    doc = span.doc
-    i = span.end
-    if span[-1].lower_ not in frequency_words:
-        if i < len(doc) and doc[i].lemma_.lower() == "time" and doc[i].lower_ in ("time", "times"):
-            i += 1
-        else:
-            return None
-    if i < len(doc) and doc[i].lower_ in period_adverbs:
-        return f"{period_adverbs[doc[i].lower_]}-time"
-    if i + 1 < len(doc) and doc[i].lower_ in ("a", "an", "per", "every", "each") and doc[i + 1].pos_ == "NOUN":
-        return f"{doc[i + 1].lemma_.lower()}-time"
-    return "time"
-
-
-def _measured(span: Span) -> str | None:
-    """The ingredients a volume measures: the nouns of the words after it, space-separated
-    ("1 teaspoon ground cardamon" -> "ground cardamon"; "2 c. of chicken or vegetable stock" ->
-    "chicken vegetable stock"), past an abbreviation's period, "of" and a determiner; None when
-    no noun follows."""
-    doc = span.doc
-    i = span.end
-    if i < len(doc) and doc[i].text == "." and not doc[i].whitespace_ == "" and doc[i - 1].text.isalpha():
-        i += 1  # "tsp." written with its period
-    while i < len(doc) and (doc[i].lower_ in ("of", "each") or doc[i].pos_ == "DET"):
-        i += 1
-    words: list[str] = []
-    while i < len(doc) and doc[i].is_alpha and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ", "VERB") or doc[i].pos_ == "CCONJ" and words):
-        if doc[i].pos_ in ("NOUN", "PROPN"):
-            words.append(doc[i].lower_ if doc[i].pos_ == "PROPN" else doc[i].lemma_.lower())
-        i += 1
-    return " ".join(dict.fromkeys(words)) or None
-
-
-def _head_verb_of(span: Span) -> str | None:
-    """Lemma of the verb the value is said of, through one preposition ("let it rest for 10
-    minutes" -> ``"rest"``, "rose 8% to $2 billion" -> ``"rise"``); None when it hangs off a
-    noun or nothing."""
-    head = span.root.head
-    if head.i == span.root.i:
-        return None
-    if head.pos_ == "ADP" and head.head.i != head.i:
-        head = head.head
-        if head.dep_ == "dobj" and head.head.pos_ == "VERB":
-            head = head.head  # "Roast the steaks for 20 minutes": the parser hangs "for" on the object
-    # the small model tags some verbs as nouns in a verb's place ("let it rest for 10 minutes")
-    verb_like = head.pos_ == "VERB" or head.pos_ == "NOUN" and head.dep_ in ("ccomp", "xcomp", "ROOT")
-    return head.lemma_.lower() if verb_like else None
-
-
-def _same_value(a: Quantity, b: Quantity) -> bool:
-    return (a.kind, a.low, a.high, a.unit, a.approx) == (b.kind, b.low, b.high, b.unit, b.approx)
-
-
-def _house_number(doc: Doc, end: int, street_types: Collection[str]) -> bool:
-    """The value ending before token ``end`` is followed by a street name ending in a street type
-    (``street_types`` of ``models/units.json``: USPS Publication 28) within four tokens ("1575 S
-    Virginia St", "10150 82 Ave NW")."""
-    for tok in doc[end : min(len(doc), end + 4)]:
-        if tok.lower_.rstrip(".") in street_types and tok.text[:1].isupper():
-            return True
-        if not (tok.text[:1].isupper() or tok.like_num):
-            return False
-    return False

@@ -32,8 +32,7 @@ class PassageIndex:
         sources: ``[(source_id, [feature record, ...], structured), ...]`` in source order;
             ``structured`` is True for a linearised JSON record, whose lines are all about the
             record's subject.
-        relation_words: canonical lemmas a claim need not find in a structured source
-            ("located" for ``city: X``).
+        relation_words: canonical lemmas a claim need not find in a structured source ("located").
         sentiment: review verb (canonical lemma) -> +1 praise / -1 complaint / 0 a verb that frames
             an opinion ("felt", "found").
         canon: word -> canonical member of its synonym group (``models/lexical.json``), so that a

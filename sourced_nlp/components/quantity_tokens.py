@@ -1,0 +1,122 @@
+"""What the tokens around a value of ``sourced_quantities`` mean: line breaks a value may run
+across, tokens a value window may take, a month or ordinal that names a period, "one" as a
+pronoun, the noun a number counts or measures, the verb a value is said of, a house number.
+
+Functions of spaCy tokens and spans only (no component state), for :mod:`.quantities`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from spacy.tokens import Doc, Span
+
+from ..text.quantity import Quantity
+from .extensions import CLAIMS_KEY, SKIPPED_KEY
+
+
+def _soft_breaks(doc: Doc) -> frozenset:
+    """Indices of the line-break tokens inside a segment of ``sourced_claims`` (a line that
+    only wraps a sentence: hard-wrapped text), and of the token after each: a value may run
+    across them ("$2.4\nbillion")."""
+    out: set[int] = set()
+    for seg in (*doc.spans.get(CLAIMS_KEY, ()), *doc.spans.get(SKIPPED_KEY, ())):
+        for tok in seg[1:-1]:
+            if tok.is_space and tok.text.count("\n") == 1:
+                out.update((tok.i, tok.i + 1))
+    return frozenset(out)
+
+
+def _joinable(tok, blocked: set[int], soft: frozenset = frozenset()) -> bool:
+    if tok.i in blocked or ("\n" in tok.text and tok.i not in soft):
+        return False
+    return tok.text not in (";", "(", ")", "[", "]")
+
+
+def _is_period_name(doc: Doc, start: int, end: int, q: Quantity) -> bool:
+    """A bare month / ordinal that is only part of a longer DATE entity names a period."""
+    if not (q.kind == "ordinal" or (q.kind == "date" and q.unit == "yearday" and q.high - q.low > 0)):
+        return False
+    ents = [e for e in doc.ents if e.start <= start and end <= e.end and e.label_ == "DATE"]
+    for ent in ents:
+        extra = [t for t in ent if not (start <= t.i < end) and not t.is_punct and t.lower_ not in ("in", "on", "of")]
+        if extra:
+            return True
+    return False
+
+
+def _is_pronoun_one(doc: Doc, start: int, end: int) -> bool:
+    """``one of the best``, ``the one``: "one" used as a pronoun, not a count."""
+    tok = doc[start]
+    return end - start == 1 and tok.lower_ == "one" and tok.dep_ != "nummod"
+
+
+def _frequency_noun(span: Span, frequency_words: Collection[str], period_adverbs: Mapping[str, str]) -> str | None:
+    """What a count of times counts: ``"year-time"`` for "twice a year", "two times per year",
+    "3 times annually"; ``"time"`` for a count of times with no period ("twice", "two times");
+    None for any other number. The period is part of the noun, so that "twice a year" is not
+    compared with "two times a day" (see ``_nouns_compatible``). ``frequency_words`` ("once",
+    "twice", "thrice") and ``period_adverbs`` ("daily": "day") come from ``models/units.json``."""
+    doc = span.doc
+    i = span.end
+    if span[-1].lower_ not in frequency_words:
+        if i < len(doc) and doc[i].lemma_.lower() == "time" and doc[i].lower_ in ("time", "times"):
+            i += 1
+        else:
+            return None
+    if i < len(doc) and doc[i].lower_ in period_adverbs:
+        return f"{period_adverbs[doc[i].lower_]}-time"
+    if i + 1 < len(doc) and doc[i].lower_ in ("a", "an", "per", "every", "each") and doc[i + 1].pos_ == "NOUN":
+        return f"{doc[i + 1].lemma_.lower()}-time"
+    return "time"
+
+
+def _measured(span: Span) -> str | None:
+    """The ingredients a volume measures: the nouns of the words after it, space-separated
+    ("1 teaspoon ground cardamon" -> "ground cardamon"; "2 c. of chicken or vegetable stock" ->
+    "chicken vegetable stock"), past an abbreviation's period, "of" and a determiner; None when
+    no noun follows."""
+    doc = span.doc
+    i = span.end
+    if i < len(doc) and doc[i].text == "." and not doc[i].whitespace_ == "" and doc[i - 1].text.isalpha():
+        i += 1  # "tsp." written with its period
+    while i < len(doc) and (doc[i].lower_ in ("of", "each") or doc[i].pos_ == "DET"):
+        i += 1
+    words: list[str] = []
+    while i < len(doc) and doc[i].is_alpha and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ", "VERB") or doc[i].pos_ == "CCONJ" and words):
+        if doc[i].pos_ in ("NOUN", "PROPN"):
+            words.append(doc[i].lower_ if doc[i].pos_ == "PROPN" else doc[i].lemma_.lower())
+        i += 1
+    return " ".join(dict.fromkeys(words)) or None
+
+
+def _head_verb_of(span: Span) -> str | None:
+    """Lemma of the verb the value is said of, through one preposition ("let it rest for 10
+    minutes" -> ``"rest"``, "rose 8% to $2 billion" -> ``"rise"``); None when it hangs off a
+    noun or nothing."""
+    head = span.root.head
+    if head.i == span.root.i:
+        return None
+    if head.pos_ == "ADP" and head.head.i != head.i:
+        head = head.head
+        if head.dep_ == "dobj" and head.head.pos_ == "VERB":
+            head = head.head  # "Roast the steaks for 20 minutes": the parser hangs "for" on the object
+    # the small model tags some verbs as nouns in a verb's place ("let it rest for 10 minutes")
+    verb_like = head.pos_ == "VERB" or head.pos_ == "NOUN" and head.dep_ in ("ccomp", "xcomp", "ROOT")
+    return head.lemma_.lower() if verb_like else None
+
+
+def _same_value(a: Quantity, b: Quantity) -> bool:
+    return (a.kind, a.low, a.high, a.unit, a.approx) == (b.kind, b.low, b.high, b.unit, b.approx)
+
+
+def _house_number(doc: Doc, end: int, street_types: Collection[str]) -> bool:
+    """The value ending before token ``end`` is followed by a street name ending in a street type
+    (``street_types`` of ``models/units.json``: USPS Publication 28) within four tokens ("1575 S
+    Virginia St", "10150 82 Ave NW")."""
+    for tok in doc[end : min(len(doc), end + 4)]:
+        if tok.lower_.rstrip(".") in street_types and tok.text[:1].isupper():
+            return True
+        if not (tok.text[:1].isupper() or tok.like_num):
+            return False
+    return False
