@@ -58,7 +58,7 @@ MOVED = {
 MOVED_NAMES = {
     "sourced_nlp.text.sources": dict.fromkeys(
         ("read_file_bytes", "_read_utf8", "parse_json", "load_source_file", "read_answer", "_decode",
-         "read_stdin_bytes", "read_stdin", "MAX_INPUT_BYTES"), "sourced_nlp.files"),
+         "read_stdin_bytes", "read_stdin"), "sourced_nlp.files"),
 }
 
 
