@@ -169,7 +169,8 @@ def _close_all() -> None:
 
 
 def _cached_sources(nlp: Any) -> int:
-    cache = getattr(nlp.get_pipe("sourced_verify"), "_cache", None) if "sourced_verify" in nlp.pipe_names else None
+    indexer = getattr(nlp.get_pipe("sourced_verify"), "indexer", None) if "sourced_verify" in nlp.pipe_names else None
+    cache = getattr(indexer, "_cache", None)
     return len(cache) if cache is not None else -1
 
 
