@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import subprocess
 import sys
@@ -61,7 +62,7 @@ def invoke_cli(*args, input=None, cwd=None, env=None) -> tuple[int, str, str]:
     variable); ``cwd`` is the working directory for the call. Warnings are printed to stderr with
     Python's default filters, as a fresh process prints them. Everything is put back afterwards.
     The pipeline is the process's (``load_pipeline`` keeps it), so a call after the first loads
-    nothing. An exception that ``main`` lets through (a bug: a traceback in a real process)
+    nothing; a call with ``--judge`` builds its own, as a process would. An exception that ``main`` lets through (a bug: a traceback in a real process)
     propagates. Use the ``run_cli`` fixture in a test; this function where no fixture reaches
     (a module-scoped fixture).
     """
@@ -82,6 +83,13 @@ def invoke_cli(*args, input=None, cwd=None, env=None) -> tuple[int, str, str]:
                 mp.setenv(key, str(value))
         if cwd is not None:
             mp.chdir(cwd)
+        if any(str(a) == "--judge" or str(a).startswith("--judge=") for a in args):
+            # A judge reads its --judge-file when it is built and writes its --judge-record as it
+            # goes: a pipeline cached by an earlier call (same config, same relative path) would
+            # carry that call's files. A process builds its own, and so does this call.
+            import sourced_nlp.api as api
+
+            mp.setattr(api, "_load_pipeline", functools.lru_cache(maxsize=4)(api._load_pipeline.__wrapped__))
         mp.setattr(sys, "stdin", stdin)
         mp.setattr(sys, "stdout", stdout)
         mp.setattr(sys, "stderr", stderr)
