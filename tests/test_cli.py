@@ -68,7 +68,7 @@ def run(run_cli, monkeypatch):
     def call(*args, stdin: str | bytes | None = None, fake: str | None = None, env=None):
         with monkeypatch.context() as mp:
             if fake:
-                for where in (api, sourced_nlp):
+                for where in (sourced_nlp, api):  # the package first: its lazy names resolve through api
                     mp.setattr(where, "check", _fake_check)
                     mp.setattr(where, "check_many", _fake_check_many if fake == "many" else None)
             return run_cli(*args, input=stdin, env=env)
