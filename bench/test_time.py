@@ -1,7 +1,7 @@
 """How long the test suite takes: runs pytest twice (without the ``slow`` mark, then everything)
 and prints the wall time beside the counts from pytest's last line, with the machine's load.
 
-    python bench/test_time.py                 # both runs, with -n 2 (as ``make test``)
+    python bench/test_time.py                 # both runs, with -n 2 --dist loadfile (as ``make test``)
     python bench/test_time.py -n 0            # serial (no pytest-xdist)
     python bench/test_time.py --only fast     # just the run without the slow mark
     python bench/test_time.py -- -x tests/test_cli.py   # extra pytest arguments
@@ -43,10 +43,10 @@ def load() -> str:
 
 
 def run(label: str, marks: list[str], workers: str, extra: list[str],
-        log: str | None = None) -> tuple[float, dict[str, int], str]:
+        log: str | None = None, dist: str = "loadfile") -> tuple[float, dict[str, int], str]:
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *marks, *extra]
     if workers != "0":
-        cmd[4:4] = ["-n", workers]
+        cmd[4:4] = ["-n", workers, "--dist", dist]
     before = load()
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -69,18 +69,19 @@ def run(label: str, marks: list[str], workers: str, extra: list[str],
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", default="2", help="pytest-xdist workers (0: serial); default 2")
+    parser.add_argument("-n", default="2", help="pytest-xdist workers (0: serial); default 2, as make test")
+    parser.add_argument("--dist", default="loadfile", help="pytest-xdist distribution; default loadfile, as make test")
     parser.add_argument("--only", choices=["fast", "all"], help="run one of the two ways only")
     parser.add_argument("--log", help="write each run's whole pytest output to a file in this folder")
     parser.add_argument("extra", nargs="*", help="more pytest arguments (after --)")
     args = parser.parse_args(argv)
-    print(f"cpus {os.cpu_count()}  load {load()}  workers {args.n}", flush=True)
+    print(f"cpus {os.cpu_count()}  load {load()}  workers {args.n}  dist {args.dist}", flush=True)
     ok = True
     if args.only in (None, "fast"):
-        _, found, _ = run("not slow", ["-m", "not slow"], args.n, args.extra, args.log)
+        _, found, _ = run("not slow", ["-m", "not slow"], args.n, args.extra, args.log, args.dist)
         ok &= found["failed"] == 0 and found["error"] == 0
     if args.only in (None, "all"):
-        _, found, _ = run("all", [], args.n, args.extra, args.log)
+        _, found, _ = run("all", [], args.n, args.extra, args.log, args.dist)
         ok &= found["failed"] == 0 and found["error"] == 0
     return 0 if ok else 1
 
