@@ -20,7 +20,7 @@ run: install
 	$(BIN)/sourced check examples/answer.txt examples/source.txt || [ $$? -eq 1 ]
 
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 # The peer (sourced-evidence) ships a console script also named `sourced`: after installing it,
 # reinstall this package's script and check that `sourced` is still ours.

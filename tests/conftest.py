@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import io
+import subprocess
+import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -31,3 +36,87 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "network" in item.keywords:
             item.add_marker(skip)
+
+
+# ------------------------------------------------------------ the command line, in this process
+
+def _text_stream(data: bytes = b"", errors: str = "strict") -> io.TextIOWrapper:
+    """A real text stream over bytes, with the ``.buffer`` that ``sourced`` reads standard input
+    from, as a process's standard streams are (UTF-8; stderr with ``backslashreplace``)."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors=errors, write_through=True)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings go to (the captured) standard error, as in a ``sourced`` process."""
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+def invoke_cli(*args, input=None, cwd=None, env=None) -> tuple[int, str, str]:
+    """``sourced ARGS`` run in this process through the real entry point
+    :func:`sourced_nlp.cli.main`; returns ``(exit code, stdout, stderr)``.
+
+    Standard input is ``input`` (str or bytes; empty when None), standard output and error are
+    captured as real text streams over bytes and decoded as UTF-8; the exit code is
+    ``SystemExit``'s (``main`` always exits). The environment has ``NO_COLOR=1`` and
+    ``COLUMNS=200`` (as the process tests give), plus ``env`` (a value of None removes the
+    variable); ``cwd`` is the working directory for the call. Warnings are printed to stderr with
+    Python's default filters, as a fresh process prints them. Everything is put back afterwards.
+    The pipeline is the process's (``load_pipeline`` keeps it), so a call after the first loads
+    nothing; a call with ``--judge`` builds its own, as a process would. An exception that ``main`` lets through (a bug: a traceback in a real process)
+    propagates. Use the ``run_cli`` fixture in a test; this function where no fixture reaches
+    (a module-scoped fixture).
+    """
+    from sourced_nlp.cli import main
+
+    data = input.encode("utf-8") if isinstance(input, str) else (input or b"")
+    stdin, stdout, stderr = _text_stream(data), _text_stream(), _text_stream(errors="backslashreplace")
+    with pytest.MonkeyPatch.context() as mp, warnings.catch_warnings():
+        warnings.resetwarnings()
+        for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+            warnings.simplefilter("ignore", category)
+        warnings.simplefilter("default", append=True)
+        mp.setattr(warnings, "showwarning", _show_warning)
+        for key, value in {"NO_COLOR": "1", "COLUMNS": "200", **(env or {})}.items():
+            if value is None:
+                mp.delenv(key, raising=False)
+            else:
+                mp.setenv(key, str(value))
+        if cwd is not None:
+            mp.chdir(cwd)
+        if any(str(a) == "--judge" or str(a).startswith("--judge=") for a in args):
+            # A judge reads its --judge-file when it is built and writes its --judge-record as it
+            # goes: a pipeline cached by an earlier call (same config, same relative path) would
+            # carry that call's files. A process builds its own, and so does this call.
+            import sourced_nlp.api as api
+
+            mp.setattr(api, "_load_pipeline", functools.lru_cache(maxsize=4)(api._load_pipeline.__wrapped__))
+        mp.setattr(sys, "stdin", stdin)
+        mp.setattr(sys, "stdout", stdout)
+        mp.setattr(sys, "stderr", stderr)
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as done:
+            if done.code is None or isinstance(done.code, int):
+                code = done.code or 0
+            else:  # sys.exit("message"): printed, exit 1, as the interpreter does
+                stderr.write(f"{done.code}\n")
+                code = 1
+        finally:
+            for stream in (stdout, stderr):
+                stream.flush()
+    return code, stdout.buffer.getvalue().decode("utf-8"), stderr.buffer.getvalue().decode("utf-8")
+
+
+def invoke_cli_proc(*args, input=None, cwd=None, env=None) -> subprocess.CompletedProcess:
+    """:func:`invoke_cli` with its result as a ``CompletedProcess`` (text), for tests written
+    against ``subprocess.run(..., capture_output=True, text=True)``."""
+    code, out, err = invoke_cli(*args, input=input, cwd=cwd, env=env)
+    return subprocess.CompletedProcess(["sourced", *map(str, args)], code, out, err)
+
+
+@pytest.fixture
+def run_cli():
+    """``run_cli(*args, input=None, cwd=None, env=None) -> (code, stdout, stderr)``: the command
+    line in this process (:func:`invoke_cli`), as ``sourced ARGS`` would run."""
+    return invoke_cli

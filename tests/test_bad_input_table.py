@@ -264,6 +264,7 @@ def _fill(arg: str, inputs) -> str:
 # ------------------------------------------------------- closed streams and a broken pipe
 
 
+@pytest.mark.process
 def test_closed_stdin_is_an_input_error(inputs):
     proc = subprocess.run(
         ["sh", "-c", f'exec "$0" -m sourced_nlp.cli check - "$1" <&-', sys.executable, str(inputs / "source.txt")],
@@ -273,6 +274,7 @@ def test_closed_stdin_is_an_input_error(inputs):
     assert "error: cannot read the answer from standard input: it is closed" in err and "Traceback" not in err
 
 
+@pytest.mark.process
 def test_closed_stdout_is_an_output_error(inputs):
     proc = subprocess.run(
         ["sh", "-c", 'exec "$0" -m sourced_nlp.cli check "$1" "$2" >&-', sys.executable,
@@ -283,6 +285,7 @@ def test_closed_stdout_is_an_output_error(inputs):
     assert "error: cannot write standard output: it is closed" in err and "Traceback" not in err
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("fmt", ["json", "text"])
 def test_broken_pipe_on_a_passing_report_is_no_failure(inputs, fmt):
     """``sourced check ... | head -c0``: the reader is gone before the report is written; the
@@ -297,6 +300,7 @@ def test_broken_pipe_on_a_passing_report_is_no_failure(inputs, fmt):
     assert "Traceback" not in err and "Exception ignored" not in err
 
 
+@pytest.mark.process
 def test_broken_pipe_keeps_a_failing_gate(inputs, tmp_path):
     wrong = tmp_path / "wrong.txt"
     wrong.write_text("Contoso revenue rose 12% in 2023.", encoding="utf-8")

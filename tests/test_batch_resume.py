@@ -1,10 +1,13 @@
 """``sourced batch`` streams its results, survives SIGINT/SIGTERM, and ``--resume`` completes a run.
 
-Real subprocesses of the real command: results are written one flushed line per record in input
-order, an interrupted run leaves whole result lines for a prefix of the records and says how far
-it got on stderr, and ``--resume`` continues from that output to a file byte-identical to an
-uninterrupted run. Every run here sets ``PYTHONHASHSEED=0``, so that a difference can only come
-from the run being cut and resumed.
+Real subprocesses of the real command (marked ``process``): results are written one flushed line
+per record in input order, an interrupted run leaves whole result lines for a prefix of the
+records and says how far it got on stderr, and ``--resume`` continues from that output to a file
+byte-identical to an uninterrupted run. Every process here sets ``PYTHONHASHSEED=0``, so that a
+difference can only come from the run being cut and resumed. What needs no process of its own
+(``--resume`` on a cut file, its refusals, blank lines) runs in this process (``run_cli``).
+Every signal is sent after a sign that the command is at the point the test is about (a result
+in the file, the summary or the shutdown line on stderr), never after a fixed time.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ def _valid_prefix(data: bytes, full: bytes) -> int:
     return len(lines)
 
 
+@pytest.mark.process
 def test_every_record_has_its_result_in_order(full_run):
     data, err = full_run
     rows = [json.loads(line) for line in data.decode().splitlines()]
@@ -81,8 +85,11 @@ def test_every_record_has_its_result_in_order(full_run):
 def _interrupt(batch_file, out, sig) -> tuple[int, str]:
     """Run the batch, and send ``sig`` at a random point after its first result is written."""
     proc = subprocess.Popen(_cmd(batch_file, "-o", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 300
-    while (not out.exists() or not out.read_bytes()) and proc.poll() is None and time.monotonic() < deadline:
+    deadline = time.monotonic() + 600  # the ready sign: a first result in the file (or the run over)
+    while (not out.exists() or not out.read_bytes()) and proc.poll() is None:
+        if time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"no result in {out} after 600 s: {proc.communicate()[1].decode()[-2000:]}")
         time.sleep(0.02)
     time.sleep(random.uniform(0.0, 1.0))
     proc.send_signal(sig)
@@ -90,6 +97,7 @@ def _interrupt(batch_file, out, sig) -> tuple[int, str]:
     return proc.returncode, err.decode()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_batch_leaves_a_valid_prefix_and_resume_completes_it(batch_file, full_run, tmp_path, sig):
     full, _ = full_run
@@ -111,21 +119,21 @@ def test_interrupted_batch_leaves_a_valid_prefix_and_resume_completes_it(batch_f
     assert out.read_bytes() == full
 
 
-def test_resume_rewrites_a_cut_off_last_line(batch_file, full_run, tmp_path):
+def test_resume_rewrites_a_cut_off_last_line(batch_file, full_run, tmp_path, run_cli):
     full, _ = full_run
     lines = full.splitlines(keepends=True)
     out = tmp_path / "results.jsonl"
     out.write_bytes(b"".join(lines[:3]) + lines[3][:40])  # what kill -9 during a write may leave
-    proc = subprocess.run(_cmd(batch_file, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
-    assert proc.returncode == 2
+    code, _, err = run_cli("batch", batch_file, "-o", out, "--resume")
+    assert code == 2
     assert out.read_bytes() == full
     # the summary counts the whole output, and says what this run did and what it kept
-    summary = proc.stderr.decode().splitlines()[-1]
+    summary = err.splitlines()[-1]
     assert summary.startswith(f"{N_RECORDS + 1} records: {N_RECORDS} checked, ")
     assert summary.endswith(f"; {N_RECORDS + 1 - 3} done in this run, 3 kept from the earlier run"), summary
 
 
-def test_blank_lines_are_skipped_and_resume_trusts_line_and_id(tmp_path):
+def test_blank_lines_are_skipped_and_resume_trusts_line_and_id(tmp_path, run_cli):
     """A blank line is not a record (no result; ``line`` keeps the file's numbering); --resume
     keeps a result whose line and id match, even when that record was edited since (as
     docs/batch.md says it does: the content is not compared)."""
@@ -133,39 +141,39 @@ def test_blank_lines_are_skipped_and_resume_trusts_line_and_id(tmp_path):
     path = tmp_path / "records.jsonl"
     path.write_text("\n" + json.dumps(rec) + "\n   \n" + json.dumps(dict(rec, id="b")) + "\n", encoding="utf-8")
     out = tmp_path / "results.jsonl"
-    proc = subprocess.run(_cmd(path, "-o", out), env=ENV, capture_output=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
+    code, _, err = run_cli("batch", path, "-o", out)
+    assert code == 0, err
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [(r["line"], r["id"]) for r in rows] == [(2, "a"), (4, "b")]
-    assert proc.stderr.decode().splitlines()[-1] == "2 records: 2 checked, 0 failed the gate, 0 malformed"
+    assert err.splitlines()[-1] == "2 records: 2 checked, 0 failed the gate, 0 malformed"
     first = out.read_bytes().splitlines(keepends=True)[0]
     edited = dict(rec, output="Contoso opened 9 stores.")  # same line, same id: its result is kept
     path.write_text("\n" + json.dumps(edited) + "\n   \n" + json.dumps(dict(rec, id="b")) + "\n", encoding="utf-8")
     out.write_bytes(first)
-    proc = subprocess.run(_cmd(path, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
+    code, _, err = run_cli("batch", path, "-o", out, "--resume")
+    assert code == 0, err
     assert out.read_bytes().startswith(first)
-    assert proc.stderr.decode().splitlines()[-1].endswith("; 1 done in this run, 1 kept from the earlier run")
+    assert err.splitlines()[-1].endswith("; 1 done in this run, 1 kept from the earlier run")
 
 
 @pytest.mark.parametrize("content,needle", [
     (b'{"line": 99, "id": "x", "report": {}}\n', "is the result of line 99"),
     (b"not json\n", "line 1 is not a batch result"),
 ])
-def test_resume_refuses_another_batch_output(batch_file, tmp_path, content, needle):
+def test_resume_refuses_another_batch_output(batch_file, tmp_path, content, needle, run_cli):
     out = tmp_path / "results.jsonl"
     out.write_bytes(content)
-    proc = subprocess.run(_cmd(batch_file, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
-    err = proc.stderr.decode()
-    assert proc.returncode == 2 and needle in err and "Traceback" not in err
+    code, _, err = run_cli("batch", batch_file, "-o", out, "--resume")
+    assert code == 2 and needle in err and "Traceback" not in err
     assert out.read_bytes() == content  # nothing overwritten
 
 
-def test_resume_needs_an_output_file(batch_file):
-    proc = subprocess.run(_cmd(batch_file, "--resume"), env=ENV, capture_output=True, timeout=600)
-    assert proc.returncode == 2 and "--resume needs -o OUT" in proc.stderr.decode()
+def test_resume_needs_an_output_file(batch_file, run_cli):
+    code, _, err = run_cli("batch", batch_file, "--resume")
+    assert code == 2 and "--resume needs -o OUT" in err
 
 
+@pytest.mark.process
 def test_results_are_flushed_as_they_are_done(batch_file, tmp_path):
     """The first results are in the file while later records are still being checked."""
     out = tmp_path / "results.jsonl"
@@ -193,6 +201,7 @@ main(sys.argv[1:])
 """
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig):
     """The command is done (exit 1: a claim is not grounded) when the signal comes, during the
@@ -210,6 +219,7 @@ def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig)
     assert b"Traceback" not in err and b"Exception ignored" not in err
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("delay", [0.0, 0.01, 0.05])
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(batch_file, full_run, tmp_path, sig, delay):

@@ -12,7 +12,6 @@ import os
 import shutil
 import struct
 import subprocess
-import sys
 import zlib
 from pathlib import Path
 
@@ -189,20 +188,12 @@ def test_screenshot_has_no_colour_of_an_absent_verdict(tmp_path):
     assert len(tints["contradicted"]) < NOISE and len(tints["unverified"]) < NOISE
 
 
-def test_cli_page_of_the_bundled_example_in_the_browser(tmp_path):
+def test_cli_page_of_the_bundled_example_in_the_browser(tmp_path, run_cli):
     page, png = tmp_path / "example.html", tmp_path / "example.png"
-    r = subprocess.run(
-        [sys.executable, "-c", "from sourced_nlp.cli import main; main()", "check",
-         str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "--format", "html", "-o", str(page)],
-        capture_output=True, text=True,
-    )
-    assert r.returncode in (0, 1), r.stderr
-    r = subprocess.run(
-        [sys.executable, "-c", "from sourced_nlp.cli import main; main()", "check",
-         str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "--format", "json"],
-        capture_output=True, text=True,
-    )
-    verdicts = {c["verdict"] for c in json.loads(r.stdout)["claims"]}
+    code, _, err = run_cli("check", EXAMPLES / "answer.txt", EXAMPLES / "source.txt", "--format", "html", "-o", page)
+    assert code in (0, 1), err
+    _, out, _ = run_cli("check", EXAMPLES / "answer.txt", EXAMPLES / "source.txt", "--format", "json")
+    verdicts = {c["verdict"] for c in json.loads(out)["claims"]}
     assert verdicts
     screenshot(page, png, tmp_path)
     tints = colour_pixels(png, TINTS)

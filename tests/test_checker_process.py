@@ -13,6 +13,8 @@ from sourced_nlp.batch import child as checker_process
 from sourced_nlp.batch.results import results
 from sourced_nlp.batch.child import CheckerProcess, CheckerProcessError
 
+pytestmark = pytest.mark.process
+
 RECORDS = [{"id": "up", "output": "Revenue grew 3% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
            {"id": "off", "output": "Revenue grew 5% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
            {"id": "bad", "output": "x", "sources": None}]

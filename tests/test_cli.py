@@ -1,4 +1,5 @@
-"""The ``sourced`` command line, run as a real subprocess on real files.
+"""The ``sourced`` command line on real files, run in this process through its real entry point
+(``sourced_nlp.cli.main``, the ``run_cli`` fixture): the process itself is tested elsewhere.
 
 Input errors must exit 2 with one ``error: ...`` line on stderr and no traceback. Tests that
 need the real verifier run on the bundled example; the CLI logic itself (formats, gate, batch
@@ -7,9 +8,6 @@ order and errors) is also exercised with a stand-in ``check`` so it does not dep
 
 import json
 import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -26,63 +24,56 @@ needs_check = pytest.mark.skipif(
 )
 
 # A stand-in verifier: one claim per answer, verdict from a keyword in the answer.
-FAKE = textwrap.dedent(
-    """
-    import sys
-    import sourced_nlp
+def _fake_check(answer, sources, nlp=None):
     from sourced_nlp.report import ClaimResult, Evidence, Report, Skipped
     from sourced_nlp.text.sources import normalize_sources
 
-    def check(answer, sources, nlp=None):
-        srcs = normalize_sources(sources)
-        text = answer.strip()
-        if "BOOM" in text:
-            raise ValueError("cannot check this record")
-        verdict = ("contradicted" if "WRONG" in text
-                   else "unverified" if "MAYBE" in text else "grounded")
-        ev = [Evidence(srcs[0]["id"], 0, min(5, len(srcs[0]["text"])), srcs[0]["text"][:5])]
-        differs = [{"claim": "40%", "source": "8%", "kind": "quantity"}] if verdict == "contradicted" else []
-        return Report(
-            answer=answer,
-            claims=[ClaimResult(text, 0, len(text), verdict, reason="stand-in [b]x[/b]",
-                                support=0.5, evidence=ev, differs=differs)],
-            skipped=[Skipped("Hi.", 0, 3, "greeting")],
-            sources=[{"id": s["id"], "chars": len(s["text"])} for s in srcs],
-        )
-
-    sourced_nlp.check = check
-    if MODE == "many":
-        def check_many(records, nlp=None, n_process=1, on_error="raise"):
-            out = []
-            for answer, sources in records:
-                try:
-                    out.append(check(answer, sources, nlp=nlp))
-                except ValueError as err:
-                    if on_error == "raise":
-                        raise
-                    out.append(err)
-            return out
-        sourced_nlp.check_many = check_many
-    else:
-        sourced_nlp.check_many = None
-
-    from sourced_nlp.cli import main
-    main()
-    """
-)
+    srcs = normalize_sources(sources)
+    text = answer.strip()
+    if "BOOM" in text:
+        raise ValueError("cannot check this record")
+    verdict = ("contradicted" if "WRONG" in text
+               else "unverified" if "MAYBE" in text else "grounded")
+    ev = [Evidence(srcs[0]["id"], 0, min(5, len(srcs[0]["text"])), srcs[0]["text"][:5])]
+    differs = [{"claim": "40%", "source": "8%", "kind": "quantity"}] if verdict == "contradicted" else []
+    return Report(
+        answer=answer,
+        claims=[ClaimResult(text, 0, len(text), verdict, reason="stand-in [b]x[/b]",
+                            support=0.5, evidence=ev, differs=differs)],
+        skipped=[Skipped("Hi.", 0, 3, "greeting")],
+        sources=[{"id": s["id"], "chars": len(s["text"])} for s in srcs],
+    )
 
 
-def run(*args, stdin: str | bytes | None = None, fake: str | None = None, env=None):
-    """Run the CLI; ``fake`` ("one" or "many") swaps in the stand-in verifier."""
-    if fake:
-        cmd = [sys.executable, "-c", f"MODE = {fake!r}\n" + FAKE, *map(str, args)]
-    else:
-        cmd = [sys.executable, "-m", "sourced_nlp.cli", *map(str, args)]
-    full_env = dict(os.environ, NO_COLOR="1", COLUMNS="200")
-    full_env.update(env or {})
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    proc = subprocess.run(cmd, input=data, capture_output=True, env=full_env, timeout=600)
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+def _fake_check_many(records, nlp=None, n_process=1, on_error="raise"):
+    out = []
+    for answer, sources in records:
+        try:
+            out.append(_fake_check(answer, sources, nlp=nlp))
+        except ValueError as err:
+            if on_error == "raise":
+                raise
+            out.append(err)
+    return out
+
+
+@pytest.fixture
+def run(run_cli, monkeypatch):
+    """``run(*args, stdin=None, fake=None, env=None) -> (code, stdout, stderr)``: the command line
+    in this process (:func:`conftest.run_cli`); ``fake`` ("one" or "many") swaps in the stand-in
+    verifier for that call (the command line checks through ``sourced_nlp.api``): "one" has no
+    ``check_many``, so batch checks record by record; "many" has both."""
+    import sourced_nlp.api as api
+
+    def call(*args, stdin: str | bytes | None = None, fake: str | None = None, env=None):
+        with monkeypatch.context() as mp:
+            if fake:
+                for where in (sourced_nlp, api):  # the package first: its lazy names resolve through api
+                    mp.setattr(where, "check", _fake_check)
+                    mp.setattr(where, "check_many", _fake_check_many if fake == "many" else None)
+            return run_cli(*args, input=stdin, env=env)
+
+    return call
 
 
 def assert_input_error(code, err, *needles):
@@ -106,37 +97,37 @@ def files(tmp_path):
 
 # ------------------------------------------------------------ input and usage errors (exit 2)
 
-def test_version():
+def test_version(run):
     code, out, err = run("--version")
     assert code == 0
     assert out.strip() == f"sourced {sourced_nlp.__version__}"
 
 
-def test_help_lists_commands():
+def test_help_lists_commands(run):
     code, out, _ = run("--help")
     assert code == 0
     assert "check" in out and "batch" in out
 
 
-def test_missing_answer_file(files):
+def test_missing_answer_file(run, files):
     tmp, _, source = files
     code, _, err = run("check", tmp / "nope.txt", source)
     assert_input_error(code, err, "answer file not found", "nope.txt")
 
 
-def test_answer_text_is_not_taken_literally(files):
+def test_answer_text_is_not_taken_literally(run, files):
     _, _, source = files
     code, _, err = run("check", "Revenue rose 8%.", source)
     assert_input_error(code, err, "not found")
 
 
-def test_missing_source_file(files):
+def test_missing_source_file(run, files):
     tmp, answer, _ = files
     code, _, err = run("check", answer, tmp / "missing.txt")
     assert_input_error(code, err, "source file not found", "missing.txt")
 
 
-def test_empty_source(files):
+def test_empty_source(run, files):
     tmp, answer, _ = files
     empty = tmp / "empty.txt"
     empty.write_text("  \n", encoding="utf-8")
@@ -144,7 +135,7 @@ def test_empty_source(files):
     assert_input_error(code, err, "empty", "empty.txt")
 
 
-def test_non_utf8_source(files):
+def test_non_utf8_source(run, files):
     tmp, answer, _ = files
     bad = tmp / "bad.txt"
     bad.write_bytes(b"\xff\xfe\x00bad")
@@ -152,7 +143,7 @@ def test_non_utf8_source(files):
     assert_input_error(code, err, "not UTF-8", "bad.txt")
 
 
-def test_non_utf8_answer(files):
+def test_non_utf8_answer(run, files):
     tmp, _, source = files
     bad = tmp / "bad-answer.txt"
     bad.write_bytes(b"\xff\xfe\x00bad")
@@ -160,7 +151,7 @@ def test_non_utf8_answer(files):
     assert_input_error(code, err, "not UTF-8")
 
 
-def test_malformed_json_source(files):
+def test_malformed_json_source(run, files):
     tmp, answer, _ = files
     bad = tmp / "bad.json"
     bad.write_text('{"name": "Joe",\n "hours": }', encoding="utf-8")
@@ -168,24 +159,24 @@ def test_malformed_json_source(files):
     assert_input_error(code, err, "malformed JSON", "bad.json", "line 2")
 
 
-def test_source_is_directory(files):
+def test_source_is_directory(run, files):
     tmp, answer, _ = files
     code, _, err = run("check", answer, tmp)
     assert_input_error(code, err, "directory")
 
 
-def test_no_source_given(files):
+def test_no_source_given(run, files):
     _, answer, _ = files
     code, _, err = run("check", answer)
     assert_input_error(code, err, "no SOURCE")
 
 
-def test_no_answer_given():
+def test_no_answer_given(run):
     code, _, err = run("check")
     assert_input_error(code, err, "ANSWER")
 
 
-def test_empty_stdin_answer(files):
+def test_empty_stdin_answer(run, files):
     _, _, source = files
     code, _, err = run("check", "-", source, stdin="")
     assert_input_error(code, err, "empty")
@@ -199,18 +190,18 @@ def test_empty_stdin_answer(files):
         (["--bogus"], "--bogus"),
     ],
 )
-def test_bad_option(files, args, needle):
+def test_bad_option(run, files, args, needle):
     _, answer, source = files
     code, _, err = run("check", answer, source, *args)
     assert_input_error(code, err, needle)
 
 
-def test_unknown_command():
+def test_unknown_command(run):
     code, _, err = run("frobnicate")
     assert_input_error(code, err, "frobnicate")
 
 
-def test_no_arguments_is_usage_error():
+def test_no_arguments_is_usage_error(run):
     code, _, err = run()
     assert code == 2
     assert "Traceback" not in err and "check" in err
@@ -228,7 +219,7 @@ def test_no_arguments_is_usage_error():
         ("Revenue rose WRONG.", "unverified", 1),
     ],
 )
-def test_check_gate_exit_codes(files, answer_text, fail_on, expected):
+def test_check_gate_exit_codes(run, files, answer_text, fail_on, expected):
     _, answer, source = files
     answer.write_text(answer_text, encoding="utf-8")
     code, out, err = run("check", answer, source, "--fail-on", fail_on, "--format", "json", fake="one")
@@ -236,7 +227,7 @@ def test_check_gate_exit_codes(files, answer_text, fail_on, expected):
     assert json.loads(out)["schema"] == "sourced.report/1"
 
 
-def test_check_formats(files):
+def test_check_formats(run, files):
     _, answer, source = files
     answer.write_text("Revenue rose WRONG.", encoding="utf-8")
     code, out, err = run("check", answer, source, fake="one")
@@ -258,7 +249,7 @@ def test_check_formats(files):
     assert json.loads(out1)["counts"] == {"grounded": 0, "contradicted": 1, "unverified": 0}
 
 
-def test_text_output_escapes_markup(files):
+def test_text_output_escapes_markup(run, files):
     _, answer, source = files
     answer.write_text("MAYBE [bold]not markup[/bold].", encoding="utf-8")
     code, out, err = run("check", answer, source, fake="one")
@@ -267,14 +258,14 @@ def test_text_output_escapes_markup(files):
     assert "stand-in [b]x[/b]" in out
 
 
-def test_check_answer_from_stdin(files):
+def test_check_answer_from_stdin(run, files):
     _, _, source = files
     code, out, err = run("check", "-", source, "--format", "json", stdin="Revenue rose 8%.", fake="one")
     assert code == 0, err
     assert json.loads(out)["claims"][0]["text"] == "Revenue rose 8%."
 
 
-def test_check_json_source(files):
+def test_check_json_source(run, files):
     tmp, answer, _ = files
     src = tmp / "biz.json"
     src.write_text(json.dumps({"name": "Joe's", "hours": {"Monday": "9:0-17:0"}}), encoding="utf-8")
@@ -284,7 +275,7 @@ def test_check_json_source(files):
     assert report["sources"] == [{"id": "biz.json", "chars": len("name: Joe's.\nhours Monday: 9:0-17:0.")}]
 
 
-def test_same_basename_sources_get_distinct_ids(files):
+def test_same_basename_sources_get_distinct_ids(run, files):
     tmp, answer, _ = files
     (tmp / "a").mkdir()
     (tmp / "b").mkdir()
@@ -296,7 +287,7 @@ def test_same_basename_sources_get_distinct_ids(files):
     assert len(set(ids)) == 2
 
 
-def test_json_input_record_and_report(files):
+def test_json_input_record_and_report(run, files):
     tmp, _, _ = files
     rec = tmp / "rec.json"
     rec.write_text(json.dumps({"output": "Revenue rose WRONG.", "sources": ["Revenue rose 8%."]}), encoding="utf-8")
@@ -326,7 +317,7 @@ def test_json_input_record_and_report(files):
         ('{"output": "A \\ud800 b", "sources": ["x"]}', "unpaired surrogate escape \\ud800"),
     ],
 )
-def test_json_input_errors(files, content, needle):
+def test_json_input_errors(run, files, content, needle):
     """Every error in a --json-input file names the file."""
     tmp, _, _ = files
     bad = tmp / "in.json"
@@ -335,7 +326,7 @@ def test_json_input_errors(files, content, needle):
     assert_input_error(code, err, f"{bad}: ", needle)
 
 
-def test_json_input_with_answer_is_usage_error(files):
+def test_json_input_with_answer_is_usage_error(run, files):
     tmp, answer, source = files
     code, _, err = run("check", answer, source, "--json-input", answer)
     assert_input_error(code, err, "not both")
@@ -357,7 +348,7 @@ def write_batch(tmp: Path, lines: list) -> Path:
 
 
 @pytest.mark.parametrize("mode", ["one", "many"])
-def test_batch_malformed_line_keeps_order(tmp_path, mode):
+def test_batch_malformed_line_keeps_order(run, tmp_path, mode):
     path = write_batch(
         tmp_path,
         [
@@ -390,7 +381,7 @@ def test_batch_malformed_line_keeps_order(tmp_path, mode):
 
 
 @pytest.mark.parametrize("mode", ["one", "many"])
-def test_batch_gate(tmp_path, mode):
+def test_batch_gate(run, tmp_path, mode):
     good = {"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}
     maybe = {"output": "MAYBE.", "sources": ["Revenue rose 8%."]}
     wrong = {"output": "WRONG.", "sources": ["Revenue rose 8%."]}
@@ -399,7 +390,7 @@ def test_batch_gate(tmp_path, mode):
     assert run("batch", write_batch(tmp_path, [good, wrong]), fake=mode)[0] == 1
 
 
-def test_batch_record_the_verifier_rejects(tmp_path):
+def test_batch_record_the_verifier_rejects(run, tmp_path):
     path = write_batch(
         tmp_path,
         [
@@ -416,7 +407,7 @@ def test_batch_record_the_verifier_rejects(tmp_path):
         assert "line 2:" in err and "cannot check" in err
 
 
-def test_batch_output_file_and_text(tmp_path):
+def test_batch_output_file_and_text(run, tmp_path):
     path = write_batch(tmp_path, [{"id": 1, "output": "WRONG.", "sources": ["x."]}, "[1, 2]"])
     out_path = tmp_path / "out.jsonl"
     code, out, err = run("batch", path, "-o", out_path, fake="one")
@@ -436,14 +427,14 @@ def test_batch_output_file_and_text(tmp_path):
     "content,needle",
     [(b"", "no records"), (b"\n\n", "no records")],
 )
-def test_batch_file_errors(tmp_path, content, needle):
+def test_batch_file_errors(run, tmp_path, content, needle):
     path = tmp_path / "b.jsonl"
     path.write_bytes(content)
     code, _, err = run("batch", path, fake="one")
     assert_input_error(code, err, needle)
 
 
-def test_batch_missing_file(tmp_path):
+def test_batch_missing_file(run, tmp_path):
     code, _, err = run("batch", tmp_path / "nope.jsonl")
     assert_input_error(code, err, "not found")
 
@@ -451,7 +442,7 @@ def test_batch_missing_file(tmp_path):
 # ------------------------------------------------------------ the real verifier on the example
 
 @needs_check
-def test_example_report_shape():
+def test_example_report_shape(run):
     code, out, err = run("check", ANSWER, SOURCE, "--format", "json")
     assert code in (0, 1), err
     assert "Traceback" not in err
@@ -469,7 +460,7 @@ def test_example_report_shape():
 
 
 @needs_check
-def test_example_has_all_three_verdicts():
+def test_example_has_all_three_verdicts(run):
     """The bundled example: a grounded fact, a wrong revenue growth (12% vs 8%), a new fact."""
     code, out, err = run("check", ANSWER, SOURCE, "--format", "json")
     report = json.loads(out)
@@ -484,7 +475,7 @@ def test_example_has_all_three_verdicts():
 
 
 @needs_check
-def test_example_text_and_markdown():
+def test_example_text_and_markdown(run):
     code_json, out, _ = run("check", ANSWER, SOURCE, "--format", "json")
     report = json.loads(out)
     code, out, err = run("check", ANSWER, SOURCE)
@@ -499,7 +490,7 @@ def test_example_text_and_markdown():
 
 
 @needs_check
-def test_example_deterministic_and_stdin():
+def test_example_deterministic_and_stdin(run):
     code1, out1, _ = run("check", ANSWER, SOURCE, "--format", "json")
     code2, out2, _ = run(
         "check", "-", SOURCE, "--format", "json", stdin=ANSWER.read_text(encoding="utf-8")
@@ -509,7 +500,7 @@ def test_example_deterministic_and_stdin():
 
 
 @needs_check
-def test_example_batch(tmp_path):
+def test_example_batch(run, tmp_path):
     answer = ANSWER.read_text(encoding="utf-8")
     source = SOURCE.read_text(encoding="utf-8")
     record = {"id": "ex", "output": answer, "sources": [{"id": "source.txt", "text": source}]}
@@ -526,29 +517,26 @@ def test_example_batch(tmp_path):
     assert rows[0]["report"] == json.loads(single)
 
 
-def test_deeply_nested_json_source_is_an_input_error(tmp_path):
+def test_deeply_nested_json_source_is_an_input_error(run, tmp_path):
     answer = tmp_path / "a.txt"
     answer.write_text("Revenue rose 8%.", encoding="utf8")
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100000 + "]" * 100000, encoding="utf8")
-    proc = subprocess.run([sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(deep)],
-                          capture_output=True, text=True)
-    assert proc.returncode == 2
-    assert "Traceback" not in proc.stderr and "nested too deeply" in proc.stderr
+    code, _, err = run("check", answer, deep)
+    assert code == 2
+    assert "Traceback" not in err and "nested too deeply" in err
 
 
-def test_binary_source_and_bad_gate_are_input_errors(tmp_path):
+def test_binary_source_and_bad_gate_are_input_errors(run, tmp_path):
     answer = tmp_path / "a.txt"
     answer.write_text("Revenue rose 8%.", encoding="utf8")
     nuls = tmp_path / "nuls.txt"
     nuls.write_bytes(b"\x00" * 100)
-    proc = subprocess.run([sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(nuls)],
-                          capture_output=True, text=True)
-    assert proc.returncode == 2 and "binary" in proc.stderr
+    code, _, err = run("check", answer, nuls)
+    assert code == 2 and "binary" in err
     out = tmp_path / "out.txt"
-    proc = subprocess.run([sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(answer),
-                           "--fail-under", "nan", "-o", str(out)], capture_output=True, text=True)
-    assert proc.returncode == 2 and not out.exists()
+    code, _, err = run("check", answer, answer, "--fail-under", "nan", "-o", out)
+    assert code == 2 and not out.exists()
 
 
 # ------------------------------------------------------------ --output never overwrites an input
@@ -560,7 +548,7 @@ def _unchanged(*paths):
 
 @pytest.mark.parametrize("command", ["check", "cite"])
 @pytest.mark.parametrize("target", ["answer", "source", "dotted", "symlink", "hardlink"])
-def test_output_that_is_an_input_is_refused(files, command, target):
+def test_output_that_is_an_input_is_refused(run, files, command, target):
     tmp, answer, source = files
     (tmp / "sub").mkdir()
     out = {
@@ -582,7 +570,7 @@ def test_output_that_is_an_input_is_refused(files, command, target):
     assert _unchanged(answer, source) == before
 
 
-def test_output_that_is_the_json_input_is_refused(files):
+def test_output_that_is_the_json_input_is_refused(run, files):
     tmp, _, _ = files
     rec = tmp / "rec.json"
     rec.write_text(json.dumps({"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}), encoding="utf-8")
@@ -592,7 +580,7 @@ def test_output_that_is_the_json_input_is_refused(files):
     assert _unchanged(rec) == before
 
 
-def test_output_that_is_the_batch_file_is_refused(tmp_path):
+def test_output_that_is_the_batch_file_is_refused(run, tmp_path):
     path = write_batch(tmp_path, [{"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}])
     before = _unchanged(path)
     code, _, err = run("batch", path, "-o", tmp_path / "." / path.name, fake="one")
@@ -623,7 +611,7 @@ WRITTEN = [  # (argv, the one error line's needles): every file a command writes
 
 
 @pytest.mark.parametrize("argv, needles", WRITTEN, ids=[" ".join(a) for a, _ in WRITTEN])
-def test_written_file_that_is_an_input_is_refused(files, monkeypatch, argv, needles):
+def test_written_file_that_is_an_input_is_refused(run, files, monkeypatch, argv, needles):
     """-o, --judge-record and calibrate's --record are refused when they are an input (the gold,
     answer, source or batch file, the replayed --judge-file, through a symlink, a hard link or a
     ./ path) or each other; nothing is read or written."""
@@ -643,7 +631,7 @@ def test_written_file_that_is_an_input_is_refused(files, monkeypatch, argv, need
     assert {p.name: p.read_bytes() for p in tmp.iterdir() if p.is_file()} == before
 
 
-def test_output_beside_the_inputs_is_written(files):
+def test_output_beside_the_inputs_is_written(run, files):
     tmp, answer, source = files
     out = tmp / "report.json"
     code, stdout, err = run("check", answer, source, "--format", "json", "-o", out, fake="one")
@@ -653,7 +641,7 @@ def test_output_beside_the_inputs_is_written(files):
 
 
 @pytest.mark.parametrize("command", ["check", "batch"])
-def test_output_that_cannot_be_written_is_refused_before_checking(files, command):
+def test_output_that_cannot_be_written_is_refused_before_checking(run, files, command):
     tmp, answer, source = files
     args = [answer, source] if command == "check" else [write_batch(tmp, [{"output": "x.", "sources": ["y."]}])]
     code, _, err = run(command, *args, "-o", tmp, fake="one")
@@ -673,7 +661,7 @@ def test_output_that_cannot_be_written_is_refused_before_checking(files, command
         ('{"schema": "sourced.report/1", "sources": [[1]]}', ["malformed report"]),
     ],
 )
-def test_bad_saved_report_names_the_file(files, content, needles):
+def test_bad_saved_report_names_the_file(run, files, content, needles):
     tmp, _, _ = files
     bad = tmp / "saved.json"
     bad.write_text(content, encoding="utf-8")
@@ -692,7 +680,7 @@ def test_bad_saved_report_names_the_file(files, content, needles):
         ("empty", ["JSON input file is empty", "in.json"]),
     ],
 )
-def test_unreadable_json_input_names_the_file(files, setup, needles):
+def test_unreadable_json_input_names_the_file(run, files, setup, needles):
     tmp, _, _ = files
     path = tmp / "in.json"
     if setup == "directory":
@@ -705,21 +693,21 @@ def test_unreadable_json_input_names_the_file(files, setup, needles):
     assert_input_error(code, err, *needles)
 
 
-def test_json_input_on_stdin_is_named_as_such():
+def test_json_input_on_stdin_is_named_as_such(run):
     code, _, err = run("check", "--json-input", "-", stdin='{"output": ', fake="one")
     assert_input_error(code, err, "malformed JSON in standard input", "line 1")
     code, _, err = run("check", "--json-input", "-", stdin="  ", fake="one")
     assert_input_error(code, err, "JSON input on standard input is empty")
 
 
-def test_answer_given_as_a_directory_names_it(files):
+def test_answer_given_as_a_directory_names_it(run, files):
     tmp, _, source = files
     (tmp / "answers").mkdir()
     code, _, err = run("check", tmp / "answers", source)
     assert_input_error(code, err, "answer is a directory", "answers")
 
 
-def test_sources_with_one_id_name_both_files(files):
+def test_sources_with_one_id_name_both_files(run, files):
     tmp, answer, source = files
     named = tmp / "named.json"
     named.write_text(json.dumps({"id": "source.txt", "text": "Costs fell."}), encoding="utf-8")
@@ -729,7 +717,7 @@ def test_sources_with_one_id_name_both_files(files):
     assert_input_error(code, err, f"source file {source} is given twice")
 
 
-def test_fields_of_no_usable_shape_name_the_file(files):
+def test_fields_of_no_usable_shape_name_the_file(run, files):
     tmp, _, source = files
     bad = tmp / "fields.json"
     bad.write_text('"just a string"', encoding="utf-8")
@@ -739,7 +727,7 @@ def test_fields_of_no_usable_shape_name_the_file(files):
     assert_input_error(code, err, "malformed JSON in standard input")
 
 
-def test_batch_errors_name_the_file_and_line(tmp_path):
+def test_batch_errors_name_the_file_and_line(run, tmp_path):
     path = write_batch(tmp_path, [{"output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}, '{"output": 1}'])
     code, _, err = run("batch", path, fake="one")
     assert code == 2
@@ -749,7 +737,7 @@ def test_batch_errors_name_the_file_and_line(tmp_path):
     assert_input_error(code, err, "batch file is a directory", "dir.jsonl")
 
 
-def test_batch_on_stdin_is_named_as_such():
+def test_batch_on_stdin_is_named_as_such(run):
     code, out, err = run("batch", "-", stdin='{"output": "x.", "sources": ["y."]}\n{"output": \n', fake="one")
     assert code == 2
     assert "error: standard input: line 2: malformed JSON" in err
@@ -758,7 +746,7 @@ def test_batch_on_stdin_is_named_as_such():
     assert_input_error(code, err, "no records on standard input")
 
 
-def test_output_dash_is_standard_output(files):
+def test_output_dash_is_standard_output(run, files):
     tmp, answer, source = files
     code, out, err = run("check", answer, source, "-o", "-", "--format", "json")
     assert code in (0, 1), err
@@ -766,7 +754,7 @@ def test_output_dash_is_standard_output(files):
     assert not (tmp / "-").exists() and not Path("-").exists()
 
 
-def test_an_answer_with_no_claim_fails_a_score_gate(tmp_path, files):
+def test_an_answer_with_no_claim_fails_a_score_gate(run, tmp_path, files):
     _, _, source = files
     answer = tmp_path / "preamble.txt"
     answer.write_text("Here is the summary:", encoding="utf-8")
@@ -777,7 +765,7 @@ def test_an_answer_with_no_claim_fails_a_score_gate(tmp_path, files):
     assert code == 0, (out, err)  # no claim, nothing contradicted: the default gate passes
 
 
-def test_fields_offers_no_html(tmp_path, files):
+def test_fields_offers_no_html(run, tmp_path, files):
     _, _, source = files
     fields = tmp_path / "fields.json"
     fields.write_text('{"revenue": {"value": "8%", "citations": [{"source": "source.txt"}]}}', encoding="utf-8")
@@ -792,7 +780,7 @@ BIG = "Contoso rose. " * 715_000  # 10,010,000 characters: more than a source ma
 
 
 @pytest.mark.parametrize("which", ["answer", "source"])
-def test_text_longer_than_the_model_reads_names_the_file(files, which):
+def test_text_longer_than_the_model_reads_names_the_file(run, files, which):
     tmp, answer, source = files
     huge = tmp / "huge.txt"
     huge.write_text(HUGE if which == "answer" else BIG, encoding="utf-8")
@@ -805,7 +793,7 @@ def test_text_longer_than_the_model_reads_names_the_file(files, which):
     assert "E088" not in err
 
 
-def test_batch_text_longer_than_the_model_reads_is_one_line_error(tmp_path):
+def test_batch_text_longer_than_the_model_reads_is_one_line_error(run, tmp_path):
     path = write_batch(tmp_path, [
         {"output": HUGE, "sources": ["Contoso rose."]},
         {"output": "Contoso rose.", "sources": ["Contoso rose."]},
@@ -836,7 +824,7 @@ def test_batch_text_longer_than_the_model_reads_is_one_line_error(tmp_path):
          "malformed report: claims[0].start must be an integer, got string"),
     ],
 )
-def test_saved_report_missing_or_mistyped_field_is_named(files, content, needle):
+def test_saved_report_missing_or_mistyped_field_is_named(run, files, content, needle):
     tmp, _, _ = files
     bad = tmp / "r.json"
     bad.write_text(content, encoding="utf-8")
@@ -845,7 +833,7 @@ def test_saved_report_missing_or_mistyped_field_is_named(files, content, needle)
     assert "KeyError" not in err and "TypeError" not in err and "no claims found" not in out
 
 
-def test_json_input_source_with_id_but_no_text(files):
+def test_json_input_source_with_id_but_no_text(run, files):
     tmp, _, _ = files
     rec = tmp / "rec.json"
     rec.write_text('{"output": "Contoso rose.", "sources": [{"id": "a"}]}', encoding="utf-8")
@@ -853,7 +841,7 @@ def test_json_input_source_with_id_but_no_text(files):
     assert_input_error(code, err, f"{rec}: source 'a' has an id but no text")
 
 
-def test_batch_line_that_is_not_json_gets_the_json_module_message(tmp_path):
+def test_batch_line_that_is_not_json_gets_the_json_module_message(run, tmp_path):
     path = tmp_path / "b.jsonl"
     path.write_text('not json\n{"output": "abc\n', encoding="utf-8")
     code, out, err = run("batch", path, fake="one")
@@ -866,7 +854,7 @@ def test_batch_line_that_is_not_json_gets_the_json_module_message(tmp_path):
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize("command", ["check", "batch"])
-def test_output_on_a_full_disk_names_the_file(files, command):
+def test_output_on_a_full_disk_names_the_file(run, files, command):
     tmp, answer, source = files
     args = [answer, source] if command == "check" else [write_batch(tmp, [{"output": "x.", "sources": ["y."]}])]
     code, _, err = run(command, *args, "-o", "/dev/full", fake="one")
@@ -882,7 +870,7 @@ def test_output_on_a_full_disk_names_the_file(files, command):
         ('{"a": {"value": null}}', "field 'a' has a null value"),
     ],
 )
-def test_fields_with_nothing_to_check_is_an_input_error(files, content, needle):
+def test_fields_with_nothing_to_check_is_an_input_error(run, files, content, needle):
     tmp, _, source = files
     path = tmp / "f.json"
     path.write_text(content, encoding="utf-8")
@@ -891,7 +879,7 @@ def test_fields_with_nothing_to_check_is_an_input_error(files, content, needle):
     assert "score" not in out
 
 
-def test_fields_fail_under_out_of_range(files):
+def test_fields_fail_under_out_of_range(run, files):
     tmp, _, source = files
     path = tmp / "f.json"
     path.write_text('{"a": "8%"}', encoding="utf-8")
@@ -927,7 +915,7 @@ def _saved_report_with_rules(tmp_path) -> Path:
     return path
 
 
-def test_verbose_text_names_each_claims_rule(tmp_path):
+def test_verbose_text_names_each_claims_rule(run, tmp_path):
     saved = _saved_report_with_rules(tmp_path)
     code, plain, err = run("check", "--json-input", saved)
     assert code == 1, err  # the contradiction fails the default gate
@@ -946,7 +934,7 @@ def test_verbose_text_names_each_claims_rule(tmp_path):
     assert [c.get("rule") for c in json.loads(out)["claims"]] == ["contradicted.value", "grounded.passage", None]
 
 
-def test_a_saved_report_with_a_rule_that_is_no_string_is_an_input_error(tmp_path):
+def test_a_saved_report_with_a_rule_that_is_no_string_is_an_input_error(run, tmp_path):
     saved = _saved_report_with_rules(tmp_path)
     report = json.loads(saved.read_text(encoding="utf8"))
     report["claims"][0]["rule"] = 7
@@ -957,7 +945,7 @@ def test_a_saved_report_with_a_rule_that_is_no_string_is_an_input_error(tmp_path
     assert "Traceback" not in err
 
 
-def test_bundled_example_json_names_the_rule_of_every_claim():
+def test_bundled_example_json_names_the_rule_of_every_claim(run):
     """``make run``'s example as JSON: every claim names the rule that decided it, a dotted name
     whose first part is the verdict, and the rule table of docs/rules.md lists each of them."""
     code, out, err = run("check", ANSWER, SOURCE, "--format", "json")

@@ -1,11 +1,9 @@
-"""`sourced cite`, `sourced fields` and the severity / score / coverage gates, through real argv."""
+"""`sourced cite`, `sourced fields` and the severity / score / coverage gates, through real argv
+(the real entry point, in this process: ``run_cli``)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,12 +14,14 @@ SOURCES = {
 }
 
 
-def run(*args, stdin: str | None = None, cwd=None):
-    cmd = [sys.executable, "-m", "sourced_nlp.cli", *map(str, args)]
-    env = dict(os.environ, NO_COLOR="1", COLUMNS="200")
-    proc = subprocess.run(cmd, input=stdin.encode("utf-8") if stdin is not None else None,
-                          capture_output=True, env=env, timeout=600, cwd=cwd)
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+@pytest.fixture
+def run(run_cli):
+    """``run(*args, stdin=None, cwd=None) -> (code, stdout, stderr)``: ``sourced ARGS`` in this
+    process (:func:`conftest.run_cli`)."""
+    def call(*args, stdin: str | None = None, cwd=None):
+        return run_cli(*args, input=stdin, cwd=cwd)
+
+    return call
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def answer_file(tmp_path, text, name="answer.txt"):
     return p
 
 
-def test_cite_passes_and_reports_json(srcs):
+def test_cite_passes_and_reports_json(run, srcs):
     ans = answer_file(srcs, 'Revenue rose 12% in 2023 [2]. Revenue rose 8% [S1: "Revenue rose 8% in 2023"].')
     code, out, err = run("cite", ans, srcs / "a.txt", srcs / "b.txt", "--format", "json")
     assert code == 0, err
@@ -48,7 +48,7 @@ def test_cite_passes_and_reports_json(srcs):
     assert d["claims"][0]["evidence"][0]["source"] == "b.txt"
 
 
-def test_cite_misattributed_fails_on_medium_not_high(srcs):
+def test_cite_misattributed_fails_on_medium_not_high(run, srcs):
     ans = answer_file(srcs, 'Revenue rose 12% in 2023 [S1: "Revenue rose 12%"].')
     code, out, err = run("cite", ans, srcs / "a.txt", srcs / "b.txt")
     assert code == 1, err
@@ -60,7 +60,7 @@ def test_cite_misattributed_fails_on_medium_not_high(srcs):
     assert code == 1 and "contradiction" in err
 
 
-def test_cite_uncited_is_medium(srcs):
+def test_cite_uncited_is_medium(run, srcs):
     ans = answer_file(srcs, "Revenue rose 12% in 2023.")
     code, _, err = run("cite", ans, srcs / "a.txt", srcs / "b.txt")
     assert code == 1 and "uncited" in err
@@ -68,7 +68,7 @@ def test_cite_uncited_is_medium(srcs):
     assert code == 0, err
 
 
-def test_cite_marker_naming_a_source_file_is_no_number(tmp_path):
+def test_cite_marker_naming_a_source_file_is_no_number(run, tmp_path):
     # the source file is named 2023-report: its id, cited as [2023-report], is never the year 2023
     (tmp_path / "2023-report").write_text("Contoso's revenue was $2.4 billion.\n", encoding="utf-8")
     ans = answer_file(tmp_path, "Contoso's revenue was $2.4 billion [2023-report].\n", name="a.txt")
@@ -80,7 +80,7 @@ def test_cite_marker_naming_a_source_file_is_no_number(tmp_path):
     assert ans.exists()
 
 
-def test_check_severity_score_and_coverage_gates(srcs):
+def test_check_severity_score_and_coverage_gates(run, srcs):
     ans = answer_file(srcs, "Revenue rose 12% in 2023. Acme plans a new office in Dublin.")
     base = ["check", ans, srcs / "b.txt"]
     assert run(*base)[0] == 0                           # default: contradicted only
@@ -94,7 +94,7 @@ def test_check_severity_score_and_coverage_gates(srcs):
     assert code == 1 and "coverage 0% < 50%" in err
 
 
-def test_json_input_from_stdin_with_answer_key(srcs):
+def test_json_input_from_stdin_with_answer_key(run, srcs):
     record = {"answer": "Revenue rose 12% in 2023 [1].",
               "sources": [{"id": "q3", "text": SOURCES["a.txt"]}, {"id": "q4", "text": SOURCES["b.txt"]}]}
     code, out, err = run("cite", "--json-input", "-", "--format", "markdown", stdin=json.dumps(record))
@@ -106,7 +106,7 @@ def test_json_input_from_stdin_with_answer_key(srcs):
     assert code == 1 and json.loads(out)["claims"][0]["verdict"] == "contradicted"
 
 
-def test_cite_json_reply(srcs):
+def test_cite_json_reply(run, srcs):
     reply = {"claims": [{"text": "Revenue rose 12% in 2023.",
                          "citations": [{"source": "b.txt", "quote": "Revenue rose 12% in 2023"}]}]}
     ans = answer_file(srcs, json.dumps(reply), name="reply.json")
@@ -116,7 +116,7 @@ def test_cite_json_reply(srcs):
     assert claim["verdict"] == "grounded" and claim["citations"][0]["status"] == "exact"
 
 
-def test_fields_command(srcs):
+def test_fields_command(run, srcs):
     fields = {"growth": {"value": "12%", "citations": [{"source": "a.txt", "quote": "Revenue rose 8% in 2023"}]},
               "year": {"value": 2023, "citations": [{"source": "b.txt"}]}}
     f = answer_file(srcs, json.dumps(fields), name="fields.json")
@@ -140,7 +140,7 @@ def test_fields_command(srcs):
     (["cite", "{ans}", "{a}", "--fail-on", "critical"], "critical"),
     (["check", "{ans}", "{a}", "--min-coverage", "250"], "min-coverage"),
 ])
-def test_usage_errors_exit_2(srcs, args, needle):
+def test_usage_errors_exit_2(run, srcs, args, needle):
     bad = answer_file(srcs, "{not json", name="bad.json")
     ans = answer_file(srcs, "Revenue rose 8%.")
     argv = [a.format(a=srcs / "a.txt", bad=bad, ans=ans) for a in args]
@@ -158,7 +158,7 @@ def test_usage_errors_exit_2(srcs, args, needle):
         '[{"text": 5}]',
     ],
 )
-def test_cite_refuses_a_malformed_json_reply(srcs, reply):
+def test_cite_refuses_a_malformed_json_reply(run, srcs, reply):
     ans = answer_file(srcs, reply, name="reply.json")
     code, out, err = run("cite", ans, srcs / "a.txt")
     assert code == 2, (out, err)
@@ -166,7 +166,7 @@ def test_cite_refuses_a_malformed_json_reply(srcs, reply):
     assert "Traceback" not in err and out == ""
 
 
-def test_docs_worked_example_prints_what_the_page_shows(tmp_path):
+def test_docs_worked_example_prints_what_the_page_shows(run, tmp_path):
     """The `sourced cite` worked example of docs/citations.md, its files built from the page itself,
     prints exactly the block the page shows (a wrapped citation quote prints on one line)."""
     page = (Path(__file__).resolve().parents[1] / "docs" / "citations.md").read_text(encoding="utf-8")

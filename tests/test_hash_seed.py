@@ -20,6 +20,8 @@ import pytest
 
 from conftest import ROOT, SHARED
 
+pytestmark = pytest.mark.process
+
 RAGTRUTH = SHARED / "data" / "ragtruth"
 if not (RAGTRUTH / "response.jsonl").is_file():
     pytest.skip(f"RAGTruth data not found under {RAGTRUTH}", allow_module_level=True)

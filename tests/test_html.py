@@ -1,13 +1,14 @@
 """The notebook views: ``Report._repr_html_`` / ``to_html``, ``displacy_options``, ``to_frame``,
 and ``sourced check --format html -o``."""
 
+import os
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
+from conftest import invoke_cli_proc
 
 import sourced_nlp
 from sourced_nlp.report.html import COLORS, MARKS, TINTS, displacy_options, emphasise
@@ -249,10 +250,10 @@ def test_frame_batch_and_empty():
 
 
 def _sourced(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-c", "from sourced_nlp.cli import main; main()", *args],
-        capture_output=True, text=True, cwd=cwd,
-    )
+    """``sourced ARGS`` in this process (:func:`conftest.invoke_cli`), with this process's own
+    NO_COLOR and COLUMNS (as the subprocess these tests once started inherited them)."""
+    env = {name: os.environ.get(name) for name in ("NO_COLOR", "COLUMNS")}
+    return invoke_cli_proc(*args, cwd=cwd, env=env)
 
 
 def test_cli_html_output_file(tmp_path):

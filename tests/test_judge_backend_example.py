@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "judge-backend.md"
 
@@ -23,6 +25,7 @@ def test_the_page_shows_one_import_line():
     assert blocks[1].strip() == "from . import verbatim  # noqa: F401"
 
 
+@pytest.mark.process  # registering a backend is process-wide: a fresh interpreter keeps it from other tests
 def test_a_declared_backend_is_a_judge_of_the_command_line(tmp_path):
     """The example module, imported as the backends' __init__ would import it, makes
     ``--judge verbatim`` work end to end (a real process, the real pipeline)."""

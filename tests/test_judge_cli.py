@@ -1,6 +1,6 @@
 """``sourced check --judge replay`` on a real RAGTruth train record, ``--judge anthropic``
-without a key, and ``sourced calibrate`` on the gold set drawn from ``../shared/data`` — all as
-real subprocesses."""
+without a key, and ``sourced calibrate`` on the gold set drawn from ``../shared/data`` — all through
+the real entry point, in this process (``bench/make_gold.py`` runs as a subprocess)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,18 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, invoke_cli_proc
 
 DATA = SHARED / "data"
-SOURCED = [sys.executable, "-m", "sourced_nlp.cli"]
 RECORDS = ("x555", "x561")  # RAGTruth train QA responses with several claims the rules leave unverified
 
 
 def run(*args: str, env: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*SOURCED, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+    """``sourced ARGS`` in this process (:func:`conftest.invoke_cli`); ``env`` is the whole
+    environment, as for ``subprocess.run`` (a variable of this process that it lacks is unset)."""
+    if env is not None:
+        env = {**{k: None for k in os.environ if k not in env}, **env}
+    return invoke_cli_proc(*args, env=env, cwd=cwd)
 
 
 def _need_data():

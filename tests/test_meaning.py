@@ -8,7 +8,6 @@ claims the rules leave unverified in all the shortfalls the tier reads.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import pytest
@@ -20,7 +19,6 @@ from sourced_nlp.verdict.meaning.features import FEATURES
 from sourced_nlp.verdict.meaning.model import MeaningModel
 
 DATA = SHARED / "data" / "ragtruth"
-SOURCED = [sys.executable, "-m", "sourced_nlp.cli"]
 N_RECORDS = 24
 
 
@@ -106,7 +104,7 @@ def test_n_process_one_and_two_give_the_same_reports(records):
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
 
 
-def test_cli_meaning_and_no_meaning(records, tmp_path):
+def test_cli_meaning_and_no_meaning(records, tmp_path, run_cli):
     """``--no-meaning`` gives the rules-only report, ``--meaning`` (the default) the tier's."""
     tier = _reports(records, {})
     rules = _reports(records, {"meaning": None})
@@ -117,10 +115,9 @@ def test_cli_meaning_and_no_meaning(records, tmp_path):
     path.write_text(json.dumps({"answer": answer, "sources": sources}), encoding="utf8")
     got = {}
     for flag in ("--meaning", "--no-meaning"):
-        proc = subprocess.run([*SOURCED, "check", "--json-input", str(path), "--format", "json", flag],
-                              capture_output=True, text=True, timeout=600)
-        assert proc.returncode in (0, 1), proc.stderr
-        got[flag] = [(c["verdict"], c["rule"]) for c in json.loads(proc.stdout)["claims"]]
+        code, out, err = run_cli("check", "--json-input", path, "--format", "json", flag)
+        assert code in (0, 1), err
+        got[flag] = [(c["verdict"], c["rule"]) for c in json.loads(out)["claims"]]
     assert got["--no-meaning"] == [(c["verdict"], c["rule"]) for c in rules[k]["claims"]]
     assert got["--meaning"] == [(c["verdict"], c["rule"]) for c in tier[k]["claims"]] != got["--no-meaning"]
 

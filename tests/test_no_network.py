@@ -13,6 +13,8 @@ import pytest
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.process
+
 GUARD = '''
 import os, socket
 

@@ -16,6 +16,8 @@ import pytest
 
 from conftest import SHARED
 
+pytestmark = pytest.mark.process
+
 nbformat = pytest.importorskip("nbformat", reason="the notebook extra is not installed (pip install -e '.[notebook]')")
 nbclient = pytest.importorskip("nbclient", reason="the notebook extra is not installed (pip install -e '.[notebook]')")
 pytest.importorskip("ipykernel", reason="the notebook extra is not installed (pip install -e '.[notebook]')")

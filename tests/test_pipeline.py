@@ -59,6 +59,7 @@ def run_python(code: str, timeout: int = 300) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.process
 def test_add_pipe_without_import_in_fresh_interpreter():
     proc = run_python(
         """

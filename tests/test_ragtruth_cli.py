@@ -1,4 +1,4 @@
-"""``sourced check`` as a real subprocess on real RAGTruth records written to files.
+"""``sourced check`` (the real entry point, in this process) on real RAGTruth records written to files.
 
 One record per task: QA (each ``passage N:`` of the record is its own source file), Summary
 (the article as a ``.txt``) and Data2txt (the business record as a ``.json`` source, which the
@@ -9,15 +9,13 @@ train-split response in the shared copy falls back to its first response.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import SHARED
+from conftest import SHARED, invoke_cli_proc
 from sourced_nlp.files import load_source_file
 
 RAGTRUTH = SHARED / "data" / "ragtruth"
@@ -93,14 +91,9 @@ def write_record(task: str, response: dict, source: dict, folder: Path) -> tuple
 
 
 def run_check(answer: Path, sources: list[Path], fmt: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), *map(str, sources), "--format", fmt],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=600,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1", "COLUMNS": "200"},
-    )
+    """``sourced check ANSWER SOURCES --format FMT`` in this process (:func:`conftest.invoke_cli`:
+    UTF-8 streams, NO_COLOR, COLUMNS=200)."""
+    return invoke_cli_proc("check", answer, *sources, "--format", fmt)
 
 
 RECORDS = pick_records()

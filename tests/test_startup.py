@@ -17,6 +17,8 @@ import pytest
 
 import sourced_nlp
 
+pytestmark = pytest.mark.process
+
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
