@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "judge-backend.md"
 
@@ -26,6 +28,7 @@ def test_the_page_shows_one_import_line():
 
 
 @pytest.mark.process  # registering a backend is process-wide: a fresh interpreter keeps it from other tests
+@pytest.mark.process  # a fresh interpreter: the example's backend must not join this process's BACKENDS
 def test_a_declared_backend_is_a_judge_of_the_command_line(tmp_path):
     """The example module, imported as the backends' __init__ would import it, makes
     ``--judge verbatim`` work end to end (a real process, the real pipeline)."""
