@@ -63,6 +63,7 @@ for it in items:
 """
 
 
+@pytest.mark.slow  # the train rows checked in a fresh process under each of several hash seeds
 def test_verdicts_do_not_depend_on_the_hash_seed():
     outs = []
     for seed in ("0", "1", "2", "3"):
