@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -24,11 +25,17 @@ def read_file_bytes(path: str, noun: str, kind: str | None = None) -> bytes:
 
     Raises:
         SourceError: ``"<noun> not found: PATH"``, ``"<kind> is a directory, not a file: PATH"``
-            (``kind`` defaults to ``noun``), or ``"cannot read <noun> PATH: <reason>"``.
+            (``kind`` defaults to ``noun``), or ``"cannot read <noun> PATH: <reason>"`` (the
+            system's words: a symbolic link loop is "Too many levels of symbolic links", a folder
+            that may not be entered "Permission denied"; neither is "not found").
     """
-    if not os.path.exists(path):
-        raise SourceError(f"{noun} not found: {path}")
-    if os.path.isdir(path):
+    try:
+        is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        raise SourceError(f"{noun} not found: {path}") from None
+    except OSError as err:
+        raise SourceError(f"cannot read {noun} {path}: {err.strerror or err}") from None
+    if is_dir:
         raise SourceError(f"{kind or noun} is a directory, not a file: {path}")
     try:
         with open(path, "rb") as fh:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -174,6 +175,9 @@ def inputs(tmp_path_factory):
     put("empty.jsonl", "\n\n")
     put("records.jsonl", json.dumps({"output": "Contoso revenue rose 8% in 2023.", "sources": SRC}) + "\n")
     (d / "adir").mkdir(exist_ok=True)
+    for name, target in (("loopA", "loopB"), ("loopB", "loopA")):  # a symbolic link loop
+        if not (d / name).is_symlink():
+            (d / name).symlink_to(d / target)
     return d
 
 
@@ -236,6 +240,13 @@ CLI = [
      "--resume needs -o OUT and --format json"),
     ("batch output is the input", ["batch", P("records.jsonl"), "-o", P("records.jsonl")], None, 2,
      "refusing to overwrite an input"),
+    # a path that exists but cannot be read is said as the system says it, never "not found"
+    ("source is a symlink loop", ["check", P("answer.txt"), P("loopA")], None, 2,
+     "cannot read source file {loopA}: Too many levels of symbolic links"),
+    ("answer is a symlink loop", ["check", P("loopB"), P("source.txt")], None, 2,
+     "cannot read answer file {loopB}: Too many levels of symbolic links"),
+    ("batch file is a symlink loop", ["batch", P("loopA")], None, 2,
+     "cannot read batch file {loopA}: Too many levels of symbolic links"),
 ]
 
 
@@ -248,10 +259,25 @@ def test_cli_bad_input(nlp, inputs, capsys, monkeypatch, kind, argv, stdin, code
         main(argv)
     err = capsys.readouterr().err
     assert info.value.code == code, err
+    needle = re.sub(r"\{([\w.-]+)\}", lambda m: str(inputs / m.group(1)), needle)  # a file named in the message
     assert needle in err, err
     assert "Traceback" not in err
     if code == 2 and argv:
         assert len([ln for ln in err.splitlines() if ln.startswith("error: ")]) == 1, err
+
+
+def test_a_folder_that_may_not_be_entered_is_permission_denied(monkeypatch, tmp_path):
+    """What ``stat`` says of a file in a folder the user may not enter (root may enter every
+    folder, so the refusal is the system's answer, given here): "Permission denied", not "not
+    found"."""
+    from sourced_nlp import files
+
+    def refuse(path, *a, **k):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(files.os, "stat", refuse)
+    with pytest.raises(sourced_nlp.SourceError, match=r"^cannot read source file noreaddir/s.txt: Permission denied$"):
+        files.read_file_bytes("noreaddir/s.txt", "source file")
 
 
 def _fill(arg: str, inputs) -> str:
