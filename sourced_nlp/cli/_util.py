@@ -361,3 +361,34 @@ def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optio
     for r in reasons:
         typer.echo(f"gate: {r}", err=True)
     return 1 if reasons else 0
+
+
+#: The options ``check`` and ``cite`` share, written once.
+FAIL_UNDER = typer.Option(None, "--fail-under", metavar="N", help=FAIL_UNDER_HELP)
+MIN_COVERAGE = typer.Option(None, "--min-coverage", metavar="SHARE", help=MIN_COVERAGE_HELP)
+OUTPUT = typer.Option(None, "--output", "-o", metavar="OUT", help="Write the report here, not to stdout.")
+AUDIT = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP)
+VERBOSE = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP)
+
+
+def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[str], sources: Optional[list[str]],
+                   json_input: Optional[str], fmt: str, fail_on: str, fail_under: Optional[float],
+                   min_coverage: Optional[float], out: Optional[str], audit: Optional[str], verbose: bool,
+                   judge: Optional[tuple] = None, meaning: bool = True) -> int:
+    """The body of ``check`` and ``cite`` (``how``: :func:`sourced_nlp.api.check` or
+    :func:`~sourced_nlp.api.cite`; ``command`` names it in the audit log): outputs refused
+    first, the pipeline for the judge options (``judge``: ``(name, model, concurrency, file,
+    record)``) and ``meaning``, the gates checked, the report made, logged, written, and the
+    gate's exit code returned."""
+    from .. import audit as _audit
+    from . import judge as judging
+    from .outputs import _check_written
+
+    name, model, concurrency, file, record = judge or (None, None, 4, None, None)
+    _check_written(out, _inputs(answer, sources, json_input), file, record)
+    nlp = judging.pipeline(name, model, concurrency, file, record, meaning)
+    _validate_gates(fail_under, min_coverage)
+    report = _report_for(answer, sources, json_input, how, nlp)
+    _audit.log_files(audit, command, report, [answer, json_input, *(sources or [])])
+    _emit_or_reader_gone(report, fmt, out, verbose)
+    return _gate(report, fail_on, fail_under, min_coverage)
