@@ -294,6 +294,7 @@ class Verify:
         whole = None if per_claim else self.indexer.index_for(sources)
         texts = {s["id"]: s["text"] for s in sources}
         cited_kept: dict[tuple, tuple] = {}  # the cited sources' indexes, for the doc (whole sources)
+        quantities = None if whole is None else [q for p in whole.passages for _, q in p.quantities]
         spans = list(doc.spans.get(extensions.CLAIMS_KEY, []))
         findings: list[dict] = []
         claims_out: list[dict] = []
@@ -305,8 +306,8 @@ class Verify:
                 result, extra = (no_sources() if not sources else no_features()), {}
             else:
                 index = whole or self.indexer.index_for(sources, [raw_rec])
-                result, extra = self._check_claim(span, raw_rec, sources, texts, index, whole, cited_kept, findings,
-                                                  len(claims_out))
+                result, extra = self._check_claim(span, raw_rec, sources, texts, index, whole, quantities, cited_kept,
+                                                  findings, len(claims_out))
             result = dict(result)
             rule = result.pop("rule")
             claims_out.append({"text": span.text, "start": span.start_char, "end": span.end_char,
@@ -320,8 +321,8 @@ class Verify:
         return doc
 
     def _check_claim(self, span: Span, raw_rec: dict, sources: list[dict], texts: dict[str, str],
-                     index: PassageIndex, whole: PassageIndex | None, cited_kept: dict, findings: list[dict],
-                     i: int) -> tuple[dict, dict]:
+                     index: PassageIndex, whole: PassageIndex | None, quantities: list | None, cited_kept: dict,
+                     findings: list[dict], i: int) -> tuple[dict, dict]:
         """One claim: its citations resolved (:func:`sourced_nlp.citing.provenance.check_citations`),
         its verdict against every source with the cited ones judged first (the ``cited`` rule,
         over their own index), then its citation status and findings
@@ -339,8 +340,9 @@ class Verify:
             sub_index, sub_texts = cited_kept[key]
             cited = CitedSources(cited_ids, lambda chosen: self.verifier.verify(rec, sub_index, sub_texts))
         result = self.verifier.verify(rec, index, texts, cited)
-        source_quantities = [q for p in index.passages for _, q in p.quantities]
-        extra = provenance.claim_outcome(rec, checked, cited_ids, result, sources, source_quantities, i, found)
+        if quantities is None:  # a per-claim index: its own quantities
+            quantities = [q for p in index.passages for _, q in p.quantities]
+        extra = provenance.claim_outcome(rec, checked, cited_ids, result, sources, quantities, i, found)
         findings.extend(found)
         return result, extra
 
