@@ -39,6 +39,7 @@ only, ``meaning: null``) and ``sourced-evidence``.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -225,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tools", default=f"{OURS},{RULES},{PEER}",
                     help=f"comma-separated: {OURS} (with the meaning tier), {RULES} (the rules only), {PEER}")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--verify-config", type=json.loads, default=None, metavar="JSON",
+                    help='more sourced_verify config overrides for sourced-nlp, e.g. \'{"guard": null}\'')
     args = ap.parse_args(argv)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     tools = [t.strip() for t in args.tools.split(",") if t.strip()]
@@ -245,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         for tool in tools:
             t = time.time()
             if tool in (OURS, RULES):
-                preds = run_ours(items, args.n_process, {"meaning": None} if tool == RULES else None)
+                preds = run_ours(items, args.n_process, {**({"meaning": None} if tool == RULES else {}), **(args.verify_config or {})} or None)
             else:
                 preds = run_peer(items)
             if preds is None:

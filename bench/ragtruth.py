@@ -385,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--peer-raw-qa", action="store_true",
                     help="give sourced-evidence the QA passages as one string with its 'passage N:' markers "
                          "(not the default: a marker lets 'According to Passage 1' sentences match)")
+    ap.add_argument("--verify-config", type=json.loads, default=None, metavar="JSON",
+                    help='more sourced_verify config overrides for sourced-nlp, e.g. \'{"guard": null}\' or '
+                         '\'{"guard": {"@misc": "sourced.guard.v1", "unaligned": "all"}}\'')
     ap.add_argument("--refresh-threshold", action="store_true", help="recompute the train threshold even if cached")
     args = ap.parse_args(argv)
 
@@ -413,7 +416,8 @@ def main(argv: list[str] | None = None) -> int:
     }
 
     segments: dict[str, list[list[dict]]] = {}
-    configs = {OURS: {"meaning": None} if args.no_meaning else None, RULES: {"meaning": None}}
+    extra = args.verify_config or {}
+    configs = {OURS: {**({"meaning": None} if args.no_meaning else {}), **extra} or None, RULES: {"meaning": None, **extra}}
     result["meaning"] = not args.no_meaning
     for tool in (OURS, RULES):
         if tool in tools:

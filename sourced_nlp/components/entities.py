@@ -34,8 +34,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from . import extensions
+from .quantity_tokens import identifier_number
 from ..text.citations import KEYWORDS
-from ..text.lexicons import LexiconComponent, lexicon_data
+from ..text.lexicons import LexiconComponent, lexicon_data, load_lexicon
 
 def _words_re(template: str, words) -> re.Pattern:
     """``template`` with ``{words}`` replaced by an alternation of ``words`` (escaped); case-blind."""
@@ -82,6 +83,8 @@ class EntityKeys:
         self.titles = set(lex["titles"])
         self.inherit_subjects = set(lex["inherit_subjects"])
         self.fuzzy_min_score = float(lex["fuzzy_min_score"])
+        # "Version 3.2", "Article 17": a label word and its number name a thing
+        self.id_words = frozenset(lex.get("identifier_words", ()))
         self.weekdays: list[str] = list(lex.get("weekdays", []))  # in week order
         self.day_groups: dict[str, list[str]] = dict(lex.get("day_groups", {}))  # "weekends" -> its days
         self.day_phrases: list[list[str]] = sorted((x.split() for x in lex.get("day_phrases", [])), key=len, reverse=True)
@@ -92,10 +95,13 @@ class EntityKeys:
         self.source_reference = _words_re(r"^(?:{words})s?\b(?:\s+\d+)?\s*$",
                                           (*KEYWORDS, *lex.get("source_reference_words", ())))
         self.alias_of: dict[str, list[str]] = {}
-        for group in lex["aliases"]:
-            keys = sorted({self.key(a) for a in group})
+        groups = list(lex["aliases"])
+        for more in lex.get("alias_lexicons", ()):  # models/aliases.json: countries, cities, organisations
+            groups += load_lexicon(more)["aliases"]
+        for group in groups:
+            keys = {self.key(a) for a in group}
             for k in keys:
-                self.alias_of[k] = keys
+                self.alias_of[k] = sorted(keys.union(self.alias_of.get(k, ())))
 
     def key(self, text: str) -> str:
         """Canonical key of a name: ``"The U.S.'s"`` -> ``"us"``, ``"Acme Corp."`` -> ``"acme"``."""
@@ -235,6 +241,12 @@ class EntityAnchors(LexiconComponent):
         label_end = _label_end(span, self.keys.list_label)
         if label_end is not None:
             covered.update(range(span.start, label_end + 1))
+        for tok in span:
+            # "Store 7", "Version 3.2", "Flight 212": a number that names a thing, with its noun
+            if tok.i not in covered and tok.i - 1 not in covered and tok.i > span.start and (
+                    identifier_number(tok) or doc[tok.i - 1].lower_ in self.keys.id_words and (tok.like_num or tok.text[:1].isdigit())):
+                covered.update((tok.i - 1, tok.i))
+                self._add(out, doc[tok.i - 1 : tok.i + 1], "ID")
         run: list[int] = []
         for tok in [*span, None]:
             if tok is not None and tok.pos_ == "PROPN" and tok.i not in covered and tok.text[:1].isupper():

@@ -8,7 +8,7 @@ types (so a source parsed once can be cached, pickled and shipped to other proce
 "lemmas": [str], "predicates": [str], "subject": [str], "one_subject": bool,
 "entities": [anchor dict], "quantities": [quantity dict],
 "negated": bool, "cue": str | None, "negated_predicate": str | None, "denied": [[int, int]],
-"hedged": bool, "contrast": bool, "quotes": [str], "norm": str}``
+"hedged": bool, "contrast": bool, "quotes": [str], "tokens": [[...]], "norm": str}``
 
 * ``lemmas``: content lemmas, lower case, mapped to the canonical member of their synonym group
   (``models/lexical.json``); stop words, punctuation, degree words ("a lot", "sharply"), the
@@ -17,6 +17,8 @@ types (so a source parsed once can be cached, pickled and shipped to other proce
   complements), phrasal verbs joined (``go down`` -> ``fall``).
 * ``denied``: ``[start, end]`` char offsets, from the segment's start, of what each negation cue
   denies (``Span._.denied_clauses``).
+* ``tokens``: every word with its lemma, part of speech, tag, dependency, head and offsets, for
+  the guard of ``grounded`` (:meth:`Passages.tokens`).
 * ``norm``: the text in entity-key form (lower case, ``.`` dropped, punctuation spaced), for
   finding a name the NER missed.
 
@@ -176,8 +178,31 @@ class Passages(LexiconComponent):
             "hedged": any(self.is_hedge(t) for t in span),
             "contrast": any(t.dep_ == "cc" and t.lower_ in ("but", "yet") or t.lower_ in ("while", "whereas", "although", "though") for t in span),
             "quotes": self.quotes(span),
+            "tokens": self.tokens(span, skip),
             "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
         }
+
+    def tokens(self, span: Span, skip: set[int]) -> list[list]:
+        """The words of the span as the guard of ``grounded`` aligns them
+        (:mod:`sourced_nlp.verdict.guard`): one ``[lemma, pos, tag, dep, head, start, end, flag, raw]``
+        per token that is not a space. ``lemma``: the canonical content lemma
+        (:meth:`token_lemma`), else spaCy's lemma in lower case; ``head``: the index of the
+        head in this list (-1 for the root or a head outside the span); ``start``/``end``: char
+        offsets from the span's start; ``flag``: ``"n"`` a word of a name or value the rules
+        compare on their own (an anchor, a quantity, a citation marker), ``"a"`` an article,
+        demonstrative or personal pronoun (``PronType`` Art/Dem/Prs), ``"o"`` an ordinal
+        (NER ``ORDINAL``), else ``""``; ``raw``: spaCy's lemma in lower case (``lemma`` may be
+        the canonical member of a synonym group: "required" -> "need")."""
+        kept = [t for t in span if not t.is_space]
+        at = {t.i: k for k, t in enumerate(kept)}
+        out: list[list] = []
+        for t in kept:
+            raw = self.lexical.lemma_fixes.get(t.lower_, t.lemma_.lower())
+            lemma = self.token_lemma(t) or raw
+            flag = "n" if t.i in skip else "o" if t.ent_type_ == "ORDINAL" else "a" if set(t.morph.get("PronType")) & {"Art", "Dem", "Prs"} else ""
+            out.append([lemma, t.pos_, t.tag_, t.dep_, at.get(t.head.i, -1) if t.head.i != t.i else -1,
+                        t.idx - span.start_char, t.idx + len(t.text) - span.start_char, flag, raw])
+        return out
 
     def subject(self, span: Span) -> list[str]:
         """Canonical content lemmas of the main clause's subject phrase when it is a common noun

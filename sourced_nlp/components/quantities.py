@@ -15,7 +15,8 @@ How candidates are found:
    ``(Passage 2)``, ``(Source 3)``, and every marker ``sourced_claims`` found, such as
    ``[2023-report]``; a marker's quote is not blocked), list numbers at the start of a line (``1.``, ``2)``) and
    numbers after a label word (``version 3``, ``Table 2``; list ``label_words`` in
-   ``models/units.json``). Labels such as ``Q3``/``GPT-4``/``COVID-19`` are refused by
+   ``models/units.json``) or a capitalised noun (``Store 7``, ``Flight 212``: an identifier,
+   :func:`~.quantity_tokens.identifier_number`). Labels such as ``Q3``/``GPT-4``/``COVID-19`` are refused by
    :func:`~sourced_nlp.text.quantity.parse_quantity` itself.
 3. Around each seed, token windows (a few tokens left for approximators, currency symbols and
    range openers; a few right for scale words, units and the other end of a range) are parsed;
@@ -38,7 +39,7 @@ from ..text.citations import KEYWORDS
 from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
 from .quantity_tokens import (_frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
-                              _joinable, _measured, _same_value, _soft_breaks)
+                              _joinable, _measured, _same_value, _soft_breaks, identifier_number)
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7
@@ -200,6 +201,10 @@ class QuantityFinder:
                 out.add(tok.i + 2)
             # "version 3", "Table 2", "No. 5"
             if tok.i > 0 and (tok.like_num or _HAS_DIGIT.search(tok.text)) and doc[tok.i - 1].lower_.rstrip(".") in self._labels:
+                out.add(tok.i)
+            # "Store 7", "Room 310", "Flight 212": a number that names a thing (sourced_entities
+            # makes it a name)
+            if identifier_number(tok):
                 out.add(tok.i)
         return out
 

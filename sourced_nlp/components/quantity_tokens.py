@@ -1,6 +1,7 @@
 """What the tokens around a value of ``sourced_quantities`` mean: line breaks a value may run
 across, tokens a value window may take, a month or ordinal that names a period, "one" as a
-pronoun, the noun a number counts or measures, the verb a value is said of, a house number.
+pronoun, the noun a number counts or measures, the verb a value is said of, a house number, a
+number that names a thing (an identifier).
 
 Functions of spaCy tokens and spans only (no component state), for :mod:`.quantities`.
 """
@@ -9,10 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from ..text.quantity import Quantity
 from .extensions import CLAIMS_KEY, SKIPPED_KEY
+
+_CALENDAR = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                       "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+                       "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                       "q", "fy", "h", "week", "day", "year", "month", "quarter", "page"))
 
 
 def _soft_breaks(doc: Doc) -> frozenset:
@@ -120,3 +126,20 @@ def _house_number(doc: Doc, end: int, street_types: Collection[str]) -> bool:
         if not (tok.text[:1].isupper() or tok.like_num):
             return False
     return False
+
+
+def identifier_number(tok: Token) -> bool:
+    """The token is a number that names a thing with the noun before it ("Store 7", "Room 310",
+    "Flight 212", "Article 17", "Windows 11"): a bare number (no unit, currency or percent after
+    it) right after a capitalised singular noun that is no month or weekday, no part of a date and no
+    code in capitals ("USD 5", "KB 3").
+    Such a number is an identifier: matched as a name, never compared as an amount."""
+    if not (tok.like_num or tok.text.replace(".", "").isdigit()) or tok.i == 0 or tok.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT"):
+        return False
+    prev = tok.doc[tok.i - 1]
+    if prev.tag_ not in ("NN", "NNP") or not prev.text[:1].isupper() or prev.text.isupper() or prev.ent_type_ in ("DATE", "TIME") or not prev.is_alpha:
+        return False
+    if prev.lower_ in _CALENDAR:
+        return False
+    nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    return nxt is None or nxt.text not in ("%", "percent") and not (nxt.like_num and not nxt.is_punct)

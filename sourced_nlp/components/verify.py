@@ -58,6 +58,7 @@ from ..report.model import SCHEMA
 from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
+from ..verdict.guard import Guard, GuardLexicon
 from ..verdict.rules.empty import no_features, no_sources
 from .indexer import SourceIndexer
 from .passages import Lexical
@@ -111,6 +112,22 @@ def make_word_matcher() -> WordMatcher:
     return word_in
 
 
+@registry.misc("sourced.guard.v1")
+def make_guard(unaligned: str = "slots", wordnet: str = "wordnet", guard: str = "guard") -> Guard:
+    """The guard of ``grounded`` (:mod:`sourced_nlp.verdict.guard`): every grounded result is
+    aligned word by word with its evidence and taken back when a word that carries the claim's
+    meaning is unaccounted for. ``unaligned``: which claim words with no counterpart keep a claim
+    from grounded (``slots``: only a word with another word in its slot; ``predicates``: also the
+    main predicates and the closed classes; ``all``: every word that carries meaning; the three
+    settings' figures are in bench/RESULTS.md). ``wordnet``/``guard``: the lexicons, bundled
+    name or path.
+
+    Raises:
+        ValueError: an ``unaligned`` that is none of the three.
+    """
+    return Guard(GuardLexicon.load(wordnet=wordnet, guard=guard), unaligned=unaligned)
+
+
 def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: int | None = None) -> None:
     """Check the tunables of ``sourced_verify`` before it is built.
 
@@ -144,6 +161,7 @@ def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: i
         "word_matcher": {"@misc": "sourced.word_matcher.v1"},
         "judge": None,
         "meaning": {"@misc": "sourced.meaning.v1"},
+        "guard": {"@misc": "sourced.guard.v1"},
     },
 )
 def make_verify(
@@ -155,7 +173,7 @@ def make_verify(
     support_spread: float, support_novel_words: float, support_novel_name: float, swap_min_words: int,
     fusion_record_lines: int, key_span: int, text_value_words: int, cache_size: int, rules: Sequence[Rule],
     word_matcher: WordMatcher, lazy_parse_chars: int | None = 20_000, require_citations: bool = False,
-    judge=None, meaning=None
+    judge=None, meaning=None, guard: Guard | None = None
 ) -> "Verify":
     """Create the verifier; adds the missing upstream sourced components first. The thresholds
     are the fields of :class:`~sourced_nlp.verdict.thresholds.Thresholds`, by name.
@@ -173,7 +191,7 @@ def make_verify(
     lexicons = {"lexicon": lexicon, "records": records, "verdict_words": verdict_words, "negation": negation, "units": units}
     return Verify(nlp, name, lexicons=lexicons, thresholds=t, cache_size=cache_size,
                   lazy_parse_chars=lazy_parse_chars, require_citations=require_citations, rules=rules, word_matcher=word_matcher,
-                  judge=judge, meaning=meaning)
+                  judge=judge, meaning=meaning, guard=guard)
 
 
 class Verify:
@@ -196,6 +214,8 @@ class Verify:
             asked about every claim the rules leave unverified; None (the default): no judge.
         meaning: the meaning tier (``sourced.meaning.v1``), tried just before the last rule, so
             after every rule that can show a verdict and before the judge; None: the rules only.
+        guard: the guard of ``grounded`` (``sourced.guard.v1``), which every grounded result of
+            the rules and the meaning tier passes; None: no guard.
 
     Raises:
         ValueError: a threshold or ``cache_size`` out of range (see :func:`validate_config`).
@@ -204,11 +224,12 @@ class Verify:
 
     def __init__(self, nlp: Language, name: str, *, lexicons: dict[str, str] | None = None, thresholds: Thresholds,
                  cache_size: int, lazy_parse_chars: int | None = 20_000, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
-                 word_matcher: WordMatcher = word_in, judge=None, meaning: Rule | None = None) -> None:
+                 word_matcher: WordMatcher = word_in, judge=None, meaning: Rule | None = None, guard: Guard | None = None) -> None:
         validate_config(thresholds, cache_size, lazy_parse_chars)
         self.meaning = meaning  # the meaning tier: just before the last rule (unverified), when given
         self.judge = judge  # a sourced.judge.*.v1 backend: asked about the claims the rules leave unverified
         self.require_citations = require_citations
+        self.guard = guard  # sourced.guard.v1: every grounded result is checked word by word
         self.nlp = nlp
         self.name = name
         self.thresholds = thresholds
@@ -236,6 +257,7 @@ class Verify:
         self.verifier = Verifier(
             self.thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9), self.lexical.meta_words,
             rules=self._decision_order(), word_matcher=self.word_matcher, lexicon=self.verdict_lexicon,
+            guard=self.guard,
         )
         self.indexer.use_lexicons(self.lexical, self.verdict_lexicon)
 

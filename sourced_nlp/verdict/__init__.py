@@ -13,6 +13,9 @@ rules can be read and tested on their own. For each claim:
    each (:mod:`.rules`, the business-record rules in :mod:`.records`); the first that decides
    gives the result and names itself in its ``rule`` key. ``support`` orders claims
    (:mod:`.support`).
+4. **Guard.** A ``grounded`` result is aligned with its evidence word by word
+   (:mod:`.guard`) and taken back when a word that carries the claim's meaning is not
+   accounted for; when it is, the ``contradicted`` rule may then decide.
 
 May import only :mod:`sourced_nlp.text` (and its own :mod:`.meaning`, the learned tier).
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from .alignment import Aligner, Alignment
 from .context import CitedSources, ClaimContext, Rule
+from .guard import Guard, GuardLexicon
 from .index import PassageIndex
 from .lexicon import VerdictLexicon, default_lexicon
 from .passage import Passage
@@ -31,7 +35,7 @@ from .verifier import Verifier
 from .words import WordMatcher, word_in
 
 __all__ = [
-    "Aligner", "Alignment", "CitedSources", "ClaimContext", "ClaimRecord", "DEFAULT_RULES", "FeatureRecord",
+    "Aligner", "Alignment", "CitedSources", "ClaimContext", "ClaimRecord", "DEFAULT_RULES", "FeatureRecord", "Guard", "GuardLexicon",
     "Passage", "PassageIndex", "PassageRecord", "Result", "Rule", "Thresholds", "VerdictLexicon", "Verifier",
     "WordMatcher", "default_lexicon", "validate_thresholds", "word_in",
 ]

@@ -66,6 +66,7 @@ class FeatureRecord(TypedDict):
     one_subject: NotRequired[bool]
     contrast: NotRequired[bool]
     kind: NotRequired[str]
+    tokens: NotRequired[list[list]]
 
 
 #: a claim's record is a segment's record

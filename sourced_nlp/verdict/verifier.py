@@ -8,11 +8,13 @@ from typing import Any
 
 from .alignment import Aligner
 from .context import CitedSources, ClaimContext, Rule
+from .guard import Guard
 from .index import PassageIndex
 from .lexicon import VerdictLexicon, default_lexicon
 from .records.fields import record_words
 from .records.rating import without_fitting_words
 from .rules import DEFAULT_RULES
+from .rules.contradicted import contradicted
 from .thresholds import Thresholds
 from .types import ClaimRecord, Result
 from .words import WordMatcher, word_in
@@ -32,17 +34,20 @@ class Verifier:
         rules: the decision order (``sourced.rules.v1``); the last rule must always decide.
         word_matcher: whether a passage holds a claim's word (``sourced.word_matcher.v1``).
         lexicon: the verdict's words (the bundled lexicons by default).
+        guard: the guard every grounded result passes (:class:`~sourced_nlp.verdict.guard.Guard`);
+            None: results as the rules give them.
     """
 
     def __init__(self, thresholds: Thresholds, opposed: Callable[[str, str], bool], locate: Callable[[str, str], Any],
                  meta_words: frozenset[str] = frozenset(), *, rules: Sequence[Rule] = DEFAULT_RULES,
-                 word_matcher: WordMatcher = word_in, lexicon: VerdictLexicon | None = None) -> None:
+                 word_matcher: WordMatcher = word_in, lexicon: VerdictLexicon | None = None, guard: Guard | None = None) -> None:
         self.t = thresholds
         self.lex = lexicon or default_lexicon()
         self.locate = locate
         self.meta_words = meta_words
         self.rules = tuple(rules)
         self.aligner = Aligner(self.lex, opposed, word_matcher, meta_words)
+        self.guard = guard.with_meta(meta_words) if guard is not None else None
 
     def prepare(self, claim: ClaimRecord, index: PassageIndex) -> ClaimRecord:
         """The claim as the rules read it: without meta words; in prose without the every-day
@@ -96,5 +101,11 @@ class Verifier:
         for rule in self.rules:
             decided = rule(ctx)
             if decided is not None:
-                return decided
+                if self.guard is None or decided["verdict"] != "grounded":
+                    return decided
+                guarded = self.guard(ctx, decided)
+                if guarded["verdict"] == "unverified":
+                    # the grounding is taken back: a passage that states otherwise now decides
+                    return contradicted(ctx) or guarded
+                return guarded
         raise RuntimeError("no rule of the verdict decided: the last rule must always decide")

@@ -27,7 +27,7 @@ passage names another of the same type in the same grammatical role, the rest of
 there (coverage >= ``swap_coverage``, 0.7), every value of the claim there and another of its
 names or values, or, failing one, 90% of at least ``swap_min_words`` (2) of its words
 ("announced by CEO Sundar Pichai" / "announced by CEO Satya Nadella"); never a run of
-capitalised words the NER did not label, nor a weekday. All thresholds were set on the
+capitalised words the NER did not label, nor a weekday, nor an identifier ("Store 9"). All thresholds were set on the
 acceptance cases and the RAGTruth train split.
 """
 
@@ -106,8 +106,8 @@ def _swap(ctx: ClaimContext, al: Alignment) -> Conflict | None:
     if not (len(al.ents_missing) == 1 and not al.q_conflict and al.coverage >= ctx.t.swap_coverage and not al.polarity_flip):
         return None
     a = al.ents_missing[0]
-    if not a["label"] or a["label"] == "DAY":
-        return None  # a run of capitalised words the NER did not call a name; a weekday
+    if not a["label"] or a["label"] in ("DAY", "ID"):
+        return None  # a run of capitalised words the NER did not call a name; a weekday; "Store 9" (another store, not a swap)
     if any(k in ctx.index.entity_keys for k in (a["key"], *a["aliases"])):
         return None  # the claim's name is in the sources: they may just be silent on this
     other = [

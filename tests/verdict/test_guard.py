@@ -1,0 +1,150 @@
+"""``verdict/guard.py``: the guard of ``grounded``, word by word.
+
+Two tables. The first is pure Python over the bundled lexicons: which lemmas align and which
+stand against each other. The second runs the real pipeline: an answer and its sources that the
+rules alone ground (each row is checked with the guard off too, so a row that the rules already
+decide cannot pass by accident), and the verdict and rule the guard gives. The words are not
+those of ``../shared/cases/traps.jsonl``: each row teaches the mechanism on other words.
+"""
+
+from __future__ import annotations
+
+import pytest
+import spacy
+
+import sourced_nlp
+from sourced_nlp.components.verify import make_guard
+from sourced_nlp.verdict.guard import Guard, GuardLexicon, default_guard_lexicon
+
+LEX = default_guard_lexicon()
+
+RELATED = [
+    # claim lemma, evidence lemma, how (None: not aligned)
+    ("increase", "increase", "lemma"),
+    ("quarterly", "quarter", "form"),
+    ("min", "minute", "form"),
+    ("buy", "purchase", "synonym"),
+    ("decline", "fall", "synonym"),
+    ("increase", "rise", "broader"),
+    ("rise", "increase", None),  # the narrower word of the claim is not stated by the broader one
+    ("rise", "fall", None),
+    ("kill", "injure", None),
+]
+
+OPPOSED = [
+    ("rise", "fall", True),
+    ("accept", "reject", True),
+    ("include", "exclude", True),
+    ("accessible", "inaccessible", True),  # a negative prefix
+    ("legal", "illegal", True),
+    ("monday", "friday", True),  # one set (weekdays)
+    ("many", "few", True),  # quantifiers of conflicting groups
+    ("all", "most", True),
+    ("several", "few", False),  # both a handful
+    ("some", "several", False),
+    ("buy", "purchase", False),
+    ("fast", "fast", False),
+]
+
+
+@pytest.mark.parametrize("a,b,how", RELATED, ids=[f"{a}-{b}" for a, b, _ in RELATED])
+def test_related(a, b, how):
+    assert LEX.related(a, b) == how
+
+
+@pytest.mark.parametrize("a,b,opposed", OPPOSED, ids=[f"{a}-{b}" for a, b, _ in OPPOSED])
+def test_opposed(a, b, opposed):
+    assert LEX.opposed(a, b) is opposed
+    assert LEX.opposed(b, a) is opposed
+
+
+# name, answer, sources, expected verdict, expected rule
+ROWS = [
+    ("antonym in the same slot", "The nurse dressed the wound before noon.", ["The nurse undressed the wound before noon."],
+     "contradicted", "contradicted.antonym"),
+    ("a negative prefix", "The mountain road is accessible in winter.", ["The mountain road is inaccessible in winter."],
+     "contradicted", "contradicted.antonym"),
+    ("quantifiers of conflicting groups", "Many residents attended the hearing.", ["Few residents attended the hearing."],
+     "contradicted", "contradicted.antonym"),
+    ("all against a share", "The vaccine protected all volunteers in the study.",
+     ["The vaccine protected 80% of volunteers in the study."], "contradicted", "contradicted.scope"),
+    ("all against one kind", "The grant is open to all researchers until May 1.",
+     ["The grant is open to junior researchers until May 1."], "contradicted", "contradicted.scope"),
+    ("only against a list", "The app runs on Android only.", ["The app runs on Android, iOS and Windows."],
+     "contradicted", "contradicted.scope"),
+    ("a status dropped", "Maria Lopez is the treasurer of the club.", ["Maria Lopez is the former treasurer of the club."],
+     "contradicted", "contradicted.qualifier"),
+    ("an exception dropped", "Prices rose in every store last week.", ["Prices rose in every store except Oslo last week."],
+     "contradicted", "contradicted.qualifier"),
+    ("an ordinal of a superlative dropped", "Lake Aral is the largest lake in the region.",
+     ["Lake Aral is the third-largest lake in the region."], "contradicted", "contradicted.qualifier"),
+    ("names in each other's place", "Initech sued Globex in 2021.", ["Globex sued Initech in 2021."],
+     "contradicted", "contradicted.roles"),
+    ("a hedge dropped", "The museum will close in October.", ["The museum might close in October."],
+     "unverified", "unverified.hedged"),
+    ("a figure the source calls provisional", "The harvest was 40 tonnes in 2022.",
+     ["The harvest was 40 tonnes in 2022 (preliminary estimate)."], "unverified", "unverified.hedged"),
+    ("another verb in the slot", "The council approved the budget on Tuesday.",
+     ["The council debated the budget on Tuesday."], "unverified", "unverified.unaligned"),
+    ("a day of another named subject", "Dr. Okafor works on Friday.",
+     ["Dr. Okafor works on Wednesday.", "Dr. Lindqvist works on Friday."], "contradicted", "contradicted.entity"),
+    ("a value of another subject", "The basic tier includes up to 50 seats.",
+     ["The basic tier includes up to 5 seats; the team tier includes up to 50 seats."], "contradicted", "contradicted.value"),
+    ("not English", "Der Umsatz ist nicht stark gestiegen.", ["Der Umsatz ist stark gestiegen."],
+     "unverified", "unverified.language"),
+]
+
+KEPT = [
+    ("a synonym verb", "Sales increased 5% in March.", ["Sales rose 5% in March."]),
+    ("an abbreviated unit", "Bake the bread for 30 minutes at 200 degrees.", ["Bake the bread for 30 min at 200 degrees."]),
+    ("the value hangs on the claim's subject", "Growth was 8% last year.", ["Revenue was $5 billion last year, with growth of 8%."]),
+    ("a known alias", "Burma held elections in 2020.", ["Myanmar held elections in 2020."]),
+    ("a surname", "James Holmes faces 12 charges.", ["Holmes faces 12 charges."]),
+    ("each of a count", "Divide the dough into two parts and roll each part flat.",
+     ["Divide the dough into two parts and roll each part flat."]),
+]
+
+
+@pytest.fixture(scope="module")
+def unguarded():
+    return sourced_nlp.load_pipeline(config={"guard": None})
+
+
+@pytest.mark.parametrize("name,answer,sources,verdict,rule", ROWS, ids=[r[0] for r in ROWS])
+def test_guard_takes_back(nlp, unguarded, name, answer, sources, verdict, rule):
+    before = sourced_nlp.check(answer, sources, nlp=unguarded).claims
+    assert [c.verdict for c in before] == ["grounded"], f"the rules alone must ground the row: {[(c.rule, c.reason) for c in before]}"
+    claims = sourced_nlp.check(answer, sources, nlp=nlp).claims
+    assert len(claims) == 1
+    assert (claims[0].verdict, claims[0].rule) == (verdict, rule), claims[0].reason
+    assert claims[0].evidence, "a guarded verdict keeps its evidence"
+
+
+@pytest.mark.parametrize("name,answer,sources", KEPT, ids=[r[0] for r in KEPT])
+def test_guard_keeps(nlp, name, answer, sources):
+    claims = sourced_nlp.check(answer, sources, nlp=nlp).claims
+    assert [c.verdict for c in claims] == ["grounded"], [(c.rule, c.reason) for c in claims]
+
+
+def test_levels_of_unaligned_words(nlp):
+    """A claim word with no counterpart at all: ``slots`` (the default) lets it pass, ``all``
+    keeps the claim from grounded and names the word."""
+    answer, sources = "The team quickly fixed the leak on Monday.", ["The team fixed the leak on Monday."]
+    assert sourced_nlp.check(answer, sources, nlp=nlp).claims[0].verdict == "grounded"
+    strict = sourced_nlp.load_pipeline(config={"guard": {"@misc": "sourced.guard.v1", "unaligned": "all"}})
+    claim = sourced_nlp.check(answer, sources, nlp=strict).claims[0]
+    assert (claim.verdict, claim.rule) == ("unverified", "unverified.unaligned")
+    assert "quickly" in claim.reason
+
+
+def test_a_bad_level_is_refused():
+    with pytest.raises(ValueError, match="guard_unaligned must be one of all, predicates, slots"):
+        make_guard(unaligned="most")
+
+
+def test_guard_off_by_config():
+    nlp = spacy.blank("en")
+    assert Guard(GuardLexicon.load()).unaligned == "slots"
+    with pytest.raises(ValueError):
+        Guard(unaligned="")
+    del nlp
