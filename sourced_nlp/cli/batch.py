@@ -80,7 +80,8 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
             continue
         problem = unpaired_surrogate(value)
         if problem:
-            rows.append((n, value.get("id") if isinstance(value, dict) else None, None, f"malformed JSON: {problem}"))
+            rid = _writable(value.get("id")) if isinstance(value, dict) else None
+            rows.append((n, rid, None, f"malformed JSON: {problem}"))
             continue
         rid = value.get("id") if isinstance(value, dict) else None
         try:
@@ -88,6 +89,19 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
         except SourceError as err:
             rows.append((n, rid, None, str(err)))
     return rows
+
+
+def _writable(value: Any) -> Any:
+    """A JSON value with every unpaired surrogate in its strings written as its escape (the six
+    characters ``\\ud800``), so that it can be written as UTF-8: the id of a record refused for
+    one is echoed in its error result like this (and matched like this by ``--resume``)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, list):
+        return [_writable(v) for v in value]
+    if isinstance(value, dict):
+        return {_writable(k): _writable(v) for k, v in value.items()}
+    return value
 
 
 def _result_line(r: dict) -> str:
@@ -222,7 +236,7 @@ def batch(
                 done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)  # a signal while connecting
                 for r in _in_order(todo, done, file):
                     with signals.whole():
-                        _write_result(fh, r, fmt, console, name)
+                        r = _write_result(fh, r, fmt, console, name, file)
                     results.append(r)
                     advance("error" in r)
                 signals.writing = True  # every result is written: a signal from here on changes nothing
@@ -304,8 +318,10 @@ def _report(report: Any) -> Report:
     return report if isinstance(report, Report) else Report.from_dict(report)
 
 
-def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
-    """Write one batch result and flush it (JSON: one line; text: the rendered report).
+def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str, file: str) -> dict:
+    """Write one batch result and flush it (JSON: one line; text: the rendered report); returns
+    the result written: ``r``, or, for a result that cannot be written as UTF-8, an error result
+    in its place (also said on stderr), so that the record is not lost and the run goes on.
 
     Raises:
         SourceError: the output cannot be written (a full disk), naming it. A closed pipe on
@@ -313,7 +329,15 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
     """
     try:
         if fmt == BatchFormat.json:
-            fh.write(_result_line(r))
+            line = _result_line(r)
+            try:
+                line.encode("utf-8")
+            except UnicodeEncodeError as err:
+                r = {"line": r["line"], "id": _writable(r.get("id")),
+                     "error": error_text(f"the result cannot be written as UTF-8: {err.reason}")}
+                typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
+                line = _result_line(r)
+            fh.write(line)
         else:
             from ..report.text import render_text
 
@@ -324,6 +348,7 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
                 console.print(f"── {label}", markup=False, highlight=False)
                 render_text(_report(r["report"]), console)
         fh.flush()
+        return r
     except BrokenPipeError:
         raise
     except OSError as err:
