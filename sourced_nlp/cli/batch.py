@@ -19,7 +19,7 @@ from ..files import read_stdin_bytes
 from . import judge as judging
 from ._util import AUDIT_HELP, BatchFormat, FailOn, _output, _stdout_console, _where, app
 from .meaning import MEANING
-from .outputs import UsageError, _check_written
+from .outputs import UsageError, _OutputLock, _check_written
 from .signals import _FINISHED, Interrupted, _Signals
 
 def _parse_line(line: str) -> tuple[Any, Optional[str]]:
@@ -222,6 +222,13 @@ def batch(
     rows = _read_batch(file)
     if not rows:
         raise SourceError("no records on standard input" if file == "-" else f"no records in batch file {file}")
+    with _OutputLock(out):  # before OUT is read or cut, held until the run ends: a second writer refuses
+        return _run(file, rows, out, fmt, fail_on, audit, resume, nlp, judge_cfg, dask, partition_size)
+
+
+def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, fail_on: FailOn, audit: Optional[str],
+         resume: bool, nlp: Any, judge_cfg: Optional[dict], dask: Optional[str], partition_size: int) -> int:
+    """The run of :func:`batch` once its records are read and OUT is locked."""
     results, size = _resume_prefix(out, rows, file) if resume else ([], 0)
     stream = _resume_stream(out, size) if resume else _output(out)
     todo = rows[len(results):]
