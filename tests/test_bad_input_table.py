@@ -217,6 +217,8 @@ CLI = [
     ("fail-under out of range", ["check", P("answer.txt"), P("source.txt"), "--fail-under", "500"], None, 2, "--fail-under"),
     ("min-coverage negative", ["cite", P("answer.txt"), P("source.txt"), "--min-coverage", "-1"], None, 2, "--min-coverage"),
     ("format unknown", ["check", P("answer.txt"), P("source.txt"), "--format", "pdf"], None, 2, "pdf"),
+    ("fail-on two verdicts", ["check", P("answer.txt"), P("source.txt"), "--fail-on", "high", "--fail-on", "low"], None, 2,
+     "--fail-on takes one verdict or severity, got high and low (judge-error may be added to one)"),
     ("fail-on unknown", ["check", P("answer.txt"), P("source.txt"), "--fail-on", "bogus"], None, 2, "bogus"),
     ("output a directory", ["check", P("answer.txt"), P("source.txt"), "-o", P("adir")], None, 2, "is a directory"),
     ("output is the answer", ["check", P("answer.txt"), P("source.txt"), "-o", P("answer.txt")], None, 2,

@@ -257,3 +257,56 @@ def test_calibrate_bad_input(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     done = run("calibrate", "missing.jsonl", "--judge", "anthropic", env=env, cwd=tmp_path)
     assert done.returncode == 2 and "needs an API key" in done.stderr  # before the gold file is read
+
+
+# ----------------------------------------------- a judge whose every request fails (cli-trial N3-57)
+
+def _failing_judge(folder: Path, name: str) -> str:
+    (folder / f"{name}.py").write_text("def ask(inp):\n    raise ConnectionError('Connection error.')\n",
+                                       encoding="utf8")
+    (folder / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
+    (folder / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
+    return f"{name}:ask"
+
+
+FAILED_LINE = ("judge: 1 of 1 claims got no verdict, every request failed (the judge function raised ConnectionError: "
+               "Connection error.): they keep the rules' verdict (--fail-on judge-error fails the gate on this)\n")
+
+
+def test_a_judge_whose_every_request_fails_is_said_on_stderr_and_can_fail_the_gate(tmp_path):
+    ref = _failing_judge(tmp_path, "failjudge_check")
+    args = ("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref)
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == FAILED_LINE, done.stderr
+    done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == FAILED_LINE + "gate: the judge gave no verdict for 1 of 1 claims (its requests failed)\n"
+    done = run(*args, "--fail-on", "judge-error", "--fail-on", "unverified", cwd=tmp_path)  # both gates
+    assert done.returncode == 1 and "gate: 1 claim(s) unverified" in done.stderr, done.stderr
+    done = run("cite", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref, "--fail-on", "judge-error",
+               cwd=tmp_path)
+    assert done.returncode == 1 and "gate: the judge gave no verdict for 1 of 1 claims" in done.stderr, done.stderr
+
+
+def test_a_batch_whose_judge_fails_says_it_in_its_summary(tmp_path):
+    ref = _failing_judge(tmp_path, "failjudge_batch")
+    record = {"output": "Revenue rose 8%. The CEO resigned.", "sources": ["Revenue rose 8%."]}
+    (tmp_path / "r.jsonl").write_text(json.dumps(record) + "\n" + json.dumps(record) + "\n", encoding="utf8")
+    args = ("batch", "r.jsonl", "-o", "out.jsonl", "--judge", "callable", "--judge-model", ref)
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        FAILED_LINE.replace("1 of 1", "2 of 2").rstrip("\n"),
+        "2 records: 2 checked, 0 failed the gate, 0 malformed; judge: 2 of 2 claims got no verdict"]
+    done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "2 records: 2 checked, 2 failed the gate, 0 malformed; judge: 2 of 2" in done.stderr
+
+
+def test_a_judge_that_answers_adds_no_line(tmp_path):
+    _judge_modules(tmp_path)
+    (tmp_path / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
+    (tmp_path / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
+    done = run("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", "./myjudge.py:ask",
+               "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr

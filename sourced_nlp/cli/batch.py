@@ -17,7 +17,8 @@ from ..errors import SourceError
 from ..report.model import Report
 from ..files import read_stdin_bytes
 from . import judge as judging
-from ._util import AUDIT_HELP, BatchFormat, FailOn, _output, _stdout_console, _where, app
+from ._util import (AUDIT_HELP, DEFAULT_FAIL_ON, FAIL_ON_METAVAR, BatchFormat, FailOn, _output, _stdout_console,
+                    _where, app, fail_on_gates, judge_failure_line, judge_failures)
 from .meaning import MEANING
 from .outputs import UsageError, _OutputLock, _check_written
 from .signals import _FINISHED, Interrupted, _Signals
@@ -184,8 +185,10 @@ def batch(
         ..., metavar="FILE.jsonl", help='JSONL, one {"id"?, "output" (or "answer"), "sources"} per line; - for stdin.'
     ),
     fmt: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="Output format."),
-    fail_on: FailOn = typer.Option(
-        FailOn.contradicted, "--fail-on", help="Which verdicts fail the gate (exit 1)."
+    fail_on: list[FailOn] = typer.Option(
+        [FailOn.contradicted], "--fail-on", metavar=FAIL_ON_METAVAR,
+        help="Which verdicts fail the gate (exit 1); repeat it to add judge-error: a record with a claim the judge "
+        "gave no verdict for (its request failed) fails it too."
     ),
     out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
@@ -212,6 +215,7 @@ def batch(
     many results were kept from the earlier one.
     """
     _check_written(out, [("batch file", file)], judge_file, judge_record)
+    gates = fail_on_gates(fail_on, DEFAULT_FAIL_ON["batch"])
     nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     judge_cfg = _worker_config(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     if dask is not None:
@@ -223,10 +227,10 @@ def batch(
     if not rows:
         raise SourceError("no records on standard input" if file == "-" else f"no records in batch file {file}")
     with _OutputLock(out):  # before OUT is read or cut, held until the run ends: a second writer refuses
-        return _run(file, rows, out, fmt, fail_on, audit, resume, nlp, judge_cfg, dask, partition_size)
+        return _run(file, rows, out, fmt, gates, audit, resume, nlp, judge_cfg, dask, partition_size)
 
 
-def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, fail_on: FailOn, audit: Optional[str],
+def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, gates: tuple[str, bool], audit: Optional[str],
          resume: bool, nlp: Any, judge_cfg: Optional[dict], dask: Optional[str], partition_size: int) -> int:
     """The run of :func:`batch` once its records are read and OUT is locked."""
     results, size = _resume_prefix(out, rows, file) if resume else ([], 0)
@@ -253,7 +257,7 @@ def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, fail_on: F
                 return 128 + stop.signum
 
         _audit.log_batch(audit, results[first_new:], file)
-        code = _summary(results, first_new if resume else None, fail_on.value)
+        code = _summary(results, first_new if resume else None, *gates)
         _FINISHED.append(code)  # a signal on the way out (outside _Signals) keeps this code: main()
         return code
 
@@ -383,16 +387,24 @@ def _interrupted(signum: int, results: list[dict], total: int, name: str, out: O
     return f"interrupted by {what}: {len(results)} of {total} records written to {name} ({last}){hint}"
 
 
-def _summary(results: list[dict], kept: Optional[int], fail_on: str) -> int:
+def _summary(results: list[dict], kept: Optional[int], fail_on: str, judge_error: bool = False) -> int:
     """Print the run's summary on stderr (with ``kept``, the results kept from an earlier run
     by ``--resume``) and return its exit code: 2 when a record was malformed, else 1 when a
-    report failed the gate, else 0."""
+    report failed the gate (with ``judge_error``, also one with a claim the judge gave no verdict
+    for), else 0. Claims the judge gave no verdict for are counted on the summary line, and said
+    on a line of their own before it."""
     errors = [r for r in results if "error" in r]
     checked = [_report(r["report"]) for r in results if "report" in r]
-    failing = sum(1 for rep in checked if rep.failed(fail_on))
+    judged = [judge_failures(rep) for rep in checked]
+    failing = sum(1 for rep, (no_verdict, _, _) in zip(checked, judged)
+                  if rep.failed(fail_on) or (judge_error and no_verdict))
     done = f"; {len(results) - kept} done in this run, {kept} kept from the earlier run" if kept is not None else ""
+    failed, asked = sum(j[0] for j in judged), sum(j[1] for j in judged)
+    judge = f"; judge: {failed} of {asked} claims got no verdict" if failed else ""
+    if failed:
+        typer.echo(judge_failure_line(failed, asked, next(j[2] for j in judged if j[0])), err=True)
     typer.echo(f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
-               f"{len(errors)} malformed{done}", err=True)
+               f"{len(errors)} malformed{done}{judge}", err=True)
     return 2 if errors else 1 if failing else 0
 
 
