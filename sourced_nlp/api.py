@@ -160,11 +160,13 @@ def _unpack(i: int, record: Any) -> tuple[Any, Any, Any]:
             ``"output"``) and ``"sources"``; the message names the record's index.
     """
     if isinstance(record, Mapping):
-        answer = record.get("answer", record.get("output"))
-        if "sources" in record and answer is not None:
-            if "answer" in record and "output" in record:
+        from .text.record import record_parts
+
+        parts = record_parts(record)
+        if parts.has_sources and parts.answer is not None:
+            if parts.both:
                 raise TypeError(f"record {i} has both 'answer' and 'output': give one")
-            return record.get("id"), answer, record["sources"]
+            return parts.id, parts.answer, parts.sources
         raise TypeError(f"record {i} must be an (answer, sources) pair or a mapping with 'answer' and "
                         f"'sources', got a mapping with keys {sorted(map(str, record))}")
     if isinstance(record, (str, bytes)) or not isinstance(record, (tuple, list)) or len(record) != 2:
