@@ -54,7 +54,8 @@ from ..citing import provenance
 from ..judges.backends import register as _register_judges
 from ..text.citations import locate
 from ..text.lexicons import load_lexicon
-from ..report.model import SCHEMA
+from ..report.findings import report_findings
+from ..report.model import ClaimResult, Report, Skipped
 from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
@@ -347,21 +348,16 @@ class Verify:
         return result, extra
 
     def _report(self, doc: Doc, sources: list[dict], claims: list[dict], findings: list[dict]) -> dict:
-        """The ``sourced.report/1`` dict of a checked doc (:class:`sourced_nlp.report.Report`'s shape)."""
-        skipped = [
-            {"text": s.text, "start": s.start_char, "end": s.end_char, "kind": s._.claim_kind or s.label_}
-            for s in doc.spans.get(extensions.SKIPPED_KEY, [])
-        ]
-        counts = {v: sum(1 for c in claims if c["verdict"] == v) for v in ("grounded", "contradicted", "unverified")}
-        report = {
-            "schema": SCHEMA,
-            "answer": doc.text,
-            "sources": [{"id": s["id"], "chars": len(s["text"])} for s in sources],
-            "claims": claims,
-            "skipped": skipped,
-            "counts": counts,
-            **provenance.summarize(claims, findings, sources),
-        }
+        """The ``sourced.report/1`` dict of a checked doc, built through :class:`sourced_nlp.report.Report`
+        (its counts, score and coverage are the report's own)."""
+        report = Report(
+            answer=doc.text,
+            claims=[ClaimResult.from_dict(c) for c in claims],
+            skipped=[Skipped(s.text, s.start_char, s.end_char, s._.claim_kind or s.label_)
+                     for s in doc.spans.get(extensions.SKIPPED_KEY, [])],
+            sources=[{"id": s["id"], "chars": len(s["text"])} for s in sources],
+            findings=report_findings(findings, sources),
+        ).to_dict()
         if self.require_citations:
             provenance.require_citations(report)
         return report
