@@ -51,6 +51,7 @@ from spacy.util import registry
 from . import extensions
 from .. import judges
 from ..citing import provenance
+from ..citing.citation_check import json_citation
 from ..judges.backends import register as _register_judges
 from ..text.citations import locate
 from ..text.lexicons import load_lexicon
@@ -286,7 +287,9 @@ class Verify:
     def __call__(self, doc: Doc) -> Doc:
         """Per claim: its citations checked, its verdict (the cited sources first), its citation
         status and findings; then the judge (when one is configured) on what stays unverified;
-        then every claim span relabelled once and ``doc._.report`` built."""
+        then every claim span relabelled once and ``doc._.report`` built. A JSON reply's citations
+        (``doc._.reply_citations``) go on their claim spans first."""
+        _add_reply_citations(doc)
         raw = doc._.sources
         sources = normalize_sources(raw) if raw else []
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
@@ -361,6 +364,22 @@ class Verify:
         if self.require_citations:
             provenance.require_citations(report)
         return report
+
+
+def _add_reply_citations(doc: Doc) -> None:
+    """Each claim span's citations, extended with those of the JSON reply lines it overlaps
+    (``doc._.reply_citations``, :func:`sourced_nlp.cite`), each read by
+    :func:`~sourced_nlp.citing.citation_check.json_citation` and labelled
+    ``claims[j].citations[k]``."""
+    lines = doc._.reply_citations
+    if not lines:
+        return
+    for span in doc.spans.get(extensions.CLAIMS_KEY, []):
+        extra = [json_citation(x, (a, b), f"claims[{j}].citations[{k}]")
+                 for j, (a, b, cites) in enumerate(lines)
+                 if a < span.end_char and span.start_char < b
+                 for k, x in enumerate(cites)]
+        span._.citations = list(span._.citations or []) + extra
 
 
 def _relabelled(doc: Doc, span: Span, claim: dict) -> Span:
