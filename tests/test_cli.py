@@ -811,7 +811,7 @@ def test_batch_text_longer_than_the_model_reads_is_one_line_error(run, tmp_path)
 @pytest.mark.parametrize(
     "content,needle",
     [
-        ('{"schema": "sourced.report/1"}', "malformed report: the report has no 'sources'"),
+        ('{"schema": "sourced.report/1"}', "malformed report: the report has no 'claims'"),
         ('{"schema": "sourced.report/1", "sources": [], "claims": null, "skipped": []}',
          "malformed report: claims must be an array, got null"),
         ('{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x"}]}',

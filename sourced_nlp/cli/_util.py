@@ -368,7 +368,9 @@ def _refuse_record_as_answer(text: str, path: str) -> None:
         value = json.loads(t)
     except ValueError:
         return
-    if isinstance(value, dict) and "sources" in value and ("answer" in value or "output" in value):
+    from ..text.record import is_record
+
+    if is_record(value):
         raise UsageError(f"ANSWER {_where(path)} is a JSON record with its sources: give it as --json-input "
                          f"{path}, without SOURCE files")
 
