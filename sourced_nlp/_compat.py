@@ -59,6 +59,7 @@ MOVED_NAMES = {
     "sourced_nlp.text.sources": dict.fromkeys(
         ("read_file_bytes", "_read_utf8", "parse_json", "load_source_file", "read_answer", "_decode",
          "read_stdin_bytes", "read_stdin"), "sourced_nlp.files"),
+    "sourced_nlp.report.schema": {"validate_report": "sourced_nlp.report.model"},
 }
 
 

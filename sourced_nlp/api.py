@@ -160,11 +160,13 @@ def _unpack(i: int, record: Any) -> tuple[Any, Any, Any]:
             ``"output"``) and ``"sources"``; the message names the record's index.
     """
     if isinstance(record, Mapping):
-        answer = record.get("answer", record.get("output"))
-        if "sources" in record and answer is not None:
-            if "answer" in record and "output" in record:
+        from .text.record import record_parts
+
+        parts = record_parts(record)
+        if parts.has_sources and parts.answer is not None:
+            if parts.both:
                 raise TypeError(f"record {i} has both 'answer' and 'output': give one")
-            return record.get("id"), answer, record["sources"]
+            return parts.id, parts.answer, parts.sources
         raise TypeError(f"record {i} must be an (answer, sources) pair or a mapping with 'answer' and "
                         f"'sources', got a mapping with keys {sorted(map(str, record))}")
     if isinstance(record, (str, bytes)) or not isinstance(record, (tuple, list)) or len(record) != 2:
@@ -292,8 +294,6 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
             a text too long (as for :func:`check`).
         TypeError: ``answer`` is not a string.
     """
-    from .citing.citation_check import json_citation
-    from .components.extensions import CLAIMS_KEY
     from .report.findings import require_citations as _require
     from .citing.prompts import json_reply
     from .report.model import Report
@@ -307,24 +307,16 @@ def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) ->
     if claims is None:
         doc = nlp(_make_doc(nlp, answer, sources))
     else:
-        # one claim per line; the JSON citations go on the claim spans of their line
-        ranges, pos = [], 0
+        # one claim per line; sourced_verify puts the JSON citations on the claim spans of their line
+        lines, texts, pos = [], [], 0
         for c in claims:
             text = " ".join(c["text"].split())
-            ranges.append((pos, pos + len(text), text, c["citations"]))
+            lines.append([pos, pos + len(text), list(c["citations"])])
+            texts.append(text)
             pos += len(text) + 1
-        doc = _make_doc(nlp, "\n".join(r[2] for r in ranges), sources)
-        for name, proc in nlp.pipeline:
-            if name == "sourced_verify":
-                for span in doc.spans.get(CLAIMS_KEY, []):
-                    extra = [
-                        json_citation(x, (a, b), f"claims[{j}].citations[{k}]")
-                        for j, (a, b, _, cites) in enumerate(ranges)
-                        if a < span.end_char and span.start_char < b
-                        for k, x in enumerate(cites)
-                    ]
-                    span._.citations = list(span._.citations or []) + extra
-            doc = proc(doc)
+        doc = _make_doc(nlp, "\n".join(texts), sources)
+        doc._.reply_citations = lines
+        doc = nlp(doc)
     report = _in_answer(dict(doc._.report), answer) if claims is None else dict(doc._.report)
     if require_citations:
         report["findings"] = list(report.get("findings") or [])

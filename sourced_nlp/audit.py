@@ -35,6 +35,10 @@ SCHEMA = "sourced.audit/1"
 SUPPORTED = (SCHEMA,)
 
 
+#: the schema of the head file (``LOG.head``) that every append rewrites
+HEAD_SCHEMA = "sourced.audit-head/1"
+
+
 def _canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -147,10 +151,48 @@ def _last(data: bytes, path: str) -> tuple[int, str | None]:
                          f"(see 'sourced audit verify {path}')") from None
 
 
+def head_path(path: str) -> str:
+    """The head file of the log at ``path``: ``PATH.head``, the ``seq`` and ``hash`` of its last
+    record, rewritten by every append, so that ``verify`` sees records cut off the end."""
+    return path + ".head"
+
+
+def _write_head(path: str, seq: int, last: str | None) -> None:
+    """Write the head file of ``path`` whole (a temporary file renamed over it)."""
+    head = head_path(path)
+    tmp = f"{head}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(_canonical({"schema": HEAD_SCHEMA, "seq": seq, "hash": last}) + b"\n")
+    os.replace(tmp, head)
+
+
+def _read_head(path: str) -> dict | None:
+    """The head file of ``path`` as ``{"seq", "hash"}``, None when there is none.
+
+    Raises:
+        AuditError: it exists but cannot be read or is not a head file.
+    """
+    head = head_path(path)
+    if not os.path.exists(head):
+        return None
+    try:
+        with open(head, "rb") as fh:
+            value = json.loads(fh.read().decode("utf-8"))
+    except OSError as err:
+        raise AuditError(f"cannot read the head file {head}: {err.strerror or err}") from err
+    except (ValueError, UnicodeDecodeError):
+        value = None
+    if not (isinstance(value, dict) and value.get("schema") == HEAD_SCHEMA and isinstance(value.get("seq"), int)
+            and isinstance(value.get("hash"), str)):
+        raise AuditError(f"{head} is not the head file of an audit log (delete it to verify {path} without it)")
+    return value
+
+
 def append(path: str, records: Iterable[dict]) -> list[dict]:
     """Append records to the log at ``path`` (created if missing), chaining each to the one
     before it; returns them with ``seq``, ``prev`` and ``hash`` set. The file is locked while
-    it is read and written (``fcntl.flock``, where the platform has it).
+    it is read and written (``fcntl.flock``, where the platform has it), and the head file
+    (:func:`head_path`) is rewritten with the new last record before the lock is let go.
 
     Raises:
         AuditError: the file cannot be opened or written, or its last record is malformed.
@@ -166,6 +208,9 @@ def append(path: str, records: Iterable[dict]) -> list[dict]:
                 rec["hash"] = prev = record_hash(rec)
                 fh.write(_canonical(rec) + b"\n")
                 done.append(rec)
+            fh.flush()
+            if done:
+                _write_head(path, seq, prev)
     except AuditError:
         raise
     except OSError as err:
@@ -188,15 +233,20 @@ def _problem(rec: Any, n: int, prev: str | None) -> str | None:
     return None
 
 
-def verify(path: str) -> tuple[int, str]:
-    """Check the chain of the log at ``path``.
+def verify(path: str, expect_head: str | None = None) -> tuple[int, str]:
+    """Check the chain of the log at ``path``, then its end: against its head file
+    (:func:`head_path`, when there is one: records cut off the end leave a chain shorter than
+    it says), and against ``expect_head``, a hash kept outside the log (it must be the hash of
+    a record of the chain: the last, or one that records appended since follow).
 
     Returns:
-        ``(0, "intact: N records, last hash H")``, or ``(1, "record N (line L): why")`` for the
-        first broken record.
+        ``(0, "intact: N records, last hash H")`` (with a note when there is neither a head
+        file nor ``expect_head``: a cut end could not be seen), or ``(1, "record N (line L): why")`` for the
+        first broken record, or ``(1, why)`` for a log whose end does not match.
 
     Raises:
-        AuditError: the file is missing, unreadable, not UTF-8, or holds no record.
+        AuditError: the file is missing, unreadable, not UTF-8, or holds no record; the head
+            file cannot be read or is not one.
     """
     if not os.path.isfile(path):
         raise AuditError(f"audit log not found: {path}" if not os.path.exists(path) else f"audit log is not a file: {path}")
@@ -208,6 +258,7 @@ def verify(path: str) -> tuple[int, str]:
     except UnicodeDecodeError as err:
         raise AuditError(f"{path}: not UTF-8 text (invalid byte at offset {err.start})") from err
     n, prev = 0, None
+    hashes: set[str] = set()
     for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -220,9 +271,27 @@ def verify(path: str) -> tuple[int, str]:
         if why:
             return 1, f"record {n} (line {line_no}): {why}"
         prev = rec["hash"]
+        hashes.add(prev)
     if n == 0:
         raise AuditError(f"no records in audit log {path}")
-    return 0, f"intact: {n} records, last hash {prev}"
+    head = _read_head(path)
+    if head is not None and (head["seq"], head["hash"]) != (n, prev):
+        where = head_path(path)
+        if head["seq"] > n:
+            return 1, (f"the log ends at record {n}, but {where} says it ends at record {head['seq']} "
+                       f"(hash {head['hash']}): the last {head['seq'] - n} record(s) were removed")
+        if head["seq"] < n:
+            return 1, (f"the log has {n} records, but {where} says it ends at record {head['seq']}: records "
+                       f"were appended without updating it (by hand, or an append was cut off)")
+        return 1, f"record {n} is not the last record {where} names (hash {head['hash']}): the log was rewritten"
+    if expect_head is not None and expect_head not in hashes:
+        return 1, (f"no record has the expected hash {expect_head}: records were removed from the end "
+                   f"(or the log was rewritten) since that hash was kept")
+    note = ""
+    if head is None and expect_head is None:
+        note = (f" (no head file {head_path(path)}: records cut off the end would not be seen; "
+                f"give a last hash kept elsewhere as --expect-head)")
+    return 0, f"intact: {n} records, last hash {prev}{note}"
 
 
 def _file_hashes(paths: Iterable[str | None]) -> list[dict]:

@@ -17,11 +17,52 @@ from typing import Any
 from .errors import SourceError
 from .text.sources import _document_keys, _id_without_text, _is_mapping_source, _no_text, linearize, unpaired_surrogate
 
+#: the most characters of an answer the command line reads: what the language model reads at once
+#: (spaCy's default ``nlp.max_length``); a source may have ``MAX_SOURCE_CHARS``
+MAX_ANSWER_CHARS = 1_000_000
+
 __all__ = ["read_file_bytes", "parse_json", "load_source_file", "read_answer", "read_stdin", "read_stdin_bytes"]
 
 
-def read_file_bytes(path: str, noun: str, kind: str | None = None) -> bytes:
-    """The bytes of the file ``path``, which the messages call ``noun`` ("batch file").
+def _byte_bound(max_chars: int) -> int:
+    """The most bytes ``max_chars`` characters of UTF-8 text take (4 a character, and a BOM)."""
+    return 4 * max_chars + 3
+
+
+def _read_bounded(fh, max_chars: int | None, where: str, bound: str):
+    """All of ``fh`` (bytes or text), or, with ``max_chars``, no more than the bytes
+    ``max_chars`` characters can take: past them the text is longer than it may be whatever it
+    holds, and it is refused without reading the rest (an endless ``yes |`` or ``/dev/zero``
+    never fills the memory).
+
+    Raises:
+        SourceError: ``"<where>: more than N bytes, so more than the L characters <bound> (not
+            read further)"``.
+    """
+    if max_chars is None:
+        return fh.read()
+    most = _byte_bound(max_chars)
+    data = fh.read(most + 1)
+    if len(data) > most:
+        raise SourceError(f"{where}: more than {most:,} bytes, so more than the {max_chars:,} characters {bound} "
+                          f"(not read further)")
+    return data
+
+
+def _limit(what: str) -> tuple[int, str]:
+    """The most characters of an answer or a source, and what the bound is, as messages say it."""
+    from .components.parts import MAX_SOURCE_CHARS
+
+    if what == "source":
+        return MAX_SOURCE_CHARS, "a source may have"
+    return MAX_ANSWER_CHARS, "the language model reads at once"
+
+
+def read_file_bytes(path: str, noun: str, kind: str | None = None, max_chars: int | None = None,
+                    bound: str = "") -> bytes:
+    """The bytes of the file ``path``, which the messages call ``noun`` ("batch file"); with
+    ``max_chars``, refused once it is longer in bytes than that many characters can be (``bound``
+    says what the limit is), without reading the rest.
 
     Raises:
         SourceError: ``"<noun> not found: PATH"``, ``"<kind> is a directory, not a file: PATH"``
@@ -39,13 +80,14 @@ def read_file_bytes(path: str, noun: str, kind: str | None = None) -> bytes:
         raise SourceError(f"{kind or noun} is a directory, not a file: {path}")
     try:
         with open(path, "rb") as fh:
-            return fh.read()
+            return _read_bounded(fh, max_chars, f"{noun} {path}", bound)
     except OSError as err:
         raise SourceError(f"cannot read {noun} {path}: {err.strerror or err}") from err
 
 
 def _read_utf8(path: str, what: str) -> str:
-    data = read_file_bytes(path, f"{what} file", what)
+    most, bound = _limit(what) if what in ("answer", "source") else (None, "")
+    data = read_file_bytes(path, f"{what} file", what, most, bound)
     text = _decode(data, f"{what} file {path}")
     if not text.strip():
         raise SourceError(f"{what} file is empty: {path}")
@@ -145,8 +187,10 @@ def _decode(data: bytes, where: str) -> str:
         raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
 
 
-def read_stdin_bytes(what: str) -> bytes | str:
-    """Everything on standard input, as bytes (as str when ``sys.stdin`` has no byte buffer).
+def read_stdin_bytes(what: str, max_chars: int | None = None, bound: str = "") -> bytes | str:
+    """Everything on standard input, as bytes (as str when ``sys.stdin`` has no byte buffer);
+    with ``max_chars``, refused once it is longer than that many characters can be (``bound``
+    says what the limit is), without reading the rest.
 
     Raises:
         SourceError: standard input is closed (``<&-``) or cannot be read, naming ``what``.
@@ -155,7 +199,10 @@ def read_stdin_bytes(what: str) -> bytes | str:
         raise SourceError(f"cannot read the {what} from standard input: it is closed")
     stream = getattr(sys.stdin, "buffer", None)
     try:
-        return stream.read() if stream is not None else sys.stdin.read()
+        return _read_bounded(stream if stream is not None else sys.stdin, max_chars,
+                             f"{what} on standard input", bound)
+    except SourceError:
+        raise
     except (OSError, ValueError) as err:  # a closed or unreadable descriptor
         raise SourceError(f"cannot read the {what} from standard input: {getattr(err, 'strerror', None) or err}") from err
 
@@ -168,7 +215,7 @@ def read_stdin(what: str) -> str:
         SourceError: closed, not UTF-8, or empty (whitespace only); the message says it is
             ``what`` on standard input.
     """
-    data = read_stdin_bytes(what)
+    data = read_stdin_bytes(what, *(_limit(what) if what in ("answer", "source") else (None, "")))
     if isinstance(data, bytes):
         data = _decode(data, f"{what} on standard input")
     if not data.strip():

@@ -174,6 +174,8 @@ def inputs(tmp_path_factory):
     put("fields-str.json", json.dumps({"a": {"value": "", "citations": [{"source": "source.txt"}]}}))
     put("empty.jsonl", "\n\n")
     put("records.jsonl", json.dumps({"output": "Contoso revenue rose 8% in 2023.", "sources": SRC}) + "\n")
+    with open(d / "zeros.txt", "wb") as fh:  # 50 MB of NUL bytes, sparse: nothing on the disk
+        fh.truncate(50_000_000)
     (d / "adir").mkdir(exist_ok=True)
     for name, target in (("loopA", "loopB"), ("loopB", "loopA")):  # a symbolic link loop
         if not (d / name).is_symlink():
@@ -215,6 +217,8 @@ CLI = [
     ("fail-under out of range", ["check", P("answer.txt"), P("source.txt"), "--fail-under", "500"], None, 2, "--fail-under"),
     ("min-coverage negative", ["cite", P("answer.txt"), P("source.txt"), "--min-coverage", "-1"], None, 2, "--min-coverage"),
     ("format unknown", ["check", P("answer.txt"), P("source.txt"), "--format", "pdf"], None, 2, "pdf"),
+    ("fail-on two verdicts", ["check", P("answer.txt"), P("source.txt"), "--fail-on", "high", "--fail-on", "low"], None, 2,
+     "--fail-on takes one verdict or severity, got high and low (judge-error may be added to one)"),
     ("fail-on unknown", ["check", P("answer.txt"), P("source.txt"), "--fail-on", "bogus"], None, 2, "bogus"),
     ("output a directory", ["check", P("answer.txt"), P("source.txt"), "-o", P("adir")], None, 2, "is a directory"),
     ("output is the answer", ["check", P("answer.txt"), P("source.txt"), "-o", P("answer.txt")], None, 2,
@@ -245,6 +249,11 @@ CLI = [
      "cannot read source file {loopA}: Too many levels of symbolic links"),
     ("answer is a symlink loop", ["check", P("loopB"), P("source.txt")], None, 2,
      "cannot read answer file {loopB}: Too many levels of symbolic links"),
+    # past the documented size, refused without reading the rest (cli-trial N3-54)
+    ("answer on stdin past the limit", ["check", "-", P("source.txt")], b"Revenue rose. " * 290_000, 2,
+     "answer on standard input: more than 4,000,003 bytes, so more than the 1,000,000 characters"),
+    ("source past the limit", ["check", P("answer.txt"), P("zeros.txt")], None, 2,
+     "source file {zeros.txt}: more than 40,000,003 bytes, so more than the 10,000,000 characters a source may have"),
     ("batch file is a symlink loop", ["batch", P("loopA")], None, 2,
      "cannot read batch file {loopA}: Too many levels of symbolic links"),
 ]
@@ -278,6 +287,31 @@ def test_a_folder_that_may_not_be_entered_is_permission_denied(monkeypatch, tmp_
     monkeypatch.setattr(files.os, "stat", refuse)
     with pytest.raises(sourced_nlp.SourceError, match=r"^cannot read source file noreaddir/s.txt: Permission denied$"):
         files.read_file_bytes("noreaddir/s.txt", "source file")
+
+
+def test_an_endless_answer_on_stdin_is_refused_without_reading_it_all(monkeypatch):
+    """``yes | sourced check - src.txt``: standard input is read no further than the bytes the
+    longest answer may take, then refused (one line), never read to its end (cli-trial N3-54)."""
+    from sourced_nlp import files
+
+    class Endless(io.RawIOBase):
+        served = 0
+
+        def readable(self):
+            return True
+
+        def readinto(self, buf):
+            buf[:] = b"y" * len(buf)
+            Endless.served += len(buf)
+            if Endless.served > 50_000_000:  # an unbounded read: fail, not fill the memory
+                raise OSError("read on and on")
+            return len(buf)
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless()), encoding="utf-8"))
+    with pytest.raises(sourced_nlp.SourceError, match=r"^answer on standard input: more than 4,000,003 bytes, "
+                       r"so more than the 1,000,000 characters the language model reads at once \(not read further\)$"):
+        files.read_stdin("answer")
+    assert Endless.served < 4_100_000
 
 
 def _fill(arg: str, inputs) -> str:

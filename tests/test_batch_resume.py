@@ -240,3 +240,44 @@ def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(batc
     assert proc.returncode == 2, (seen + err).decode()  # one record is malformed: exit 2, as the whole run
     assert b"interrupted" not in seen + err and b"Traceback" not in seen + err
     assert out.read_bytes() == full
+
+
+# ----------------------------------------- a record whose id cannot be written (cli-trial N3-52)
+
+_SURROGATE_ID = ('{"id": "\\ud800", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n'
+                 '{"id": "ok", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n')
+
+
+def test_a_record_whose_id_holds_an_unpaired_surrogate_is_an_error_result_and_the_run_goes_on(tmp_path, run_cli):
+    """The id is echoed in the error result with the surrogate as its escape (six characters),
+    the next record is checked, and ``--resume`` matches that result at its place."""
+    (tmp_path / "sur.jsonl").write_text(_SURROGATE_ID, encoding="utf-8")
+    code, _, err = run_cli("batch", "sur.jsonl", "-o", "out.jsonl", cwd=tmp_path)
+    assert code == 2, err
+    assert "Traceback" not in err and "codec" not in err
+    assert "2 records: 1 checked, 0 failed the gate, 1 malformed" in err
+    rows = [json.loads(ln) for ln in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["line"] for r in rows] == [1, 2]
+    assert rows[0]["id"] == "\\ud800" and "unpaired surrogate" in rows[0]["error"]
+    assert rows[1]["id"] == "ok" and "report" in rows[1]
+    whole = (tmp_path / "out.jsonl").read_bytes()
+    (tmp_path / "out.jsonl").write_bytes(whole.split(b"\n")[0] + b"\n")  # a run cut after its first result
+    code, _, err = run_cli("batch", "sur.jsonl", "-o", "out.jsonl", "--resume", cwd=tmp_path)
+    assert code == 2, err
+    assert "2 records: 1 checked, 0 failed the gate, 1 malformed; 1 done in this run, 1 kept" in err
+    assert (tmp_path / "out.jsonl").read_bytes() == whole
+
+
+def test_a_result_that_cannot_be_written_as_utf8_becomes_an_error_result(tmp_path):
+    """The last guard of the writer: a result that cannot be encoded (whatever let it through) is
+    written as an error result for its line, never a crash that loses the rest of the run."""
+    import io
+
+    from sourced_nlp.cli.batch import _write_result
+    from sourced_nlp.cli._util import BatchFormat
+
+    fh = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    r = _write_result(fh, {"line": 3, "id": "a\udc80", "report": {"answer": "x\ud800"}}, BatchFormat.json,
+                      None, "out.jsonl", "in.jsonl")
+    assert r == {"line": 3, "id": "a\\udc80", "error": "the result cannot be written as UTF-8: surrogates not allowed"}
+    assert json.loads(fh.buffer.getvalue().decode("utf-8")) == r

@@ -811,7 +811,7 @@ def test_batch_text_longer_than_the_model_reads_is_one_line_error(run, tmp_path)
 @pytest.mark.parametrize(
     "content,needle",
     [
-        ('{"schema": "sourced.report/1"}', "malformed report: the report has no 'sources'"),
+        ('{"schema": "sourced.report/1"}', "malformed report: the report has no 'claims'"),
         ('{"schema": "sourced.report/1", "sources": [], "claims": null, "skipped": []}',
          "malformed report: claims must be an array, got null"),
         ('{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x"}]}',
@@ -981,3 +981,18 @@ def test_min_coverage_rule_is_stated_where_it_is_given():
     assert "1 is all, 1.5 is 1.5%" in MIN_COVERAGE_HELP
     page = " ".join((ROOT / "docs" / "citations.md").read_text(encoding="utf-8").split())
     assert "`1` means all claims, and `1.5` means 1.5%, not 150%" in page
+
+
+def test_fields_without_citations_are_looked_up_in_the_sources(run_cli, tmp_path):
+    """``sourced fields`` on an extractor's output with no citations: a value in no source is a
+    high finding (exit 1 at --fail-on high), a value in a source is found (exit 0 there)
+    (cli-trial N3-62)."""
+    (tmp_path / "q3.txt").write_text("Contoso revenue rose 8% to $2.4 billion in 2023.", encoding="utf-8")
+    (tmp_path / "f.json").write_text('{"revenue": "$2.6 billion"}', encoding="utf-8")
+    (tmp_path / "g.json").write_text('{"revenue": "$2.4 billion"}', encoding="utf-8")
+    code, out, err = run_cli("fields", "f.json", "q3.txt", "--fail-on", "high", cwd=tmp_path)
+    assert code == 1 and "not-found" in out and "fabricated-number" in out, out + err
+    code, out, err = run_cli("fields", "g.json", "q3.txt", "--fail-on", "high", cwd=tmp_path)
+    assert code == 0 and "found" in out and "score 100/100" in out, out + err
+    code, out, err = run_cli("fields", "g.json", "q3.txt", "-f", "json", cwd=tmp_path)
+    assert code == 1 and json.loads(out)["fields"][0]["status"] == "found"  # the uncited finding is medium

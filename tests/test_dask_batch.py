@@ -270,3 +270,16 @@ def test_a_signal_while_connecting_to_the_scheduler_is_an_interrupted_run_not_a_
     assert proc.returncode == 130, err.decode()
     assert err.decode().splitlines()[-1].startswith("interrupted by SIGINT: 0 of 1 records written")
     assert "Traceback" not in err.decode()
+
+
+def test_a_record_whose_id_holds_an_unpaired_surrogate_on_dask(tmp_path):
+    """The error result of a record refused for a surrogate in its id is written, and the next
+    record is checked on the cluster (cli-trial N3-52)."""
+    path = tmp_path / "sur.jsonl"
+    path.write_text('{"id": "\\ud800", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n'
+                    '{"id": "ok", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n', encoding="utf-8")
+    proc = _batch(path, "-o", tmp_path / "out.jsonl", "--dask", "local:1")
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and "2 records: 1 checked, 0 failed the gate, 1 malformed" in err, err
+    rows = [json.loads(ln) for ln in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["id"], "report" in r) for r in rows] == [("\\ud800", False), ("ok", True)]

@@ -193,3 +193,15 @@ def test_bad_input_exits_2_with_one_line(tmp_path, args, message):
               "nodir": tmp_path / "no" / "run.jsonl"}
     proc = ok(sourced(*[a.format(**values) for a in args]), 2)
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_the_score_table_is_whole_when_stdout_is_no_terminal(example, run_cli):
+    """``sourced eval score run.jsonl | cat`` at the default 80 columns: no case id, header or
+    outcome cut to ``reven…`` (cli-trial N3-66)."""
+    code, out, err = run_cli("eval", "score", example / "run.jsonl", env={"COLUMNS": None})
+    assert code == 0, err
+    assert "…" not in out, out
+    rows = [json.loads(line) for line in (example / "run.jsonl").read_text().splitlines()]
+    for case_id in (r["case"]["id"] for r in rows):
+        assert case_id in out, (case_id, out)
+    assert "abstained (abstained-answerable)" in out and "contradicted" in out  # outcomes and headers whole

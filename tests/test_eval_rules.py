@@ -172,6 +172,52 @@ def test_edit_with_recomputed_hash_breaks_the_next_link(tmp_path):
                                          "(a record was removed or moved)")
 
 
+def test_a_cut_tail_is_seen_through_the_head_file(tmp_path):
+    """Records removed from the end leave a chain that still links; the head file every append
+    rewrites says where it ended (cli-trial N3-63)."""
+    log = _chain(tmp_path, n=6)
+    head = json.loads((tmp_path / "audit.jsonl.head").read_text())
+    lines = log.read_text().splitlines()
+    assert head == {"schema": audit.HEAD_SCHEMA, "seq": 6, "hash": json.loads(lines[-1])["hash"]}
+    log.write_text("\n".join(lines[:-2]) + "\n")  # head -n -2
+    assert audit.verify(str(log)) == (1, f"the log ends at record 4, but {log}.head says it ends at record 6 "
+                                         f"(hash {head['hash']}): the last 2 record(s) were removed")
+    log.write_text("\n".join(lines) + "\n")
+    assert audit.verify(str(log))[0] == 0
+    extra = dict(json.loads(lines[-1]), seq=7, prev=head["hash"])
+    extra["hash"] = audit.record_hash(extra)
+    log.write_text("\n".join(lines) + "\n" + json.dumps(extra) + "\n")  # appended by hand, head not updated
+    code, message = audit.verify(str(log))
+    assert code == 1 and "the log has 7 records, but" in message and "says it ends at record 6" in message
+
+
+def test_a_cut_tail_is_seen_through_a_hash_kept_elsewhere(tmp_path):
+    log = _chain(tmp_path, n=3)
+    lines = log.read_text().splitlines()
+    kept = json.loads(lines[1])["hash"]  # the last hash at some point, kept in a CI log
+    (tmp_path / "audit.jsonl.head").unlink()  # cut too
+    assert audit.verify(str(log), expect_head=kept)[0] == 0  # extended since: fine
+    code, message = audit.verify(str(log))
+    assert code == 0 and message.endswith("(no head file " + str(log) + ".head: records cut off the end would not "
+                                          "be seen; give a last hash kept elsewhere as --expect-head)")
+    log.write_text(lines[0] + "\n")
+    assert audit.verify(str(log), expect_head=kept) == (
+        1, f"no record has the expected hash {kept}: records were removed from the end (or the log was "
+           "rewritten) since that hash was kept")
+
+
+def test_audit_verify_command_reports_a_cut_tail(tmp_path, run_cli):
+    log = _chain(tmp_path, n=3)
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:-1]) + "\n")
+    code, out, err = run_cli("audit", "verify", "audit.jsonl", cwd=tmp_path)
+    assert code == 1 and err.startswith("broken: audit.jsonl: the log ends at record 2, but audit.jsonl.head"), err
+    (tmp_path / "audit.jsonl.head").unlink()
+    code, out, err = run_cli("audit", "verify", "audit.jsonl", "--expect-head", json.loads(lines[-1])["hash"],
+                             cwd=tmp_path)
+    assert code == 1 and "no record has the expected hash" in err, err
+
+
 def test_unreadable_logs(tmp_path):
     (tmp_path / "empty.jsonl").write_text("\n")
     (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe")

@@ -145,12 +145,61 @@ def test_anthropic_without_a_key_stops_before_any_work(tmp_path):
     (["--judge", "replay"], "error: --judge replay needs --judge-file FILE"),
     (["--judge", "replay", "--judge-file", "nope.jsonl"], "(no such file: nope.jsonl)"),
     (["--judge-file", "nope.jsonl"], "error: --judge-file and --judge-record need --judge NAME"),
-    (["--judge", "callable"], 'error: --judge callable needs --judge-model "package.module:function"'),
+    (["--judge", "callable"], 'error: --judge callable needs --judge-model "MODULE:FUNCTION"'),
+    # --judge-model of callable, bad: one line, exit 2, never a traceback (cli-trial N3-55, N3-56)
+    (["--judge", "callable", "--judge-model", "./nojudge.py:ask"],
+     "error: --judge-model: judge function './nojudge.py:ask' cannot be imported: judge function module file not "
+     "found: ./nojudge.py"),
+    (["--judge", "callable", "--judge-model", "myjudge:nope"],
+     "error: --judge-model: judge function 'myjudge:nope' cannot be imported: myjudge has no attribute 'nope'"),
+    (["--judge", "callable", "--judge-model", "./myjudge.py:nope"], "./myjudge.py has no attribute 'nope'"),
+    (["--judge", "callable", "--judge-model", "myjudge:NOT_CALLABLE"], "judge function 'myjudge:NOT_CALLABLE' is not callable"),
+    (["--judge", "callable", "--judge-model", "brokenjudge:ask"],
+     "error: --judge-model: judge function 'brokenjudge:ask' cannot be imported: ModuleNotFoundError: No module "
+     "named 'no_such_module_here'"),
+    (["--judge", "callable", "--judge-model", "./syntaxjudge.py:ask"],
+     "cannot be imported: SyntaxError: "),
+    (["--judge", "callable", "--judge-model", "myjudge"], 'error: --judge-model: judge function must be "MODULE:FUNCTION"'),
 ])
 def test_bad_judge_options(tmp_path, args, message):
     (tmp_path / "a.txt").write_text("Revenue rose 8%.", encoding="utf8")
+    _judge_modules(tmp_path)
     done = run("check", "a.txt", "a.txt", *args, cwd=tmp_path)
-    assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1
+    assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _judge_modules(folder: Path) -> None:
+    """Judge functions in ``folder``, the working directory of the test (a unique module name
+    each, so that no module imported by another test is taken)."""
+    (folder / "myjudge.py").write_text(
+        "import pathlib\n"
+        "NOT_CALLABLE = 3\n"
+        "def ask(inp):\n"
+        "    with open(pathlib.Path(__file__).with_name('asked.txt'), 'a') as fh:\n"
+        "        fh.write(inp.claim + '\\n')\n"
+        "    return {'verdict': 'unverified', 'reason': 'asked'}\n", encoding="utf8")
+    (folder / "brokenjudge.py").write_text("import no_such_module_here\n", encoding="utf8")
+    (folder / "syntaxjudge.py").write_text("def ask(:\n", encoding="utf8")
+
+
+@pytest.mark.parametrize("how", ["file", "module"])
+def test_a_callable_judge_from_a_file_or_a_module_in_the_working_directory(tmp_path, how, monkeypatch):
+    """``--judge-model ./myjudge.py:ask`` and ``--judge-model myjudge:ask`` with ``myjudge.py`` in
+    the working directory (no PYTHONPATH): the function is imported and asked about the claim
+    the rules leave unverified (cli-trial N3-55, N3-56)."""
+    folder = tmp_path / how
+    folder.mkdir()
+    _judge_modules(folder)
+    name = f"myjudge_{how}"
+    (folder / f"{name}.py").write_text((folder / "myjudge.py").read_text(encoding="utf8"), encoding="utf8")
+    (folder / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
+    (folder / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
+    ref = f"./{name}.py:ask" if how == "file" else f"{name}:ask"
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(folder))])
+    done = run("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref, cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert (folder / "asked.txt").read_text(encoding="utf8") == "The CEO resigned.\n"
 
 
 @pytest.fixture(scope="module")
@@ -208,3 +257,56 @@ def test_calibrate_bad_input(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     done = run("calibrate", "missing.jsonl", "--judge", "anthropic", env=env, cwd=tmp_path)
     assert done.returncode == 2 and "needs an API key" in done.stderr  # before the gold file is read
+
+
+# ----------------------------------------------- a judge whose every request fails (cli-trial N3-57)
+
+def _failing_judge(folder: Path, name: str) -> str:
+    (folder / f"{name}.py").write_text("def ask(inp):\n    raise ConnectionError('Connection error.')\n",
+                                       encoding="utf8")
+    (folder / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
+    (folder / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
+    return f"{name}:ask"
+
+
+FAILED_LINE = ("judge: 1 of 1 claims got no verdict, every request failed (the judge function raised ConnectionError: "
+               "Connection error.): they keep the rules' verdict (--fail-on judge-error fails the gate on this)\n")
+
+
+def test_a_judge_whose_every_request_fails_is_said_on_stderr_and_can_fail_the_gate(tmp_path):
+    ref = _failing_judge(tmp_path, "failjudge_check")
+    args = ("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref)
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == FAILED_LINE, done.stderr
+    done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == FAILED_LINE + "gate: the judge gave no verdict for 1 of 1 claims (its requests failed)\n"
+    done = run(*args, "--fail-on", "judge-error", "--fail-on", "unverified", cwd=tmp_path)  # both gates
+    assert done.returncode == 1 and "gate: 1 claim(s) unverified" in done.stderr, done.stderr
+    done = run("cite", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref, "--fail-on", "judge-error",
+               cwd=tmp_path)
+    assert done.returncode == 1 and "gate: the judge gave no verdict for 1 of 1 claims" in done.stderr, done.stderr
+
+
+def test_a_batch_whose_judge_fails_says_it_in_its_summary(tmp_path):
+    ref = _failing_judge(tmp_path, "failjudge_batch")
+    record = {"output": "Revenue rose 8%. The CEO resigned.", "sources": ["Revenue rose 8%."]}
+    (tmp_path / "r.jsonl").write_text(json.dumps(record) + "\n" + json.dumps(record) + "\n", encoding="utf8")
+    args = ("batch", "r.jsonl", "-o", "out.jsonl", "--judge", "callable", "--judge-model", ref)
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        FAILED_LINE.replace("1 of 1", "2 of 2").rstrip("\n"),
+        "2 records: 2 checked, 0 failed the gate, 0 malformed; judge: 2 of 2 claims got no verdict"]
+    done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "2 records: 2 checked, 2 failed the gate, 0 malformed; judge: 2 of 2" in done.stderr
+
+
+def test_a_judge_that_answers_adds_no_line(tmp_path):
+    _judge_modules(tmp_path)
+    (tmp_path / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
+    (tmp_path / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
+    done = run("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", "./myjudge.py:ask",
+               "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr

@@ -177,6 +177,27 @@ def test_tier_never_grounds_a_claim_with_a_figure_in_no_source():
     assert out["judge"]["status"] == "discarded" and len(findings) == 2
 
 
+@pytest.mark.parametrize("judgment, cites, before, status, findings", [
+    (_j(), ["q3.txt"], "unsupported", "supported", []),  # grounded on a quote of the source it cites
+    (_j(), ["hr.txt"], "unsupported", "elsewhere", ["broken-citation"]),  # grounded in another source
+    (_j(verdict="contradicted", source="hr.txt", quote="Contoso employs 5,000 people"), ["hr.txt"],
+     "unsupported", "contradicted", []),  # the tier adds no broken-citation for a cited contradiction
+    (_j(verdict="contradicted", source="hr.txt", quote="Contoso employs 5,000 people"), ["q3.txt"],
+     "unsupported", "unsupported", []),
+    (_j(), ["hr.txt"], "broken", "broken", []),  # only an unsupported status is looked at again
+])
+def test_tier_citation_status_after_the_judge(judgment, cites, before, status, findings):
+    """The judge tier's citation status is provenance.citation_status's, for a claim the rules left
+    unsupported; every other status stays."""
+    claims = _claims()
+    claims[2].update(citation_status=before, citations=[
+        {"marker": "[1]", "sources": cites, "status": "broken" if before == "broken" else "resolved"}])
+    found = []
+    out = apply_judge(Counting(judgment), claims, {}, SOURCES, found)[2]
+    assert out["citation_status"] == status
+    assert [f["kind"] for f in found if f["kind"] == "broken-citation"] == findings
+
+
 def test_tier_survives_a_judge_that_raises_or_miscounts():
     class Raising(Counting):
         def judge(self, inputs, sources):

@@ -402,12 +402,31 @@ def test_fields_leaf_by_leaf_and_findings():
     ], Q)
     assert [(f["field"], f["status"]) for f in rep.fields] == [
         ("offices.count", "found"), ("offices.region", "found"), ("offices.open", "unchecked"),
-        ("headcount[0]", "not-found"), ("ceo", "not-found"), ("note", "uncited"), ("fake", "not-found"),
-    ]
+        ("headcount[0]", "not-found"), ("ceo", "not-found"), ("note", "found"), ("fake", "not-found"),
+    ]  # "note" cites nothing: looked up in every source, it is in q3 (with an uncited finding)
     assert sorted(f["kind"] for f in rep.findings) == [
         "broken-citation", "fabricated-number", "fabricated-quote", "uncited", "unsupported-claim", "unsupported-claim"]
     d = json.loads(rep.to_json())
-    assert d["schema"] == "sourced.fields/1" and d["score"] == rep.score == 33
+    assert d["schema"] == "sourced.fields/1" and d["score"] == rep.score == 50
+
+
+@pytest.mark.parametrize("value, status, finding", [
+    ("$2.4 billion", "found", ("uncited", "medium", 'revenue = "$2.4 billion" cites no source (it is in q3)')),
+    ("$2.6 billion", "not-found",
+     ("fabricated-number", "high", 'revenue = "$2.6 billion" cites no source and is in no source')),
+    (2400000000, "found", ("uncited", "medium", "revenue = 2400000000 cites no source (it is in q3)")),
+    ("Asia", "not-found", ("unsupported-claim", "medium", 'revenue = "Asia" cites no source and is in no source')),
+])
+def test_an_uncited_field_value_is_looked_up_in_the_sources(value, status, finding):
+    """A value given without citations (the usual shape of an extractor's output) is looked up in
+    every source: a wrong one and a right one are told apart (cli-trial N3-62)."""
+    rep = sourced_nlp.check_fields({"revenue": value}, [{"id": "q3", "text": "Contoso revenue rose 8% to $2.4 billion."}])
+    assert [f["status"] for f in rep.fields] == [status]
+    assert [(f["kind"], f["severity"], f["message"]) for f in rep.findings] == [finding]
+    assert rep.failed("high") == (finding[0] == "fabricated-number")
+    if status == "found":
+        assert rep.fields[0]["passage"] == [{"source": "q3", "start": 0, "end": 40,
+                                             "text": "Contoso revenue rose 8% to $2.4 billion."}]
 
 
 @pytest.mark.parametrize("min_coverage, reasons", [

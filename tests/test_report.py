@@ -158,7 +158,8 @@ def _saved(**over):
 @pytest.mark.parametrize(
     "d,needle",
     [
-        ({"schema": SCHEMA}, "the report has no 'sources'"),
+        ({"schema": SCHEMA}, "the report has no 'claims'"),  # the fields in Report's order
+        ({"schema": SCHEMA, "claims": [], "skipped": []}, "the report has no 'sources'"),
         ({"schema": SCHEMA, "sources": [], "skipped": []}, "the report has no 'claims'"),
         (_saved(claims=None), "claims must be an array, got null"),
         (_saved(claims=[{"text": "x"}]), "claims[0] has no 'start'"),
@@ -171,6 +172,12 @@ def _saved(**over):
         (_saved(answer=3), "answer must be a string, got number"),
         (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "rule": ["grounded"]}]),
          "claims[0].rule must be a string, got array"),
+        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "judge": "yes"}]),
+         "claims[0].judge must be an object, got string"),
+        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "meaning": {"model": "m"}}]),
+         "claims[0].meaning has no 'version'"),
+        (_saved(findings=[{"kind": "uncited"}]), "findings[0] has no 'severity'"),
+        (_saved(counts=[]), "counts must be an object, got array"),
     ],
 )
 def test_from_dict_names_the_missing_or_mistyped_field(d, needle):

@@ -42,6 +42,18 @@ def test_normalize_sources(sources, expected):
 def test_normalize_sources_is_idempotent():
     once = normalize_sources(["a.", {"k": "v"}])
     assert normalize_sources(once) == once
+    assert normalize_sources(once) is once  # normalised once: given back, not done again
+    again = normalize_sources(list(once))  # a plain list is normalised, as any list is
+    assert again == once and again is not once
+
+
+def test_a_check_normalises_its_sources_once(nlp):
+    """The sources normalised where they come in are the ones ``sourced_verify`` reads."""
+    from sourced_nlp.api import _make_doc
+
+    srcs = normalize_sources(["Revenue rose 8% in 2023."])
+    doc = nlp(_make_doc(nlp, "Revenue rose 8% in 2023.", srcs))
+    assert doc._.sources is srcs and doc._.report["counts"]["grounded"] == 1
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Optional
 
 from ..report.schema import json_type
+from ..text.record import record_parts
 from ..text.sources import SourceError, normalize_sources
 
 __all__ = ["BATCH_CHUNK", "validate_record", "validate_slot", "check_reports", "results", "pipeline"]
@@ -25,7 +26,8 @@ BATCH_CHUNK = 8
 
 
 def validate_record(value: Any) -> dict:
-    """Check one batch record; returns ``{"id", "output", "sources"}`` with sources normalised.
+    """Check one batch record (its parts read by :func:`~sourced_nlp.text.record.record_parts`);
+    returns ``{"id", "output", "sources"}`` with sources normalised.
 
     Raises:
         SourceError: not a JSON object; both ``answer`` and ``output``; the answer missing,
@@ -34,22 +36,22 @@ def validate_record(value: Any) -> dict:
     """
     if not isinstance(value, dict):
         raise SourceError(f"expected a JSON object, got {json_type(value)}")
-    if "output" in value and "answer" in value:
+    parts = record_parts(value)
+    if parts.both:
         raise SourceError("both 'answer' and 'output' are given: give the answer once")
-    key = "answer" if "answer" in value else "output"
-    output = value.get(key)
+    key, output = parts.key, parts.answer
     if output is None:
-        raise SourceError(f"'{key}' is null" if key in value else "missing 'answer' (or 'output')")
+        raise SourceError(f"'{key}' is null" if key is not None else "missing 'answer' (or 'output')")
     if not isinstance(output, str):
         raise SourceError(f"'{key}' must be a string, got {json_type(output)}")
     if not output.strip():
         raise SourceError(f"'{key}' is empty")
-    srcs = value.get("sources")
+    srcs = parts.sources
     if srcs is None:
         raise SourceError("missing 'sources'")
     if not isinstance(srcs, list):
         raise SourceError(f"'sources' must be a list, got {json_type(srcs)}")
-    return {"id": value.get("id"), "output": output, "sources": normalize_sources(srcs)}
+    return {"id": parts.id, "output": output, "sources": normalize_sources(srcs)}
 
 
 def pipeline(model: Optional[str] = None, config: Optional[dict] = None):

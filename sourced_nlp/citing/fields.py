@@ -137,9 +137,10 @@ class FieldsReport:
     Attributes:
         fields: one dict per leaf value: ``{"field": "a.b[0]", "value", "status",
             "citations": [checked citation], "passage": [{"source","start","end","text"}]}``;
-            status ``found`` (in the cited passage), ``elsewhere`` (in a source, not in the
-            cited passage), ``not-found`` (in no source), ``uncited`` or ``unchecked``
-            (booleans, nulls).
+            status ``found`` (in the cited passage; for a value that cites nothing, in a
+            source, with an ``uncited`` finding), ``elsewhere`` (in a source, not in the cited
+            passage), ``not-found`` (in no source, cited or not), or ``unchecked`` (booleans,
+            nulls).
         findings: ``{"kind", "severity", "field", "message"}``.
         sources: ``{"id", "chars"}`` per source.
     """
@@ -250,8 +251,11 @@ def _leaf_status(path: str, leaf: Any, checked: list[dict], passages: list[dict]
         return "found", None
     where = next((sid for sid, t in texts.items() if _value_in(leaf, vq, t)), None)
     shown = json.dumps(leaf, ensure_ascii=False)
-    if not checked:
-        return "uncited", field_finding("uncited", f"{path} = {shown} cites no source", path)
+    if not checked:  # nothing cited: looked up in every source, so that a wrong value is not a right one
+        if where is not None:
+            return "found", field_finding("uncited", f"{path} = {shown} cites no source (it is in {where})", path)
+        kind = "fabricated-number" if vq is not None else "unsupported-claim"
+        return "not-found", field_finding(kind, f"{path} = {shown} cites no source and is in no source", path)
     if where is not None:
         cited_ids = {sid for c in checked for sid in c["sources"]}
         place = f"elsewhere in {where}" if where in cited_ids else f"in {where}"
@@ -259,6 +263,16 @@ def _leaf_status(path: str, leaf: Any, checked: list[dict], passages: list[dict]
             "broken-citation", f"{path} = {shown} is not in the cited passage; it is {place}", path)
     kind = "fabricated-number" if vq is not None else "unsupported-claim"
     return "not-found", field_finding(kind, f"{path} = {shown} is in no source", path)
+
+
+def _source_passage(leaf: Any, texts: dict[str, str], status: str) -> list[dict]:
+    """The passage of a value that cites nothing and was ``found``: the first source that
+    states it, whole (as for a citation without a quote); none otherwise."""
+    if status != "found":
+        return []
+    vq = _leaf_quantity(leaf)
+    sid = next(s for s, t in texts.items() if _value_in(leaf, vq, t))
+    return [{"source": sid, "start": 0, "end": len(texts[sid]), "text": texts[sid]}]
 
 
 def _is_empty_value(value: Any) -> bool:
@@ -289,7 +303,10 @@ def check_fields(fields: Any, sources: Any) -> FieldsReport:
     Findings: ``fabricated-quote`` (a quote in no source), ``fabricated-number`` (a figure in no
     source), ``broken-citation`` (a citation that does not resolve, a misattributed quote, or a
     value that is in a source but not in the cited passage), ``unsupported-claim`` (a text
-    value in no source), ``uncited``, ``no-sources``.
+    value in no source), ``uncited``, ``no-sources``. A value that cites nothing is looked up in
+    every source: stated in one, it is ``found`` with an ``uncited`` finding (medium); in none,
+    ``not-found`` with ``fabricated-number`` (high) or ``unsupported-claim`` (medium), so that a
+    wrong figure fails a ``high`` gate and a right one does not.
 
     Args:
         fields: the extracted fields (see above).
@@ -323,7 +340,8 @@ def check_fields(fields: Any, sources: Any) -> FieldsReport:
         passages = _cited_passages(checked, texts)
         for path, leaf in _leaves(value, name):
             status, found = _leaf_status(path, leaf, checked, passages, texts)
-            rep.fields.append({"field": path, "value": leaf, "citations": checked, "passage": passages,
+            rep.fields.append({"field": path, "value": leaf, "citations": checked,
+                               "passage": passages if checked else _source_passage(leaf, texts, status),
                                "status": status})
             if found is not None:
                 rep.findings.append(found)

@@ -37,6 +37,8 @@ __all__ = [
     "SEVERITIES",
     "check_citation",
     "check_citations",
+    "cited_sources",
+    "citation_status",
     "claim_outcome",
     "summarize",
     "require_citations",
@@ -126,8 +128,12 @@ def check_citations(citations: list[Mapping], sources: list[dict], claim_index: 
     checked = [check_citation(c, sources) for c in citations]
     for c in checked:
         findings.extend(_citation_findings(c, claim_index))
-    cited_ids = list(dict.fromkeys(sid for c in checked for sid in c["sources"]))
-    return checked, cited_ids, findings
+    return checked, cited_sources(checked), findings
+
+
+def cited_sources(checked: list[Mapping]) -> list[str]:
+    """The ids of the sources a claim's checked citations name, in order, once each."""
+    return list(dict.fromkeys(sid for c in checked for sid in c.get("sources") or ()))
 
 
 def claim_outcome(rec: Mapping, checked: list[dict], cited_ids: list[str], final: Mapping, sources: list[dict],
@@ -161,26 +167,46 @@ def claim_outcome(rec: Mapping, checked: list[dict], cited_ids: list[str], final
     return {"citations": checked, "citation_status": status}
 
 
-def _citation_status(checked: list[dict], cited_ids: list[str], final: Mapping, findings: list[dict],
-                     i: int | None) -> str:
-    """The claim's citation status (module docstring), given its checked citations, the sources
-    they name and the final verdict; adds the ``broken-citation`` finding it implies."""
+def citation_status(checked: list[Mapping], cited_ids: list[str], final: Mapping) -> str:
+    """A claim's citation status (module docstring), given its checked citations, the sources
+    they name (:func:`cited_sources`) and its verdict: the one definition, for a verdict of the
+    rules (:func:`claim_outcome`) and for one of the judge (``sourced_nlp.judges.tier``).
+
+    The cited sources decided the verdict when the ``cited`` rule gave it
+    (:func:`~sourced_nlp.verdict.rules.cited.decided_by_citation`), or when the judge gave it
+    (rule ``*.judge``) on a quote found in a cited source.
+    """
     if not checked:
         return "uncited"
     if not cited_ids:
         return "broken"
     bad = any(c["status"] in BAD_STATUSES for c in checked)
-    names = ", ".join(cited_ids)
-    if decided_by_citation(final):
+    if _by_cited_sources(final, cited_ids):
         if final["verdict"] == "grounded":
             return "broken" if bad else "supported"
-        findings.append(finding("broken-citation", f"contradicted by the source it cites ({names})", i))
         return "contradicted"
     if final["verdict"] == "grounded":
-        where = ", ".join(dict.fromkeys(e["source"] for e in final["evidence"]))
-        findings.append(finding("broken-citation",
-                                f"grounded only in {where}, which it does not cite (cites {names})", i))
         return "elsewhere"
     return "broken" if bad else "unsupported"
 
 
+def _by_cited_sources(final: Mapping, cited_ids: list[str]) -> bool:
+    if decided_by_citation(final):
+        return True
+    evidence = final.get("evidence") or ()
+    return (str(final.get("rule") or "").endswith(".judge") and bool(evidence)
+            and all(e["source"] in cited_ids for e in evidence))
+
+
+def _citation_status(checked: list[dict], cited_ids: list[str], final: Mapping, findings: list[dict],
+                     i: int | None) -> str:
+    """:func:`citation_status`, adding the ``broken-citation`` finding it implies."""
+    status = citation_status(checked, cited_ids, final)
+    names = ", ".join(cited_ids)
+    if status == "contradicted":
+        findings.append(finding("broken-citation", f"contradicted by the source it cites ({names})", i))
+    elif status == "elsewhere":
+        where = ", ".join(dict.fromkeys(e["source"] for e in final["evidence"]))
+        findings.append(finding("broken-citation",
+                                f"grounded only in {where}, which it does not cite (cites {names})", i))
+    return status

@@ -72,6 +72,7 @@ class FailOn(str, Enum):
     high = "high"
     medium = "medium"
     low = "low"
+    judge_error = "judge-error"
 
 
 class Severity(str, Enum):
@@ -82,8 +83,41 @@ class Severity(str, Enum):
 
 FAIL_ON_HELP = (
     "What fails the gate (exit 1): a verdict (contradicted; unverified = contradicted or "
-    "unverified) or a finding severity (high; medium = high or medium; low = any finding)."
+    "unverified) or a finding severity (high; medium = high or medium; low = any finding); "
+    "repeat it to add judge-error: a claim the judge gave no verdict for (its request failed) fails it too."
 )
+
+FAIL_ON_METAVAR = "<" + "|".join(f.value for f in FailOn) + ">"
+
+
+def fail_on_gates(values: Optional[list], default: str) -> tuple[str, bool]:
+    """``--fail-on`` given (repeatable): ``(the verdict or severity gate, whether judge-error was
+    added)``; ``default`` (the command's) when no verdict or severity is named.
+
+    Raises:
+        UsageError: two different verdicts or severities.
+    """
+    names = [v.value if isinstance(v, Enum) else str(v) for v in values or []]
+    gates = list(dict.fromkeys(n for n in names if n != FailOn.judge_error.value))
+    if len(gates) > 1:
+        raise UsageError(f"--fail-on takes one verdict or severity, got {' and '.join(gates)} "
+                         f"(judge-error may be added to one)")
+    return (gates[0] if gates else default), FailOn.judge_error.value in names
+
+
+def judge_failures(report: Report) -> tuple[int, int, Optional[str]]:
+    """``(claims the judge gave no verdict for because its request failed, claims it was asked
+    about, the first failure's words)`` in ``report``."""
+    asked = [c.judge for c in report.claims if c.judge]
+    failed = [j for j in asked if j.get("status") == "failed"]
+    return len(failed), len(asked), (str(failed[0].get("reason") or "") if failed else None)
+
+
+def judge_failure_line(failed: int, asked: int, first: Optional[str]) -> str:
+    """The stderr line of a run whose judge failed (``failed`` > 0)."""
+    every = "every request" if failed == asked else "requests"
+    return (f"judge: {failed} of {asked} claims got no verdict, {every} failed ({first}): they keep the rules' "
+            f"verdict (--fail-on judge-error fails the gate on this)")
 
 FAIL_UNDER_HELP = "Fail the gate when the grounding score (0-100, the share of claims grounded) is below N."
 
@@ -334,7 +368,9 @@ def _refuse_record_as_answer(text: str, path: str) -> None:
         value = json.loads(t)
     except ValueError:
         return
-    if isinstance(value, dict) and "sources" in value and ("answer" in value or "output" in value):
+    from ..text.record import is_record
+
+    if is_record(value):
         raise UsageError(f"ANSWER {_where(path)} is a JSON record with its sources: give it as --json-input "
                          f"{path}, without SOURCE files")
 
@@ -352,12 +388,18 @@ def _validate_gates(fail_under: Optional[float], min_coverage: Optional[float]) 
         raise UsageError(str(err)) from err
 
 
-def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optional[float]) -> int:
+def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optional[float],
+          judge_error: bool = False) -> int:
     """Exit code of the gate; each reason it fails is one ``gate: ...`` line on stderr.
-    ``min_coverage`` above 1 is a percentage (``Report.gate`` reads it so)."""
+    ``min_coverage`` above 1 is a percentage (``Report.gate`` reads it so). With
+    ``judge_error``, a claim the judge gave no verdict for (a failed request) fails it too."""
     if min_coverage is not None:
         min_coverage = check_thresholds(None, min_coverage)[1]
     reasons = report.gate(fail_on, fail_under=fail_under, min_coverage=min_coverage)
+    if judge_error:
+        failed, asked, _ = judge_failures(report)
+        if failed:
+            reasons = [*reasons, f"the judge gave no verdict for {failed} of {asked} claims (its requests failed)"]
     for r in reasons:
         typer.echo(f"gate: {r}", err=True)
     return 1 if reasons else 0
@@ -372,23 +414,33 @@ VERBOSE = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP)
 
 
 def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[str], sources: Optional[list[str]],
-                   json_input: Optional[str], fmt: str, fail_on: str, fail_under: Optional[float],
+                   json_input: Optional[str], fmt: str, fail_on: Any, fail_under: Optional[float],
                    min_coverage: Optional[float], out: Optional[str], audit: Optional[str], verbose: bool,
                    judge: Optional[tuple] = None, meaning: bool = True) -> int:
     """The body of ``check`` and ``cite`` (``how``: :func:`sourced_nlp.api.check` or
     :func:`~sourced_nlp.api.cite`; ``command`` names it in the audit log): outputs refused
     first, the pipeline for the judge options (``judge``: ``(name, model, concurrency, file,
     record)``) and ``meaning``, the gates checked, the report made, logged, written, and the
-    gate's exit code returned."""
+    gate's exit code returned. ``fail_on``: the ``--fail-on`` values given (a list; the first
+    of ``DEFAULT_FAIL_ON[command]`` when none names a verdict), or one gate as a string.
+    A judge whose requests failed is said on stderr (one line), whatever the gate."""
     from .. import audit as _audit
     from . import judge as judging
     from .outputs import _check_written
 
     name, model, concurrency, file, record = judge or (None, None, 4, None, None)
     _check_written(out, _inputs(answer, sources, json_input), file, record)
+    fail_on, judge_error = fail_on_gates([fail_on] if isinstance(fail_on, str) else fail_on, DEFAULT_FAIL_ON[command])
     nlp = judging.pipeline(name, model, concurrency, file, record, meaning)
     _validate_gates(fail_under, min_coverage)
     report = _report_for(answer, sources, json_input, how, nlp)
     _audit.log_files(audit, command, report, [answer, json_input, *(sources or [])])
     _emit_or_reader_gone(report, fmt, out, verbose)
-    return _gate(report, fail_on, fail_under, min_coverage)
+    failed, asked, first = judge_failures(report)
+    if failed:
+        typer.echo(judge_failure_line(failed, asked, first), err=True)
+    return _gate(report, fail_on, fail_under, min_coverage, judge_error)
+
+
+#: the gate of each command when --fail-on names no verdict or severity
+DEFAULT_FAIL_ON = {"check": "contradicted", "cite": "medium", "batch": "contradicted"}

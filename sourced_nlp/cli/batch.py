@@ -17,9 +17,10 @@ from ..errors import SourceError
 from ..report.model import Report
 from ..files import read_stdin_bytes
 from . import judge as judging
-from ._util import AUDIT_HELP, BatchFormat, FailOn, _output, _stdout_console, _where, app
+from ._util import (AUDIT_HELP, DEFAULT_FAIL_ON, FAIL_ON_METAVAR, BatchFormat, FailOn, _output, _stdout_console,
+                    _where, app, fail_on_gates, judge_failure_line, judge_failures)
 from .meaning import MEANING
-from .outputs import UsageError, _check_written
+from .outputs import UsageError, _OutputLock, _check_written
 from .signals import _FINISHED, Interrupted, _Signals
 
 def _parse_line(line: str) -> tuple[Any, Optional[str]]:
@@ -80,7 +81,8 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
             continue
         problem = unpaired_surrogate(value)
         if problem:
-            rows.append((n, value.get("id") if isinstance(value, dict) else None, None, f"malformed JSON: {problem}"))
+            rid = _writable(value.get("id")) if isinstance(value, dict) else None
+            rows.append((n, rid, None, f"malformed JSON: {problem}"))
             continue
         rid = value.get("id") if isinstance(value, dict) else None
         try:
@@ -88,6 +90,19 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
         except SourceError as err:
             rows.append((n, rid, None, str(err)))
     return rows
+
+
+def _writable(value: Any) -> Any:
+    """A JSON value with every unpaired surrogate in its strings written as its escape (the six
+    characters ``\\ud800``), so that it can be written as UTF-8: the id of a record refused for
+    one is echoed in its error result like this (and matched like this by ``--resume``)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, list):
+        return [_writable(v) for v in value]
+    if isinstance(value, dict):
+        return {_writable(k): _writable(v) for k, v in value.items()}
+    return value
 
 
 def _result_line(r: dict) -> str:
@@ -170,8 +185,10 @@ def batch(
         ..., metavar="FILE.jsonl", help='JSONL, one {"id"?, "output" (or "answer"), "sources"} per line; - for stdin.'
     ),
     fmt: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="Output format."),
-    fail_on: FailOn = typer.Option(
-        FailOn.contradicted, "--fail-on", help="Which verdicts fail the gate (exit 1)."
+    fail_on: list[FailOn] = typer.Option(
+        [FailOn.contradicted], "--fail-on", metavar=FAIL_ON_METAVAR,
+        help="Which verdicts fail the gate (exit 1); repeat it to add judge-error: a record with a claim the judge "
+        "gave no verdict for (its request failed) fails it too."
     ),
     out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
@@ -198,6 +215,7 @@ def batch(
     many results were kept from the earlier one.
     """
     _check_written(out, [("batch file", file)], judge_file, judge_record)
+    gates = fail_on_gates(fail_on, DEFAULT_FAIL_ON["batch"])
     nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     judge_cfg = _worker_config(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
     if dask is not None:
@@ -208,6 +226,13 @@ def batch(
     rows = _read_batch(file)
     if not rows:
         raise SourceError("no records on standard input" if file == "-" else f"no records in batch file {file}")
+    with _OutputLock(out):  # before OUT is read or cut, held until the run ends: a second writer refuses
+        return _run(file, rows, out, fmt, gates, audit, resume, nlp, judge_cfg, dask, partition_size)
+
+
+def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, gates: tuple[str, bool], audit: Optional[str],
+         resume: bool, nlp: Any, judge_cfg: Optional[dict], dask: Optional[str], partition_size: int) -> int:
+    """The run of :func:`batch` once its records are read and OUT is locked."""
     results, size = _resume_prefix(out, rows, file) if resume else ([], 0)
     stream = _resume_stream(out, size) if resume else _output(out)
     todo = rows[len(results):]
@@ -222,7 +247,7 @@ def batch(
                 done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)  # a signal while connecting
                 for r in _in_order(todo, done, file):
                     with signals.whole():
-                        _write_result(fh, r, fmt, console, name)
+                        r = _write_result(fh, r, fmt, console, name, file)
                     results.append(r)
                     advance("error" in r)
                 signals.writing = True  # every result is written: a signal from here on changes nothing
@@ -232,7 +257,7 @@ def batch(
                 return 128 + stop.signum
 
         _audit.log_batch(audit, results[first_new:], file)
-        code = _summary(results, first_new if resume else None, fail_on.value)
+        code = _summary(results, first_new if resume else None, *gates)
         _FINISHED.append(code)  # a signal on the way out (outside _Signals) keeps this code: main()
         return code
 
@@ -304,8 +329,10 @@ def _report(report: Any) -> Report:
     return report if isinstance(report, Report) else Report.from_dict(report)
 
 
-def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
-    """Write one batch result and flush it (JSON: one line; text: the rendered report).
+def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str, file: str) -> dict:
+    """Write one batch result and flush it (JSON: one line; text: the rendered report); returns
+    the result written: ``r``, or, for a result that cannot be written as UTF-8, an error result
+    in its place (also said on stderr), so that the record is not lost and the run goes on.
 
     Raises:
         SourceError: the output cannot be written (a full disk), naming it. A closed pipe on
@@ -313,7 +340,15 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
     """
     try:
         if fmt == BatchFormat.json:
-            fh.write(_result_line(r))
+            line = _result_line(r)
+            try:
+                line.encode("utf-8")
+            except UnicodeEncodeError as err:
+                r = {"line": r["line"], "id": _writable(r.get("id")),
+                     "error": error_text(f"the result cannot be written as UTF-8: {err.reason}")}
+                typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
+                line = _result_line(r)
+            fh.write(line)
         else:
             from ..report.text import render_text
 
@@ -324,6 +359,7 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str) -> None:
                 console.print(f"── {label}", markup=False, highlight=False)
                 render_text(_report(r["report"]), console)
         fh.flush()
+        return r
     except BrokenPipeError:
         raise
     except OSError as err:
@@ -351,16 +387,24 @@ def _interrupted(signum: int, results: list[dict], total: int, name: str, out: O
     return f"interrupted by {what}: {len(results)} of {total} records written to {name} ({last}){hint}"
 
 
-def _summary(results: list[dict], kept: Optional[int], fail_on: str) -> int:
+def _summary(results: list[dict], kept: Optional[int], fail_on: str, judge_error: bool = False) -> int:
     """Print the run's summary on stderr (with ``kept``, the results kept from an earlier run
     by ``--resume``) and return its exit code: 2 when a record was malformed, else 1 when a
-    report failed the gate, else 0."""
+    report failed the gate (with ``judge_error``, also one with a claim the judge gave no verdict
+    for), else 0. Claims the judge gave no verdict for are counted on the summary line, and said
+    on a line of their own before it."""
     errors = [r for r in results if "error" in r]
     checked = [_report(r["report"]) for r in results if "report" in r]
-    failing = sum(1 for rep in checked if rep.failed(fail_on))
+    judged = [judge_failures(rep) for rep in checked]
+    failing = sum(1 for rep, (no_verdict, _, _) in zip(checked, judged)
+                  if rep.failed(fail_on) or (judge_error and no_verdict))
     done = f"; {len(results) - kept} done in this run, {kept} kept from the earlier run" if kept is not None else ""
+    failed, asked = sum(j[0] for j in judged), sum(j[1] for j in judged)
+    judge = f"; judge: {failed} of {asked} claims got no verdict" if failed else ""
+    if failed:
+        typer.echo(judge_failure_line(failed, asked, next(j[2] for j in judged if j[0])), err=True)
     typer.echo(f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
-               f"{len(errors)} malformed{done}", err=True)
+               f"{len(errors)} malformed{done}{judge}", err=True)
     return 2 if errors else 1 if failing else 0
 
 

@@ -10,7 +10,7 @@ import typer
 
 from .. import api
 from . import judge as judging
-from ._util import (AUDIT, FAIL_ON_HELP, FAIL_UNDER, MIN_COVERAGE, OUTPUT, VERBOSE, FailOn, Format, app,
+from ._util import (AUDIT, FAIL_ON_HELP, FAIL_ON_METAVAR, FAIL_UNDER, MIN_COVERAGE, OUTPUT, VERBOSE, FailOn, Format, app,
                     check_and_gate)
 from .meaning import MEANING
 
@@ -24,7 +24,8 @@ def check(
         None, metavar="SOURCE...", help="Source files: plain UTF-8 text, or .json (linearised)."
     ),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
-    fail_on: FailOn = typer.Option(FailOn.contradicted, "--fail-on", help=FAIL_ON_HELP),
+    fail_on: list[FailOn] = typer.Option([FailOn.contradicted], "--fail-on", metavar=FAIL_ON_METAVAR,
+                                                 help=FAIL_ON_HELP),
     fail_under: Optional[float] = FAIL_UNDER, min_coverage: Optional[float] = MIN_COVERAGE,
     json_input: Optional[str] = typer.Option(
         None,
@@ -45,6 +46,6 @@ def check(
     Exit 0 when the gate passes, 1 when it fails, 2 on a usage or input error (among them an
     OUT that is one of the input files: refused before anything is read or written).
     """
-    return check_and_gate(api.check, "check", answer, sources, json_input, fmt.value, fail_on.value, fail_under,
+    return check_and_gate(api.check, "check", answer, sources, json_input, fmt.value, fail_on, fail_under,
                           min_coverage, out, audit, verbose,
                           (judge, judge_model, judge_concurrency, judge_file, judge_record), meaning)

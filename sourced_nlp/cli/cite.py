@@ -10,7 +10,7 @@ import typer
 
 from .. import api
 from . import judge as judging
-from ._util import (AUDIT, FAIL_ON_HELP, FAIL_UNDER, MIN_COVERAGE, OUTPUT, VERBOSE, FailOn, Format, app,
+from ._util import (AUDIT, FAIL_ON_HELP, FAIL_ON_METAVAR, FAIL_UNDER, MIN_COVERAGE, OUTPUT, VERBOSE, FailOn, Format, app,
                     check_and_gate)
 from .meaning import MEANING
 
@@ -26,7 +26,8 @@ def cite(
         None, metavar="SOURCE...", help="Source files, in the order the answer numbers them."
     ),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
-    fail_on: FailOn = typer.Option(FailOn.medium, "--fail-on", help=FAIL_ON_HELP),
+    fail_on: list[FailOn] = typer.Option([FailOn.medium], "--fail-on", metavar=FAIL_ON_METAVAR,
+                                                 help=FAIL_ON_HELP),
     fail_under: Optional[float] = FAIL_UNDER, min_coverage: Optional[float] = MIN_COVERAGE,
     json_input: Optional[str] = typer.Option(
         None, "--json-input", metavar="FILE",
@@ -44,6 +45,6 @@ def cite(
     Exit 0 when the gate passes (by default: no finding of medium or high severity), 1 when
     it fails, 2 on a usage or input error (among them an OUT that is one of the input files).
     """
-    return check_and_gate(api.cite, "cite", answer, sources, json_input, fmt.value, fail_on.value, fail_under,
+    return check_and_gate(api.cite, "cite", answer, sources, json_input, fmt.value, fail_on, fail_under,
                           min_coverage, out, audit, verbose,
                           (judge, judge_model, judge_concurrency, judge_file, judge_record), meaning)

@@ -100,3 +100,77 @@ def _check_written(out: Optional[str], inputs: list[tuple[str, Optional[str]]], 
     answers = [("--judge-file", judge_file)]
     _check_output(out, inputs + answers)
     _check_output(judge_record, inputs + answers + [("--output", None if out == "-" else out)], record_option)
+
+
+def _lock_holder(fd: int) -> Optional[int]:
+    """The pid of the process that holds the ``flock`` on the open file ``fd``, from the
+    system's lock table (``/proc/locks``, Linux); None where it cannot be told."""
+    st = os.fstat(fd)
+    dev = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                parts = line.split()
+                if "->" in parts:  # a waiter, not the holder
+                    continue
+                if len(parts) >= 6 and parts[1] == "FLOCK" and parts[5] == dev and parts[4].isdigit():
+                    return int(parts[4])
+    except OSError:
+        pass
+    return None
+
+
+class _OutputLock:
+    """The run's hold on the file it writes (``batch -o OUT``): an exclusive ``flock`` taken
+    before the file is read (``--resume``) or cut, and kept until the run ends, so that a
+    second run writing the same file refuses at once instead of interleaving its lines with
+    the first's. Only a regular file is locked (or one to be created): ``/dev/null``, a pipe or
+    standard output are not. Where ``fcntl`` is missing (Windows), nothing is locked.
+
+    Raises (on entry):
+        SourceError: another process holds the lock; the one line names it (its pid, where the
+            system tells it).
+    """
+
+    def __init__(self, out: Optional[str]) -> None:
+        self.out = None if out == "-" else out
+        self.fd: Optional[int] = None
+
+    def __enter__(self) -> "_OutputLock":
+        try:
+            import fcntl
+        except ImportError:  # no flock on this system
+            return self
+        from ..errors import SourceError
+
+        out = self.out
+        if out is None:
+            return self
+        try:
+            import stat
+
+            if not stat.S_ISREG(os.stat(out).st_mode):
+                return self
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return self  # the writer says why it cannot be written
+        try:
+            fd = os.open(out, os.O_WRONLY | os.O_CREAT, 0o666)
+        except OSError as err:
+            raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = _lock_holder(fd)
+            os.close(fd)
+            who = f"another run (pid {holder})" if holder is not None else "another run"
+            raise SourceError(f"{out} is being written by {who}: refusing to write it at the same time; "
+                              f"wait for that run to end or give another -o") from None
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing the last descriptor of the lock releases it
+            self.fd = None

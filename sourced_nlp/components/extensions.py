@@ -13,6 +13,10 @@ Doc extensions
         strings and JSON values are normalised by :func:`sourced_nlp.text.sources.normalize_sources`).
     passages (list[dict] | None): the passage index of a *source* doc, one dict per passage
         (see :mod:`sourced_nlp.components.passages`).
+    reply_citations (list | None): the citations of a JSON claims reply, ``[start, end,
+        [citation, ...]]`` per claim line of the doc's text, each citation as the reply gives it
+        (set by :func:`sourced_nlp.cite`); ``sourced_verify`` adds them to the claim spans the
+        line overlaps, after the components that read the markers and before any claim is checked.
     report (dict | None): the report of an *answer* doc, ``Report.to_dict()`` shape
         (``"schema": "sourced.report/1"``), set by ``sourced_verify``.
 
@@ -49,7 +53,7 @@ CLAIMS_KEY = "sourced_claims"
 SKIPPED_KEY = "sourced_skipped"
 QUANTITIES_KEY = "sourced_quantities"
 
-_DOC_ATTRS = {"sources": None, "passages": None, "report": None}
+_DOC_ATTRS = {"sources": None, "passages": None, "reply_citations": None, "report": None}
 _SPAN_ATTRS = {
     "claim_kind": None,
     "citations": None,

@@ -51,10 +51,12 @@ from spacy.util import registry
 from . import extensions
 from .. import judges
 from ..citing import provenance
+from ..citing.citation_check import json_citation
 from ..judges.backends import register as _register_judges
 from ..text.citations import locate
 from ..text.lexicons import load_lexicon
-from ..report.model import SCHEMA
+from ..report.findings import report_findings
+from ..report.model import ClaimResult, Report, Skipped
 from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
@@ -307,7 +309,9 @@ class Verify:
     def __call__(self, doc: Doc) -> Doc:
         """Per claim: its citations checked, its verdict (the cited sources first), its citation
         status and findings; then the judge (when one is configured) on what stays unverified;
-        then every claim span relabelled once and ``doc._.report`` built."""
+        then every claim span relabelled once and ``doc._.report`` built. A JSON reply's citations
+        (``doc._.reply_citations``) go on their claim spans first."""
+        _add_reply_citations(doc)
         raw = doc._.sources
         sources = normalize_sources(raw) if raw else []
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
@@ -369,24 +373,35 @@ class Verify:
         return result, extra
 
     def _report(self, doc: Doc, sources: list[dict], claims: list[dict], findings: list[dict]) -> dict:
-        """The ``sourced.report/1`` dict of a checked doc (:class:`sourced_nlp.report.Report`'s shape)."""
-        skipped = [
-            {"text": s.text, "start": s.start_char, "end": s.end_char, "kind": s._.claim_kind or s.label_}
-            for s in doc.spans.get(extensions.SKIPPED_KEY, [])
-        ]
-        counts = {v: sum(1 for c in claims if c["verdict"] == v) for v in ("grounded", "contradicted", "unverified")}
-        report = {
-            "schema": SCHEMA,
-            "answer": doc.text,
-            "sources": [{"id": s["id"], "chars": len(s["text"])} for s in sources],
-            "claims": claims,
-            "skipped": skipped,
-            "counts": counts,
-            **provenance.summarize(claims, findings, sources),
-        }
+        """The ``sourced.report/1`` dict of a checked doc, built through :class:`sourced_nlp.report.Report`
+        (its counts, score and coverage are the report's own)."""
+        report = Report(
+            answer=doc.text,
+            claims=[ClaimResult.from_dict(c) for c in claims],
+            skipped=[Skipped(s.text, s.start_char, s.end_char, s._.claim_kind or s.label_)
+                     for s in doc.spans.get(extensions.SKIPPED_KEY, [])],
+            sources=[{"id": s["id"], "chars": len(s["text"])} for s in sources],
+            findings=report_findings(findings, sources),
+        ).to_dict()
         if self.require_citations:
             provenance.require_citations(report)
         return report
+
+
+def _add_reply_citations(doc: Doc) -> None:
+    """Each claim span's citations, extended with those of the JSON reply lines it overlaps
+    (``doc._.reply_citations``, :func:`sourced_nlp.cite`), each read by
+    :func:`~sourced_nlp.citing.citation_check.json_citation` and labelled
+    ``claims[j].citations[k]``."""
+    lines = doc._.reply_citations
+    if not lines:
+        return
+    for span in doc.spans.get(extensions.CLAIMS_KEY, []):
+        extra = [json_citation(x, (a, b), f"claims[{j}].citations[{k}]")
+                 for j, (a, b, cites) in enumerate(lines)
+                 if a < span.end_char and span.start_char < b
+                 for k, x in enumerate(cites)]
+        span._.citations = list(span._.citations or []) + extra
 
 
 def _relabelled(doc: Doc, span: Span, claim: dict) -> Span:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..text.record import record_parts
 from ..text.sources import SourceError
 from .jsonl import iter_jsonl, read_json
 
@@ -15,10 +16,10 @@ __all__ = ["load_fixture", "check_fixtures"]
 def _record(value, where: str) -> tuple[str, list]:
     if not isinstance(value, dict):
         raise SourceError(f"{where}: a fixture must be a JSON object with 'answer' and 'sources'")
-    answer = value.get("answer", value.get("output"))
+    parts = record_parts(value)  # both 'answer' and 'output': 'answer' is read
+    answer, sources = parts.answer, parts.sources
     if not isinstance(answer, str) or not answer.strip():
         raise SourceError(f"{where}: 'answer' must be a non-empty string")
-    sources = value.get("sources")
     if not isinstance(sources, list) or not sources:
         raise SourceError(f"{where}: 'sources' must be a non-empty list")
     return answer, sources

@@ -17,11 +17,7 @@ does, if it is written to.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
-import os
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -38,19 +34,10 @@ RUN_SCHEMA = "sourced.run/1"
 
 def _import_module(name: str):
     """The module ``name``: a path to a ``.py`` file, or a dotted name importable from the
-    working directory."""
-    if name.endswith(".py") or os.sep in name or "/" in name:
-        if not os.path.isfile(name):
-            raise SourceError(f"target module file not found: {name}")
-        mod_name = "_sourced_target_" + os.path.splitext(os.path.basename(name))[0]
-        spec = importlib.util.spec_from_file_location(mod_name, name)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[mod_name] = module
-        spec.loader.exec_module(module)
-        return module
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    return importlib.import_module(name)
+    working directory (:func:`sourced_nlp.imports.import_user_module`)."""
+    from ..imports import import_user_module
+
+    return import_user_module(name, "target module")
 
 
 def load_target(spec: str) -> Callable[..., Any]:

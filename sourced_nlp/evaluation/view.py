@@ -61,8 +61,26 @@ def to_markdown(card: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _print_whole(console, table) -> None:
+    """Print ``table`` on ``console``; where the console is no terminal (a pipe, a CI log) as
+    wide as its cells need, never cut to the console's width (``revenue-q3`` is no ``reven…``)."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    from rich.measure import Measurement
+
+    need = Measurement.get(console, console.options.update_width(1_000_000), table).maximum
+    width = console.width
+    console.width = max(width, need)
+    try:
+        console.print(table)
+    finally:
+        console.width = width
+
+
 def print_table(card: dict, console) -> None:
-    """The scorecard as two rich tables on ``console``."""
+    """The scorecard as two rich tables on ``console`` (on a terminal, fitted to its width;
+    elsewhere, as wide as the cells need)."""
     from rich.table import Table
 
     o = card["overall"]
@@ -71,10 +89,10 @@ def print_table(card: dict, console) -> None:
     t.add_column("value", justify="right")
     for key, label in ROWS:
         t.add_row(label, _cell(key, o))
-    console.print(t)
+    _print_whole(console, t)
     cases = Table(show_header=True)
     for h in _CASE_HEAD:
         cases.add_column(h)
     for e in card["cases"]:
         cases.add_row(*_case_cells(e))
-    console.print(cases)
+    _print_whole(console, cases)

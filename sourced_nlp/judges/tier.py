@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from ..citing.provenance import finding, verdict_findings
+from ..citing.provenance import cited_sources, citation_status, finding, verdict_findings
 from .backends.replay import record_answers
 from .base import Candidate, Judge, JudgeInput, Judgment, Settled
 from .cache import cache_key
@@ -81,10 +81,6 @@ def _judge_info(judge: Judge, s: Settled) -> dict:
             "source": j.source, "reason": j.reason if j.error is None else j.error, "status": _status(s)}
 
 
-def _cited(claim: Mapping) -> set[str]:
-    return {sid for c in claim.get("citations") or () for sid in c.get("sources") or ()}
-
-
 def _settled_claim(judge: Judge, claim: dict, s: Settled) -> dict:
     """The claim dict after its judgment (a new dict)."""
     info = _judge_info(judge, s)
@@ -92,10 +88,9 @@ def _settled_claim(judge: Judge, claim: dict, s: Settled) -> dict:
         return dict(claim, reason=f"{claim.get('reason') or 'not shown'}; {s.reason}", judge=info)
     out = dict(claim, verdict=s.verdict, rule=f"{s.verdict}.judge", reason=s.reason,
                support=SUPPORT[s.verdict], evidence=[dict(s.match)], differs=[], judge=info)
-    if claim.get("citation_status") == "unsupported":
-        inside = s.match["source"] in _cited(claim)
-        out["citation_status"] = ("supported" if inside else "elsewhere") if s.verdict == "grounded" else (
-            "contradicted" if inside else "unsupported")
+    if claim.get("citation_status") == "unsupported":  # the one status a judge's verdict may change
+        checked = out.get("citations") or []
+        out["citation_status"] = citation_status(checked, cited_sources(checked), out)
     return out
 
 
@@ -106,7 +101,7 @@ def _refresh_findings(findings: list[dict], i: int, old: Mapping, new: Mapping) 
     findings[:] = [f for f in findings if not (f.get("claim") == i and f.get("kind") == "unsupported-claim")]
     findings.extend(verdict_findings(new, i))
     if new.get("citation_status") == "elsewhere":
-        cites = ", ".join(sorted(_cited(new)))
+        cites = ", ".join(sorted(cited_sources(new.get("citations") or [])))
         findings.append(finding("broken-citation", f"grounded only in {new['evidence'][0]['source']}, "
                                 f"which it does not cite (cites {cites})", i))
     findings.sort(key=lambda f: (f.get("claim") is not None, f.get("claim") if f.get("claim") is not None else -1))

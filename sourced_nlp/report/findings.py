@@ -30,6 +30,7 @@ __all__ = [
     "verdict_findings",
     "grounding_score",
     "citation_coverage",
+    "report_findings",
     "summarize",
     "require_citations",
     "gate",
@@ -103,12 +104,19 @@ def citation_coverage(statuses: Sequence[str | None]) -> float | None:
     return round(sum(1 for s in statuses if s == "supported") / len(statuses), 4)
 
 
-def summarize(claims: list[dict], findings: list[dict], sources: list[dict]) -> dict:
-    """The report-level keys: ``{"findings", "score", "coverage"}``; no sources is a finding."""
+def report_findings(findings: list[dict], sources: list[dict]) -> list[dict]:
+    """A check's findings as its report holds them: no sources is a finding, first (a new list)."""
     out = list(findings)
     if not sources:
         out.insert(0, finding("no-sources", "no sources were given: nothing can be grounded"))
-    return {"findings": out,
+    return out
+
+
+def summarize(claims: list[dict], findings: list[dict], sources: list[dict]) -> dict:
+    """The report-level keys of claim dicts: ``{"findings", "score", "coverage"}``
+    (:func:`report_findings`, :func:`grounding_score`, :func:`citation_coverage`, as
+    ``Report.to_dict`` writes them; ``sourced_verify`` builds its report through ``Report``)."""
+    return {"findings": report_findings(findings, sources),
             "score": grounding_score([c["verdict"] for c in claims], no_sources=not sources),
             "coverage": citation_coverage([c.get("citation_status") for c in claims])}
 

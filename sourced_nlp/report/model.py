@@ -3,8 +3,11 @@
 Pure module (no spaCy). The JSON shape, versioned by :data:`SCHEMA` (``"sourced.report/1"``), is
 the one of these dataclasses: :class:`Report` holds ``answer``, ``sources`` (``{"id",
 "chars"}``), ``claims`` (:class:`ClaimResult`, its :class:`Evidence`), ``skipped``
-(:class:`Skipped`) and ``counts``; :meth:`Report.to_dict` writes it and :meth:`Report.from_dict`
-reads it back after :func:`~sourced_nlp.report.schema.validate_report` checks it.
+(:class:`Skipped`) and ``counts``; :meth:`Report.to_dict` writes it (``sourced_verify`` builds
+its report through these classes) and :meth:`Report.from_dict` reads it back after
+:func:`validate_report` checks it, a check read from these classes' fields
+(:func:`~sourced_nlp.report.schema.check_shape`; what a type does not say is in a field's
+``metadata``).
 
 ``findings``, ``score`` (0-100, the share of claims grounded) and ``coverage`` (the share of
 claims whose citations resolve and support them) are present when the report comes from a
@@ -29,12 +32,12 @@ from .frame import claim_row, claims_frame
 from .html import render_html
 from .markdown import render_markdown
 from .marks import VERDICTS
-from .schema import json_type, validate_report
+from .schema import _field, check_shape, json_type
 
 SCHEMA = "sourced.report/1"
 
 __all__ = ["SCHEMA", "VERDICTS", "FAIL_ON", "SEVERITIES", "Evidence", "ClaimResult", "Skipped", "Report", "to_frame",
-           "check_fail_on", "check_thresholds"]
+           "check_fail_on", "check_thresholds", "validate_report"]
 
 
 @dataclass
@@ -48,7 +51,7 @@ class Evidence:
         text: the passage text, ``source_text[start:end]``.
     """
 
-    source: str
+    source: str = field(metadata={"kind": "source id"})  # a saved report may hold an int id
     start: int
     end: int
     text: str
@@ -90,7 +93,7 @@ class ClaimResult:
     text: str
     start: int
     end: int
-    verdict: str
+    verdict: str = field(metadata={"one_of": VERDICTS})
     reason: str = ""
     support: float = 0.0
     evidence: list[Evidence] = field(default_factory=list)
@@ -99,7 +102,7 @@ class ClaimResult:
     citation_status: str | None = None
     rule: str | None = None
     judge: dict | None = None
-    meaning: dict | None = None
+    meaning: dict | None = field(default=None, metadata={"keys": {"model": "string", "version": "string", "score": "number"}})
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -184,10 +187,10 @@ class Report:
     """
 
     answer: str = ""
-    claims: list[ClaimResult] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    sources: list[dict] = field(default_factory=list)
-    findings: list[dict] | None = None
+    claims: list[ClaimResult] = field(default_factory=list, metadata={"required": True})
+    skipped: list[Skipped] = field(default_factory=list, metadata={"required": True})
+    sources: list[dict] = field(default_factory=list, metadata={"required": True})
+    findings: list[dict] | None = field(default=None, metadata={"keys": {"kind": "string", "severity": "string"}})
 
     @property
     def score(self) -> int | None:
@@ -359,6 +362,13 @@ class Report:
         summary table, each claim's citation status, and a findings table (for PR comments).
         """
         return render_markdown(self)
+
+
+def validate_report(d: Mapping) -> None:
+    """Raise ValueError ``malformed report: ...`` naming the first field of a saved report that is
+    missing or of the wrong type: :class:`Report`'s fields in order (:func:`.schema.check_shape`), then ``counts``."""
+    check_shape(d, Report)
+    _field(d, "counts", "", "object", required=False)
 
 
 def to_frame(reports, *, _batch: bool = True):

@@ -1,18 +1,31 @@
-"""The shape check of a saved ``sourced.report/1`` report (:meth:`Report.from_dict` runs it).
+"""The shape check of a saved ``sourced.report/1`` report, read from the dataclasses that
+define the report (:mod:`sourced_nlp.report.model`): :func:`check_shape` walks a dataclass's
+fields, so a field added there is checked here with no second list to keep.
 
-Pure module (no spaCy). :func:`validate_report` names the first field that
-is missing or of the wrong type, as ``malformed report: claims[0].start must be an integer, got
-string``; the shape is the one of :mod:`sourced_nlp.report`'s docstring.
+Pure module (no spaCy). The check names the first field that is missing or of the wrong type, as
+``malformed report: claims[0].start must be an integer, got string``.
+:func:`~sourced_nlp.report.model.validate_report` (also importable from here, as before) runs it
+over a whole report.
+
+What a field's type says (``str``, ``int``, ``float``, ``dict``, ``list[...]``, ``... | None``)
+is read from its annotation; what it does not say is in the field's ``metadata``:
+
+- ``"required"``: the key must be present (default: the field has no default);
+- ``"kind"``: a kind of :data:`KINDS` other than the annotation's (``"source id"``);
+- ``"one_of"``: the values allowed (a verdict);
+- ``"keys"``: ``{key: kind}`` a mapping (or each mapping of a list) must hold.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import types
+import typing
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-from .marks import VERDICTS
-
-__all__ = ["json_type", "validate_report"]
+__all__ = ["json_type", "check_shape", "KINDS"]
 
 
 def json_type(value: Any) -> str:
@@ -35,7 +48,8 @@ def _is_int(value: Any) -> bool:
         isinstance(value, float) and value.is_integer())
 
 
-_KINDS = {
+#: a JSON kind -> whether a value is of it
+KINDS = {
     "string": lambda v: isinstance(v, str),
     "integer": _is_int,
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
@@ -46,7 +60,7 @@ _KINDS = {
 
 
 def _field(obj: dict, key: str, where: str, kind: str, required: bool = True) -> None:
-    """Check ``obj[key]`` is of ``kind`` (a key of ``_KINDS``); a missing (or, when not
+    """Check ``obj[key]`` is of ``kind`` (a key of :data:`KINDS`); a missing (or, when not
     ``required``, null) value passes only when not ``required``."""
     name = f"{where}.{key}" if where else key
     if key not in obj:
@@ -56,7 +70,7 @@ def _field(obj: dict, key: str, where: str, kind: str, required: bool = True) ->
     value = obj[key]
     if value is None and not required:
         return
-    if not _KINDS[kind](value):
+    if not KINDS[kind](value):
         article = "an" if kind[0] in "aeiou" else "a"
         raise ValueError(f"malformed report: {name} must be {article} {kind}, got {json_type(value)}")
 
@@ -72,40 +86,66 @@ def _objects(obj: dict, key: str, where: str, required: bool = True) -> list[tup
     return [(f"{name}[{i}]", item) for i, item in enumerate(items)]
 
 
-def validate_report(d: dict) -> None:
-    """Raise ValueError ``malformed report: ...`` naming the first field of a saved report
-    that is missing or of the wrong type (the shape of the module docstring)."""
-    _field(d, "answer", "", "string", required=False)
-    _objects(d, "sources", "")
-    for where, c in _objects(d, "claims", ""):
-        _field(c, "text", where, "string")
-        _field(c, "start", where, "integer")
-        _field(c, "end", where, "integer")
-        _field(c, "verdict", where, "string")
-        if c["verdict"] not in VERDICTS:
-            raise ValueError(f"malformed report: {where}.verdict {c['verdict']!r} is none of {', '.join(VERDICTS)}")
-        _field(c, "reason", where, "string", required=False)
-        _field(c, "support", where, "number", required=False)
-        _field(c, "citation_status", where, "string", required=False)
-        _field(c, "rule", where, "string", required=False)
-        _field(c, "meaning", where, "object", required=False)
-        if isinstance(c.get("meaning"), Mapping):
-            _field(c["meaning"], "model", f"{where}.meaning", "string")
-            _field(c["meaning"], "version", f"{where}.meaning", "string")
-            _field(c["meaning"], "score", f"{where}.meaning", "number")
-        for ew, e in _objects(c, "evidence", where, required=False):
-            _field(e, "source", ew, "source id")
-            _field(e, "start", ew, "integer")
-            _field(e, "end", ew, "integer")
-            _field(e, "text", ew, "string")
-        _objects(c, "differs", where, required=False)
-        _objects(c, "citations", where, required=False)
-    for where, s in _objects(d, "skipped", ""):
-        _field(s, "text", where, "string")
-        _field(s, "start", where, "integer")
-        _field(s, "end", where, "integer")
-        _field(s, "kind", where, "string")
-    for where, f in _objects(d, "findings", "", required=False):
-        _field(f, "kind", where, "string")
-        _field(f, "severity", where, "string")
-    _field(d, "counts", "", "object", required=False)
+_KIND_OF = {str: "string", int: "integer", float: "number", dict: "object", list: "array"}
+
+
+@lru_cache(maxsize=None)
+def _spec(cls: type) -> tuple[tuple[str, str, bool, Any, dict], ...]:
+    """``(name, kind, required, item dataclass or None, metadata)`` per field of ``cls``, in order."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
+            tp = next(a for a in typing.get_args(tp) if a is not type(None))
+        origin = typing.get_origin(tp) or tp
+        item = next(iter(typing.get_args(tp)), None) if origin is list else None
+        required = f.metadata.get("required", f.default is dataclasses.MISSING
+                                  and f.default_factory is dataclasses.MISSING)
+        kind = f.metadata.get("kind") or _KIND_OF[origin]
+        out.append((f.name, kind, required, item if dataclasses.is_dataclass(item) else None, dict(f.metadata)))
+    return tuple(out)
+
+
+def _keys(obj: Mapping, keys: Mapping[str, str], where: str) -> None:
+    for key, kind in keys.items():
+        _field(obj, key, where, kind)
+
+
+def check_shape(obj: Mapping, cls: type, where: str = "") -> None:
+    """Check the mapping ``obj`` against the JSON shape of the dataclass ``cls``, field by field
+    in the order ``cls`` declares them (its items too, for a ``list`` of a dataclass or with
+    ``"keys"``; see the module docstring).
+
+    Args:
+        obj: the mapping (a saved report, or one of its parts).
+        cls: the dataclass whose fields give the shape.
+        where: the path of ``obj`` in the report (``"claims[0]"``), ``""`` for the report.
+
+    Raises:
+        ValueError: ``malformed report: ...`` naming the first field that is missing, of the
+            wrong type, or not one of the values allowed.
+    """
+    for name, kind, required, item, meta in _spec(cls):
+        if kind == "array":
+            for iw, value in _objects(obj, name, where, required):
+                if item is not None:
+                    check_shape(value, item, iw)
+                elif "keys" in meta:
+                    _keys(value, meta["keys"], iw)
+            continue
+        _field(obj, name, where, kind, required)
+        value = obj.get(name)
+        path = f"{where}.{name}" if where else name
+        if "one_of" in meta and name in obj and value not in meta["one_of"]:
+            raise ValueError(f"malformed report: {path} {value!r} is none of {', '.join(meta['one_of'])}")
+        if "keys" in meta and isinstance(value, Mapping):
+            _keys(value, meta["keys"], path)
+
+
+def __getattr__(name: str):
+    """:func:`validate_report`, now in :mod:`sourced_nlp.report.model` beside the dataclasses it
+    reads, under its old path for one release (see :mod:`sourced_nlp._compat`)."""
+    from .._compat import moved_name
+
+    return moved_name(__name__, name)

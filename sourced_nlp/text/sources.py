@@ -18,7 +18,7 @@ from typing import Any
 from .lexicons import load_lexicon
 from ..errors import SourceError, TextTooLongError
 
-__all__ = ["SourceError", "TextTooLongError", "normalize_sources", "linearize", "unpaired_surrogate"]
+__all__ = ["SourceError", "TextTooLongError", "Sources", "normalize_sources", "linearize", "unpaired_surrogate"]
 
 
 # Key words whose capitalisation carries meaning and is kept when keys are split into words.
@@ -255,8 +255,19 @@ def _id_without_text(item: Any) -> bool:
             and keys <= {*ID_KEYS, *_DOCUMENT_KEYS})
 
 
+class Sources(list):
+    """The list :func:`normalize_sources` returns, ``[{"id", "text", "structured"}]``: marked as
+    normalised, so that normalising it again gives it back as it is. The sources of a check are
+    normalised once, where they come in (the command line's files, a batch record, the argument
+    of :func:`sourced_nlp.check`), and passed through after (``doc._.sources``,
+    ``sourced_verify``). A plain list equal to it is normalised again, as any list is."""
+
+    __slots__ = ()
+
+
 def normalize_sources(sources: Any) -> list[dict]:
-    """Normalise the sources of one check.
+    """Normalise the sources of one check (once: a :class:`Sources` list this function returned
+    is given back as it is).
 
     Args:
         sources: a list whose items are each
@@ -272,7 +283,7 @@ def normalize_sources(sources: Any) -> list[dict]:
               a structured source, linearised with :func:`linearize`.
 
     Returns:
-        ``[{"id": str, "text": str, "structured": bool}]`` in the order given. A text that starts
+        ``[{"id": str, "text": str, "structured": bool}]`` in the order given (a :class:`Sources`). A text that starts
         with a byte-order mark (U+FEFF: a file read with ``encoding="utf-8"``) has it replaced
         by a space, so that offsets into it are those of the text given and no word carries it.
 
@@ -282,6 +293,8 @@ def normalize_sources(sources: Any) -> list[dict]:
             id or metadata but no text; an object that is neither a JSON value nor a document
             (named by its type); two ids are equal.
     """
+    if type(sources) is Sources:
+        return sources
     if isinstance(sources, (str, bytes, Mapping)) or not isinstance(sources, (list, tuple)):
         raise SourceError(f"sources must be a list, got {type(sources).__name__}")
     if not sources:
@@ -331,7 +344,7 @@ def normalize_sources(sources: Any) -> list[dict]:
             raise SourceError(f"duplicate source id {sid!r} (sources {seen[sid]} and {i})")
         seen[sid] = i
         out.append({"id": sid, "text": text, "structured": structured})
-    return out
+    return Sources(out)
 
 
 def unpaired_surrogate(value: Any) -> str | None:

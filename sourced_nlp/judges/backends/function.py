@@ -3,7 +3,6 @@ as the judge, named ``"package.module:function"`` (``--judge-model``)."""
 
 from __future__ import annotations
 
-import importlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
@@ -57,21 +56,34 @@ class CallableJudge:
 
 
 def import_function(ref: str) -> JudgeFunction:
-    """``"package.module:attribute"`` imported.
+    """The function ``"MODULE:FUNCTION"``: ``MODULE`` a dotted module importable from the
+    working directory (``myjudge``, ``package.module``), or a path to a ``.py`` file
+    (``./myjudge.py``, ``judges/mine.py``), as ``sourced eval run --target`` takes it;
+    ``FUNCTION`` may be dotted (``module:Judge.ask``).
 
     Raises:
-        ValueError: not of that form, or nothing callable there.
+        ValueError: not of that form, a module that cannot be found or imported (whatever its
+            code raised: the message says it), or nothing callable there; one line.
     """
+    from ...imports import import_user_module
+
     module, _, attr = ref.partition(":")
     if not module or not attr:
-        raise ValueError(f'judge function must be "package.module:function", got {ref!r}')
+        raise ValueError(f'judge function must be "MODULE:FUNCTION" (a module importable from the working '
+                         f'directory, or a path to a .py file), got {ref!r}')
     try:
-        fn = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as err:
+        obj: Any = import_user_module(module, "judge function module")
+    except ValueError as err:  # SourceError: the file is not there
         raise ValueError(f"judge function {ref!r} cannot be imported: {err}") from None
-    if not callable(fn):
+    except Exception as err:  # the user's module failed to import: say how, in one line
+        raise ValueError(f"judge function {ref!r} cannot be imported: {type(err).__name__}: {err}") from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"judge function {ref!r} cannot be imported: {module} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
         raise ValueError(f"judge function {ref!r} is not callable")
-    return fn
+    return obj
 
 
 def make_callable_judge(function: str, model: str = "callable", prompt: str = DEFAULT_PROMPT,
@@ -88,7 +100,12 @@ def _options(model: Optional[str], concurrency: int, file: Optional[str]) -> dic
 
 def _check(model: Optional[str], concurrency: int, file: Optional[str]) -> None:
     if not model:
-        raise ValueError('--judge callable needs --judge-model "package.module:function"')
+        raise ValueError('--judge callable needs --judge-model "MODULE:FUNCTION" (a module importable from the '
+                         'working directory, or a path to a .py file)')
+    try:
+        import_function(model)  # before any input is read: a bad one is one line, exit 2
+    except ValueError as err:
+        raise ValueError(f"--judge-model: {err}") from None
 
 
 BACKEND = backend("callable", make_callable_judge, _options, _check)
