@@ -238,6 +238,10 @@ def _card_html(claim: "ClaimResult", number: int) -> str:
             f'<span class="sourced-rule-name" style="font-family:ui-monospace, SFMono-Regular, Menlo, Consolas, '
             f'monospace;">{_esc(claim.rule)}</span></div>'
         )
+    unaligned = [w["word"] for w in claim.alignment or () if w.get("how") == "unaligned"]
+    if unaligned:  # the guard of grounded: the claim's words its evidence does not hold
+        detail.append('<div class="sourced-unaligned" style="color:#555; font-size:0.85em;">not in the evidence: '
+                      + ", ".join(f"<strong>{_esc(w)}</strong>" for w in unaligned) + "</div>")
     for e in claim.evidence:
         detail.append(
             '<div class="sourced-evidence" style="margin-top:4px; padding:4px 8px; background:#F6F6F6; '

@@ -88,6 +88,9 @@ class ClaimResult:
         judge: what a judge answered (:mod:`sourced_nlp.judges`), when one was asked.
         meaning: the meaning tier's ``{"model", "version", "score"}`` when it decided the claim
             (``grounded.meaning`` / ``contradicted.meaning``, :mod:`sourced_nlp.verdict.rules.meaning`).
+        alignment: the claim's content words and where its evidence holds each (``{"word",
+            "start", "end", "how", "to"?}``; :func:`sourced_nlp.verdict.guard.alignment`), for a
+            claim the rules grounded and the guard of grounded read.
     """
 
     text: str
@@ -103,6 +106,7 @@ class ClaimResult:
     rule: str | None = None
     judge: dict | None = None
     meaning: dict | None = field(default=None, metadata={"keys": {"model": "string", "version": "string", "score": "number"}})
+    alignment: list[dict] | None = field(default=None, metadata={"keys": {"word": "string", "start": "integer", "end": "integer", "how": "string"}})
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -120,14 +124,9 @@ class ClaimResult:
             "differs": [dict(x) for x in self.differs],
             "citations": [dict(x) for x in self.citations],
         }
-        if self.citation_status is not None:
-            d["citation_status"] = self.citation_status
-        if self.rule is not None:
-            d["rule"] = self.rule
-        if self.judge is not None:
-            d["judge"] = dict(self.judge)
-        if self.meaning is not None:
-            d["meaning"] = dict(self.meaning)
+        for key in ("citation_status", "rule", "judge", "meaning", "alignment"):
+            if (value := getattr(self, key)) is not None:
+                d[key] = dict(value) if isinstance(value, dict) else [dict(x) for x in value] if isinstance(value, list) else value
         return d
 
     @classmethod
@@ -146,6 +145,7 @@ class ClaimResult:
             rule=d.get("rule"),
             judge=dict(d["judge"]) if isinstance(d.get("judge"), dict) else None,
             meaning=dict(d["meaning"]) if isinstance(d.get("meaning"), dict) else None,
+            alignment=[dict(x) for x in d["alignment"]] if isinstance(d.get("alignment"), list) else None,
         )
 
 

@@ -33,7 +33,8 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True, 
     the evidence (``source start–end: passage``, passage shortened to ~200 chars) and, for a
     contradiction, what differs (``claim 40% ≠ source 8%``), else the reason; skipped segments
     dimmed with their kind; then a counts line. ``verbose`` adds, under each claim, the rule
-    that decided its verdict (``rule grounded.passage``), when the report names it.
+    that decided its verdict (``rule grounded.passage``), when the report names it, and the words
+    of the claim its evidence does not hold (its ``alignment``).
 
     Args:
         report: the report to show.
@@ -75,6 +76,9 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True, 
             console.print(f"    [dim]{escape(c.reason)}[/dim]", highlight=False)
         if verbose and c.rule:
             console.print(f"    [dim]rule {escape(c.rule)}[/dim]", highlight=False)
+        unaligned = [w["word"] for w in c.alignment or () if w.get("how") == "unaligned"]
+        if verbose and unaligned:  # the guard of grounded: the words the evidence does not hold
+            console.print(f"    [dim]not in the evidence: {escape(', '.join(unaligned))}[/dim]", highlight=False)
 
     counts = report.counts
     parts = [

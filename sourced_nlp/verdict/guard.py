@@ -308,6 +308,26 @@ def align_words(claim: list[list], evidence: list[list[list]], lex: GuardLexicon
     return links
 
 
+def alignment(record: dict, links: list[Link], passages: list[Passage]) -> list[dict]:
+    """The report's ``alignment`` of a claim: one ``{"word", "start", "end", "how"}`` per content
+    word (offsets in the answer; ``how``: ``lemma``, ``form``, ``synonym``, ``broader``, ``name``
+    or ``unaligned``), with ``"to": {"source", "start", "end"}`` (offsets in that source) for a
+    word the evidence holds."""
+    out = []
+    toks, base, text = record["tokens"], record["start"], record["text"]
+    for ln in links:
+        t = toks[ln.k]
+        word = {"word": text[t[START]:t[END]], "start": base + t[START], "end": base + t[END], "how": ln.how or "unaligned"}
+        if ln.ev is None:
+            word["how"] = "unaligned"
+        else:
+            p = passages[ln.ev[0]]
+            e = p.f["tokens"][ln.ev[1]]  # type: ignore[typeddict-item]
+            word["to"] = {"source": p.source, "start": p.f["start"] + e[START], "end": p.f["start"] + e[END]}
+        out.append(word)
+    return out
+
+
 class Finding(NamedTuple):
     """What the guard found: the verdict and rule it gives, its reason, and what differs."""
 
@@ -424,15 +444,18 @@ class Guard:
         passages = [self._passage(ctx, ev) for ev in res["evidence"]]
         if not claim_toks or any(p is None or p.structured or "tokens" not in p.f for p in passages):
             return res
-        found = self.findings(ctx, claim_toks, passages)  # type: ignore[arg-type]
+        found, links = self.findings(ctx, claim_toks, passages)  # type: ignore[arg-type]
+        words = alignment(ctx.record, links, passages)  # type: ignore[arg-type]
         if not found:
-            return res
+            return {**res, "alignment": words}  # type: ignore[typeddict-item]
         first = min(found, key=lambda f: 0 if f.verdict == "contradicted" else 1)
         ev = res["evidence"][first.passage]
         if first.verdict == "contradicted":
-            return result("contradicted", first.reason, 0.05, [ev], first.differs, rule=first.rule)
-        support = ctx.support if ctx.best is not None else 0.4
-        return result("unverified", first.reason, max(0.15, min(0.65, support)), [ev], first.differs, rule=first.rule)
+            out = result("contradicted", first.reason, 0.05, [ev], first.differs, rule=first.rule)
+        else:
+            support = ctx.support if ctx.best is not None else 0.4
+            out = result("unverified", first.reason, max(0.15, min(0.65, support)), [ev], first.differs, rule=first.rule)
+        return {**out, "alignment": words}  # type: ignore[typeddict-item]
 
     @staticmethod
     def _passage(ctx: ClaimContext, ev: dict) -> Passage | None:
@@ -441,8 +464,9 @@ class Guard:
                 return p
         return None
 
-    def findings(self, ctx: ClaimContext, claim: list[list], passages: list[Passage]) -> list[Finding]:
-        """Every finding against grounding the claim on these passages, strongest kinds first."""
+    def findings(self, ctx: ClaimContext, claim: list[list], passages: list[Passage]) -> tuple[list[Finding], list[Link]]:
+        """Every finding against grounding the claim on these passages, and the alignment of its
+        words (:func:`align_words`)."""
         lex = self.lex
         ev_toks = [p.f["tokens"] for p in passages]  # type: ignore[typeddict-item]
         links = align_words(claim, ev_toks, lex, (name_keys(ctx.record), [name_keys(p.f) for p in passages]))
@@ -457,7 +481,7 @@ class Guard:
         foreign = [t for t in claim if t[RAW] in lex.foreign]
         if len(foreign) >= 2:
             return [Finding("unverified", "unverified.language", "the claim is not in English; the rules read English only",
-                            [], 0)]
+                            [], 0)], links
         out += self._roles(claim, ev_toks, to, passages, cword)
         names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])
         out += self._binding(claim, ev_toks, to, passages, cword, name_labels(ctx.record), names)
@@ -499,7 +523,7 @@ class Guard:
                 out.append(Finding("unverified", "unverified.unaligned", f"the source does not say '{w}'",
                                    [{"claim": w, "source": "", "kind": "word"}], 0))
         out += self._dropped(ctx, claim, ev_toks, to, used, passages)
-        return out
+        return out, links
 
     def _opposed(self, a: list, b: list, a_text: str, b_text: str, groups: Callable[[str, str], bool]) -> bool:
         """Two words stand against each other: by lemma, spaCy's own lemma or as written

@@ -148,3 +148,25 @@ def test_guard_off_by_config():
     with pytest.raises(ValueError):
         Guard(unaligned="")
     del nlp
+
+
+def test_the_alignment_is_in_the_report(nlp, run_cli, tmp_path):
+    """The claim's words and where its evidence holds them: a key of ``sourced.report/1``, its
+    unaligned words on the HTML card and under ``check -v``."""
+    from sourced_nlp.report.model import validate_report
+
+    source = "The central bank held rates at 5.5%."
+    report = sourced_nlp.check("The central bank raised rates to 5.5%.", [source], nlp=nlp)
+    claim = report.to_dict()["claims"][0]
+    validate_report(report.to_dict())
+    words = {w["word"]: w for w in claim["alignment"]}
+    assert words["raised"]["how"] == "unaligned" and "to" not in words["raised"]
+    to = words["rates"]["to"]
+    assert words["rates"]["how"] == "lemma" and source[to["start"]:to["end"]] == "rates"
+    assert "not in the evidence: <strong>raised</strong>" in report.to_html()
+    (tmp_path / "a.txt").write_text("The central bank raised rates to 5.5%.\n")
+    (tmp_path / "s.txt").write_text(source + "\n")
+    code, out, _ = run_cli("check", str(tmp_path / "a.txt"), str(tmp_path / "s.txt"), "-v")
+    assert "not in the evidence: raised" in out
+    code, out, _ = run_cli("check", str(tmp_path / "a.txt"), str(tmp_path / "s.txt"))
+    assert "not in the evidence" not in out
