@@ -38,9 +38,9 @@ rule speak: a passage that states another value now decides):
   says "held"). The reason names the word.
 
 Which words carry meaning is read from the parse (parts of speech, tags, dependency labels) and
-the closed classes of ``models/guard.json``; the words that may stay unaligned (``light``) were
-made by ``bench/make_light_words.py`` from the RAGTruth train split. A claim against a
-business record's lines is left to the record rules.
+the closed classes of ``models/guard.json`` (whose optional ``light`` list names words that may
+stay unaligned under the stricter settings; none is shipped). A claim against a business
+record's lines is left to the record rules.
 """
 
 from __future__ import annotations
