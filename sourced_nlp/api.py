@@ -273,37 +273,42 @@ def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nl
     return report
 
 
-def cite(answer: str, sources: Any, nlp=None, require_citations: bool = True) -> Report:
+def cite(answer: str | Mapping | list, sources: Any, nlp=None, require_citations: bool = True) -> Report:
     """Check an answer that cites its sources: every claim against the sources it cites first.
 
     The answer is text with citation markers (``[1]``, ``[S2: "exact words"]``, ``(Passage
     2)``, ``[doc-id]``, ``[^1]``) or a JSON reply ``{"claims": [{"text", "citations":
-    [{"source", "quote", "start"?, "end"?}]}]}`` (see :func:`citation_instructions`). Each
+    [{"source", "quote", "start"?, "end"?}]}]}`` (see :func:`citation_instructions`), as text or
+    already parsed (the dict or list ``json.loads`` gives). Each
     citation gets a status and each claim a ``citation_status``; the report carries
     ``findings``, ``score`` and ``coverage`` (see :mod:`sourced_nlp.citing.provenance` and
     :mod:`sourced_nlp.report.findings`).
 
     Args:
-        answer: the reply, text or JSON.
+        answer: the reply: text, the JSON reply as text, or the JSON reply parsed.
         sources: as for :func:`check`.
         nlp: a pipeline with ``sourced_verify``; default :func:`load_pipeline`.
         require_citations: a claim without a citation gets an ``uncited`` finding.
 
     Raises:
         SourceError: no sources, an empty source, a malformed mapping, an unpaired surrogate,
-            a text too long (as for :func:`check`).
-        TypeError: ``answer`` is not a string.
+            a text too long (as for :func:`check`); a parsed ``answer`` (a dict or list) that is
+            not a claims reply.
+        TypeError: ``answer`` is neither a string nor a parsed JSON reply (a dict or list).
     """
     from .report.findings import require_citations as _require
-    from .citing.prompts import json_reply
+    from .citing.prompts import json_reply, reply_claims
     from .report.model import Report
 
     nlp = nlp or load_pipeline()
-    if not isinstance(answer, str):
-        raise TypeError(f"answer must be a str, not {type(answer).__name__}")
-    if not answer.strip():
+    if isinstance(answer, (Mapping, list)):
+        claims = reply_claims(answer)
+    elif not isinstance(answer, str):
+        raise TypeError(f"answer must be a str, or the JSON reply parsed (a dict or list), not {type(answer).__name__}")
+    elif not answer.strip():
         raise SourceError("the answer is empty: nothing to check")
-    claims = json_reply(answer)
+    else:
+        claims = json_reply(answer)
     if claims is None:
         doc = nlp(_make_doc(nlp, answer, sources))
     else:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import SourceError
-from .text.sources import _document_keys, _id_without_text, _is_mapping_source, _no_text, linearize, unpaired_surrogate
+from .text.sources import _document_keys, _id_without_text, _is_mapping_source, _no_text, _unwrap, linearize, unpaired_surrogate
 
 #: the most characters of an answer the command line reads: what the language model reads at once
 #: (spaCy's default ``nlp.max_length``); a source may have ``MAX_SOURCE_CHARS``
@@ -120,7 +120,8 @@ def load_source_file(path: str) -> dict:
 
     Plain text files are used as they are. A ``.json`` file is parsed: a JSON string is used as
     the text; a ``{"text": str, "id"?: ...}`` mapping (or a LangChain/LlamaIndex/Haystack document
-    mapping: see :func:`normalize_sources`) gives its text (and its id, when set);
+    mapping, a LlamaIndex ``NodeWithScore`` or a LangChain serialised document: see
+    :func:`normalize_sources`) gives its text (and its id, when set);
     any other value is structured and linearised with :func:`linearize`.
 
     Args:
@@ -139,7 +140,7 @@ def load_source_file(path: str) -> dict:
     sid = os.path.basename(path)
     if not path.lower().endswith(".json"):
         return {"id": sid, "text": text, "structured": False}
-    value = parse_json(text, f"source file {path}")
+    value = _unwrap(parse_json(text, f"source file {path}"), f"source file {path}")
     if isinstance(value, str):
         out = {"id": sid, "text": value, "structured": False}
     elif isinstance(value, Mapping) and _is_mapping_source(value):

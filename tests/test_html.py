@@ -289,3 +289,55 @@ def test_cli_output_to_missing_directory_is_input_error(tmp_path):
                  "-o", str(tmp_path / "nope" / "report.html"))
     assert r.returncode == 2
     assert r.stderr.startswith("error:") and "Traceback" not in r.stderr
+
+
+def _cards(markup: str) -> list[str]:
+    return re.findall(r'<li class="sourced-card.*?</li>', markup)
+
+
+def test_contradicted_card_says_the_contradiction_once():
+    """N3-61: the card shows what differs; the reason, which says the same again, is left out (as
+    in the text view); a claim with nothing that differs keeps its reason."""
+    cards = _cards(make_report().to_html())
+    assert "claim 12% ≠ source 8%" in "".join(parse(cards[0]).text)
+    assert "sourced-reason" not in cards[0] and "another value for revenue growth" not in cards[0]
+    assert "no passage mentions offices" in cards[2]
+
+
+def test_html_of_a_report_with_findings_shows_score_coverage_and_findings():
+    """N3-61: what the text view prints after the claims (score, citation coverage, each finding,
+    most severe first), so that the page says why a gate failed; a report built by hand has none."""
+    report = make_report()
+    assert "sourced-findings" not in report.to_html() and "score" not in "".join(parse(report.to_html()).text)
+    report.claims[1].citations = [{"source": "source.txt", "status": "exact"}]
+    report.findings = [
+        {"kind": "uncited", "severity": "low", "claim": 2, "message": "the claim cites no source"},
+        {"kind": "contradiction", "severity": "high", "claim": 0, "message": "claim 12% ≠ source 8%"},
+        {"kind": "broken-citation", "severity": "medium", "claim": 1, "message": "[7]: no source with id '7' <b>"},
+    ]
+    markup = report.to_html()
+    text = "".join(parse(markup).text)
+    assert f"score {report.score}/100  ·  citation coverage {report.coverage:.0%}  ·  3 finding(s)" in text
+    assert re.findall(r'class="sourced-finding sourced-(\w+)"', markup) == ["high", "medium", "low"]
+    assert "medium broken-citation claim 2: [7]: no source with id '7' <b>" in text  # escaped
+    assert "<b>" not in markup
+    assert text.index("3 finding(s)") < text.index("Here is a summary")  # on top, before the answer
+
+
+def test_cli_cite_html_shows_what_the_text_view_shows(tmp_path, run_cli):
+    answer = tmp_path / "ans.md"
+    answer.write_text("Contoso revenue rose 8% in 2023 [1]. It has 12 offices [7]. The CEO is Ann Lee.",
+                      encoding="utf8")
+    source = tmp_path / "q3.txt"
+    source.write_text("Contoso revenue rose 8% to $2.4 billion in 2023.", encoding="utf8")
+    code, out, _ = run_cli("cite", str(answer), str(source))
+    summary = out.strip().splitlines()[-1]  # "score 33/100  citation coverage 33%  4 finding(s)"
+    assert "citation coverage" in summary and "broken-citation" in out
+    page = tmp_path / "cite.html"
+    code_html, _, _ = run_cli("cite", str(answer), str(source), "--format", "html", "-o", str(page))
+    assert code_html == code == 1
+    text = "".join(parse(page.read_text(encoding="utf8")).text)
+    assert "  ·  ".join(summary.split("  ")) in text
+    for line in out.splitlines():
+        if line.split(" ", 1)[0] in ("high", "medium", "low"):
+            assert " ".join(line.split()) in " ".join(text.split())

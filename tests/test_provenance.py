@@ -302,6 +302,12 @@ def test_json_reply_checked(nlp):
     assert [c.citation_status for c in r.claims] == ["supported", "contradicted"]
 
 
+@pytest.mark.parametrize("parsed", [json.loads(REPLY), json.loads(REPLY)["claims"]], ids=["dict", "list"])
+def test_json_reply_parsed_is_checked_as_its_text(nlp, parsed):
+    """N3-67: the docs say cite() takes "the JSON reply"; the dict json.loads gives is that reply."""
+    assert sourced_nlp.cite(parsed, TWO, nlp=nlp).to_dict() == sourced_nlp.cite(REPLY, TWO, nlp=nlp).to_dict()
+
+
 def test_json_reply_shapes():
     assert json_reply("```json\n" + REPLY + "\n```")[0]["text"] == "Revenue rose 8% in 2023."
     assert json_reply('[{"text": "A.", "source": 1}]') == [{"text": "A.", "citations": [{"source": 1, "quote": None}]}]

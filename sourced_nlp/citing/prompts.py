@@ -94,6 +94,24 @@ def json_reply(reply: str) -> list[dict] | None:
         if claims_shaped:
             raise SourceError(f"the reply is a JSON claims reply that does not parse ({err}); is it cut off?") from err
         return None
+    return _reply_claims(value, claims_shaped)
+
+
+def reply_claims(value: Any) -> list[dict]:
+    """The claims of a claims reply already parsed from JSON (``{"claims": [...]}`` or a list
+    of claims), as :func:`json_reply` gives them.
+
+    Raises:
+        SourceError: ``value`` is not that shape (named by its type).
+    """
+    claims = _reply_claims(value, False)
+    if claims is None:
+        raise SourceError(f"the reply is a {type(value).__name__} but not a JSON claims reply: expected "
+                          '{"claims": [{"text": str, "citations": [...]}, ...]} (or that JSON as text)')
+    return claims
+
+
+def _reply_claims(value: Any, claims_shaped: bool) -> list[dict] | None:
     if isinstance(value, Mapping):
         value = value.get("claims")
     if not isinstance(value, list) or not all(isinstance(c, Mapping) and isinstance(c.get("text"), str)

@@ -1,10 +1,12 @@
 """HTML views of a :class:`~sourced_nlp.report.Report`, for notebooks and standalone pages.
 
 Pure module (no spaCy, no network). :func:`render_html` gives the view behind
-``Report._repr_html_()`` (Jupyter) and ``sourced check --format html``: the counts on top, the
-answer with every claim highlighted by verdict, then one card per claim with its reason, what
-differs, and the evidence passages (source id, character offsets, and the words the passage
-shares with the claim in bold). :func:`displacy_options` gives the matching colours for
+``Report._repr_html_()`` (Jupyter) and ``sourced check --format html``: the counts on top, with
+the score, citation coverage and findings of a report from a check (``sourced cite``'s broken
+citations, say: why a gate failed); the answer with every claim highlighted by verdict; then one
+card per claim with what differs (else its reason: a contradiction is said once), and the
+evidence passages (source id, character offsets, and the words the passage shares with the claim
+in bold). :func:`displacy_options` gives the matching colours for
 ``displacy.render(doc, style="span", ...)``.
 
 Readability rules:
@@ -23,6 +25,7 @@ import html
 import re
 from typing import TYPE_CHECKING, Any
 
+from .findings import RANK
 from .marks import MARKS, VERDICTS, differs_text, shorten
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -230,7 +233,7 @@ def _card_html(claim: "ClaimResult", number: int) -> str:
             f'<div class="sourced-differs">claim <strong>{_esc(d.get("claim"))}</strong> ≠ source '
             f"<strong>{_esc(d.get('source'))}</strong>{kind}</div>"
         )
-    if claim.reason:
+    if claim.reason and not claim.differs:  # what differs says the contradiction; the reason would say it again
         detail.append(f'<div class="sourced-reason" style="color:#333;"><em>Why:</em> {_esc(claim.reason)}</div>')
     if claim.rule:
         detail.append(
@@ -259,6 +262,40 @@ def _card_html(claim: "ClaimResult", number: int) -> str:
     )
 
 
+#: Colour of each finding severity (high: the contradicted hue; the word is always written too).
+SEVERITY_COLORS = {"high": "#D55E00", "medium": "#8A5A00", "low": "#555555"}
+
+
+def _findings_html(report: "Report") -> str:
+    """The score, citation coverage and findings of a report from a check (what the text view
+    prints after the claims: ``score 29/100  citation coverage 14%  10 finding(s)``, and one
+    line per finding, most severe first); "" for a report without findings (built by hand)."""
+    findings = report.findings
+    if findings is None:
+        return ""
+    score = report.score
+    parts = [f"score {score}/100" if score is not None else "score n/a"]
+    if report.coverage is not None and any(c.citations for c in report.claims):
+        parts.append(f"citation coverage {report.coverage:.0%}")
+    parts.append(f"{len(findings)} finding(s)")
+    rows = []
+    for f in sorted(findings, key=lambda f: RANK.get(f.get("severity"), len(RANK))):
+        sev = str(f.get("severity"))
+        at = f" claim {f['claim'] + 1}" if isinstance(f.get("claim"), int) else ""
+        at = at or (f" {f['field']}" if f.get("field") else "")
+        rows.append(
+            f'<li class="sourced-finding sourced-{_esc(sev)}" style="list-style:none; margin:0;">'
+            f'<span style="color:{SEVERITY_COLORS.get(sev, "#555555")}; font-weight:600;">{_esc(sev)} '
+            f'{_esc(f.get("kind"))}</span>{_esc(at)}: {_esc(f.get("message"))}</li>'
+        )
+    listing = (f'<ul class="sourced-findings" style="padding:0; margin:4px 0 0 0;">{"".join(rows)}</ul>'
+               if rows else "")
+    return (
+        '<div class="sourced-summary" style="margin-bottom:10px;">'
+        f'<div class="sourced-score" style="font-weight:600;">{_esc("  ·  ".join(parts))}</div>{listing}</div>'
+    )
+
+
 def render_html(report: "Report", *, standalone: bool = False, title: str = "sourced report") -> str:
     """The HTML view of ``report``.
 
@@ -280,6 +317,7 @@ def render_html(report: "Report", *, standalone: bool = False, title: str = "sou
         f'<div class="sourced-report" style="{_FONT}; color:#1A1A1A; background:#FFFFFF; '
         'line-height:1.55; padding:12px; max-width:100%; box-sizing:border-box;">'
         + _counts_html(report)
+        + _findings_html(report)
         + sources
         + '<div class="sourced-answer" style="white-space:pre-wrap; padding:10px 12px; border:1px solid #DDD; '
         'border-radius:4px; margin-bottom:12px; line-height:1.9;">'

@@ -197,6 +197,8 @@ _DOCUMENT_KEYS = frozenset({
     "hash", "mimetype", "start_char_idx", "end_char_idx", "excluded_embed_metadata_keys",
     "excluded_llm_metadata_keys", "metadata_template", "metadata_seperator", "metadata_separator",
     "text_template", "lc", "kwargs", "blob", "sparse_embedding", "dataframe",
+    # LlamaIndex 0.12+ Document: the text is also under text_resource ({"text", "path", ...})
+    "text_resource", "image_resource", "audio_resource", "video_resource",
 })
 
 
@@ -225,21 +227,115 @@ def _no_text(item: Mapping, fallback: str) -> str:
     return f"{name} has {what} but no text (give it as {', '.join(repr(k) for k in TEXT_KEYS)})"
 
 
+def _attr(item: Any, name: str) -> Any:
+    """``getattr(item, name, None)``, None also when the attribute raises (LlamaIndex's
+    ``NodeWithScore.text`` raises ValueError for a node that is not a TextNode)."""
+    try:
+        return getattr(item, name, None)
+    except Exception:  # a property of a third-party class: any error means "not this attribute"
+        return None
+
+
 def _document_object(item: Any) -> tuple[Any, Any] | None:
     """``(text, id)`` of a document object of LangChain (``page_content``, ``id``), LlamaIndex
     (``text`` or ``get_content()``, ``id_``/``doc_id``/``node_id``) or Haystack (``content``,
     ``id``), else None."""
     for attr in TEXT_KEYS:
-        text = getattr(item, attr, None)
+        text = _attr(item, attr)
         if isinstance(text, str):
             break
     else:
-        get = getattr(item, "get_content", None)
-        text = get() if callable(get) else None
+        get = _attr(item, "get_content")
+        try:
+            text = get() if callable(get) else None
+        except Exception:  # as in _attr: a document class whose content cannot be had as text
+            text = None
         if not isinstance(text, str):
             return None
-    sid = next((getattr(item, k) for k in ID_KEYS if getattr(item, k, None) is not None), None)
+    sid = next((v for v in (_attr(item, k) for k in ID_KEYS) if v is not None), None)
     return text, sid
+
+
+_JSON_CONTAINERS = (Mapping, list, tuple)
+#: The keys of a LlamaIndex ``NodeWithScore`` in dict form (``to_dict()``, ``model_dump()``).
+_WITH_SCORE_KEYS = frozenset({"node", "score", "class_name"})
+
+
+def _lc_serialised(item: Any) -> str | None:
+    """The class path (``langchain.schema.document.Document``) of a LangChain serialised object
+    (``langchain_core.load.dumpd``: ``{"lc": 1, "type": "constructor", "id": [...], "kwargs":
+    {...}}``), else None."""
+    if (isinstance(item, Mapping) and isinstance(item.get("lc"), int) and not isinstance(item.get("lc"), bool)
+            and isinstance(item.get("id"), list) and item["id"] and all(isinstance(p, str) for p in item["id"])
+            and item.get("type") in ("constructor", "not_implemented", "secret")):
+        return ".".join(item["id"])
+    return None
+
+
+def _is_document(item: Any) -> bool:
+    """A document mapping or a document object (not a structured record)."""
+    if isinstance(item, Mapping):
+        return _is_mapping_source(item)
+    if isinstance(item, (*_JSON_CONTAINERS, *_JSON_SCALARS, bytes, bytearray)):
+        return False
+    return _document_object(item) is not None
+
+
+def _unwrap(item: Any, name: str) -> Any:
+    """The document inside the wrapper a retrieval library hands back, else ``item`` as it is:
+
+    - a LangChain ``(Document, score)`` pair (``similarity_search_with_score``; a list of two
+      from JSON too): the document (the score is left out, as metadata is);
+    - a LlamaIndex ``NodeWithScore`` (what a retriever returns), as an object (``.node``,
+      ``.score``) or in dict form ``{"node": {...}, "score": 0.87, "class_name": "NodeWithScore"}``:
+      its node;
+    - a LangChain serialised document (``langchain_core.load.dumpd``: ``{"lc": 1, "type":
+      "constructor", "id": [..., "Document"], "kwargs": {"page_content", "metadata", "id"?}}``):
+      its ``kwargs`` (any other serialised object, a message say, is refused);
+    - a LlamaIndex ``Document`` in dict form whose text is only under ``text_resource``: that
+      mapping with the text under ``"text"``.
+
+    Args:
+        item: one source as given.
+        name: how the source is named in an error (``"source 3"``, ``"source file a.json"``).
+
+    Raises:
+        SourceError: a LangChain serialised object that is no document (named by its class path),
+            or a pair of an object that is no document and a score (named by its type).
+    """
+    if isinstance(item, (str, *_JSON_SCALARS)):
+        return item
+    if isinstance(item, (list, tuple)):
+        if len(item) == 2 and isinstance(item[1], (int, float)) and not isinstance(item[1], bool):
+            first = _unwrap(item[0], name)
+            if _is_document(first):
+                return first
+            if not isinstance(first, (*_JSON_CONTAINERS, *_JSON_SCALARS)):
+                raise SourceError(
+                    f"{name} is a ({type(first).__name__}, score) pair, and a {type(first).__name__} object is no "
+                    f"document: give a str, an {{'id', 'text'}} mapping, or a LangChain, LlamaIndex or Haystack document")
+        return item
+    if isinstance(item, Mapping):
+        path = _lc_serialised(item)
+        if path is not None:
+            kwargs = item.get("kwargs")
+            if (item.get("type") == "constructor" and item["id"][-1].endswith("Document")
+                    and isinstance(kwargs, Mapping) and isinstance(kwargs.get("page_content"), str)
+                    and _is_mapping_source(kwargs)):
+                return kwargs
+            raise SourceError(f"{name} is a LangChain serialised {path} ({item.get('type')}), not a Document with a "
+                              f"'page_content': give the document's text")
+        if "node" in item and set(map(str, item.keys())) <= _WITH_SCORE_KEYS:
+            return _unwrap(item["node"], name)
+        resource = item.get("text_resource")
+        if ("text" not in item and isinstance(resource, Mapping) and isinstance(resource.get("text"), str)
+                and set(map(str, item.keys())) <= {*ID_KEYS, *_DOCUMENT_KEYS}):
+            return {**item, "text": resource["text"]}
+        return item
+    node = _attr(item, "node")
+    if node is not None and hasattr(item, "score"):  # NodeWithScore
+        return _unwrap(node, name)
+    return item
 
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
@@ -279,6 +375,9 @@ def normalize_sources(sources: Any) -> list[dict]:
               (LlamaIndex); ``"metadata"``/``"meta"`` and the libraries' other keys are left out,
             - a LangChain ``Document``, a LlamaIndex ``Document``/``TextNode`` or a Haystack
               ``Document`` object (the same attributes),
+            - a wrapper of such a document, read as the document (:func:`_unwrap`): a LangChain
+              ``(Document, score)`` pair, a LlamaIndex ``NodeWithScore`` (object or dict form),
+              a LangChain serialised document (``dumpd``: its ``kwargs``),
             - any other JSON value (a dict with other keys, a list, a number, a bool), which is
               a structured source, linearised with :func:`linearize`.
 
@@ -291,7 +390,8 @@ def normalize_sources(sources: Any) -> list[dict]:
         SourceError: ``sources`` is not a list, or is empty; a source is null, or its text is
             empty or whitespace only; a mapping's text is not a str; a document mapping with an
             id or metadata but no text; an object that is neither a JSON value nor a document
-            (named by its type); two ids are equal.
+            (named by its type), also as the first of a ``(object, score)`` pair; a LangChain
+            serialised object that is no document (named by its class path); two ids are equal.
     """
     if type(sources) is Sources:
         return sources
@@ -303,6 +403,7 @@ def normalize_sources(sources: Any) -> list[dict]:
     seen: dict[str, int] = {}
     for i, item in enumerate(sources):
         structured = False
+        item = _unwrap(item, f"source {i}")
         if isinstance(item, str):
             sid, text = str(i), item
         elif isinstance(item, Mapping) and _is_mapping_source(item):
