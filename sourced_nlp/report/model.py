@@ -124,9 +124,9 @@ class ClaimResult:
             "differs": [dict(x) for x in self.differs],
             "citations": [dict(x) for x in self.citations],
         }
-        for key in ("citation_status", "rule", "judge", "meaning", "alignment"):
+        for key in ("alignment", "citation_status", "rule", "judge", "meaning"):
             if (value := getattr(self, key)) is not None:
-                d[key] = dict(value) if isinstance(value, dict) else [dict(x) for x in value] if isinstance(value, list) else value
+                d[key] = dict(value) if isinstance(value, dict) else [dict(x) for x in value] if isinstance(value, (list, tuple)) else value
         return d
 
     @classmethod
@@ -145,7 +145,7 @@ class ClaimResult:
             rule=d.get("rule"),
             judge=dict(d["judge"]) if isinstance(d.get("judge"), dict) else None,
             meaning=dict(d["meaning"]) if isinstance(d.get("meaning"), dict) else None,
-            alignment=[dict(x) for x in d["alignment"]] if isinstance(d.get("alignment"), list) else None,
+            alignment=[dict(x) for x in d["alignment"]] if isinstance(d.get("alignment"), (list, tuple)) else None,
         )
 
 
