@@ -424,7 +424,7 @@ def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[st
     gate's exit code returned. ``fail_on``: the ``--fail-on`` values given (a list; the first
     of ``DEFAULT_FAIL_ON[command]`` when none names a verdict), or one gate as a string.
     A judge whose requests failed is said on stderr (one line), whatever the gate."""
-    from .. import audit as _audit
+    from ..evaluation import audit as _audit
     from . import judge as judging
     from .outputs import _check_written
 

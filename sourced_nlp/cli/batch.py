@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import typer
 
-from .. import audit as _audit
+from ..evaluation import audit as _audit
 from ..batch.results import error_text, results as _results, validate_record as _validate_record
 from ..errors import SourceError
 from ..report.model import Report
