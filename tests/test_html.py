@@ -444,3 +444,13 @@ def test_markdown_answer_escapes_raw_html_and_fetches_nothing():
         assert "javascript:" not in attrs.get("href", "")
     assert "http://example.com" not in markup  # the image shows its alt text
     assert marked(markup) == [("unverified", '<script>alert')]
+
+
+def test_markdown_link_keeps_its_text_and_the_highlight_skips_its_url():
+    answer = "See [the report](http://x.org/revenue-rose) and `code`: revenue rose 8%.\n\n1. Done.\n"
+    markup = md_report(answer, ("revenue rose 8%.", "grounded")).to_html()
+    parse(markup)
+    assert re.search(r'<a href="http://x\.org/revenue-rose" rel="noopener noreferrer nofollow"[^>]*>the report</a>',
+                     markup)
+    assert marked(markup) == [("grounded", "revenue rose 8%.")]
+    assert re.search(r"<code[^>]*>code</code>", answer_div(markup))

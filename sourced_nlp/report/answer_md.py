@@ -102,9 +102,11 @@ def _link_end(source: str, pos: int) -> int:
     if not source.startswith("](", pos):
         return pos
     depth = 0
-    for i in range(pos + 1, len(source)):
+    i = pos + 1
+    while i < len(source):
         ch = source[i]
-        if ch == "\\":
+        if ch == "\\":  # an escaped character counts for nothing
+            i += 2
             continue
         if ch == "(":
             depth += 1
@@ -112,8 +114,9 @@ def _link_end(source: str, pos: int) -> int:
             depth -= 1
             if depth == 0:
                 return i + 1
-        elif ch == "\n" and source.startswith("\n", i + 1):
+        elif ch == "\n" and source.startswith("\n", i + 1):  # a blank line: no destination ends here
             break
+        i += 1
     return pos
 
 
