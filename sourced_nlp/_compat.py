@@ -51,6 +51,7 @@ MOVED = {
     "sourced_nlp.meaning.features": "sourced_nlp.verdict.meaning.features",
     "sourced_nlp.judges.calibrate": "sourced_nlp.evaluation.calibrate",
     "sourced_nlp.judges.claude": "sourced_nlp.judges.backends.anthropic",
+    "sourced_nlp.audit": "sourced_nlp.evaluation.audit",
 }
 
 

@@ -76,7 +76,9 @@ class ModelNotFoundError(RuntimeError):
 
 
 class NotGroundedError(AssertionError):
-    """Raised by :func:`~sourced_nlp.api.assert_grounded`; ``.report`` holds the full report."""
+    """Raised by :func:`~sourced_nlp.api.assert_grounded`, and by the LangChain Runnable
+    (:class:`~sourced_nlp.integrations.langchain.SourcedCheck` with ``raise_on_fail=True``)
+    when the gate fails; ``.report`` holds the full report."""
 
     def __init__(self, message: str, report: Report) -> None:
         super().__init__(message)

@@ -202,3 +202,27 @@ def test_cli_page_of_the_bundled_example_in_the_browser(tmp_path, run_cli):
             assert len(tints[verdict]) > HIGHLIGHT, f"{verdict} claims not highlighted"
         else:
             assert len(tints[verdict]) < NOISE
+
+
+def test_markdown_answer_rendered_with_its_highlights(tmp_path):
+    """An answer written in Markdown is drawn rendered (a heading, a list, a table), each claim
+    still highlighted in its colour, in answer order."""
+    answer = ("# Quarterly results\n\n- Revenue rose **12%** to $2.4 billion.\n- Net income was $310 million.\n\n"
+              "| Plan | Where |\n|---|---|\n| The company plans a new data center | in Dublin |\n")
+    claims = [("Revenue rose **12%** to $2.4 billion.", "contradicted"), ("Net income was $310 million.", "grounded"),
+              ("The company plans a new data center | in Dublin", "unverified")]
+    out = []
+    for text, verdict in claims:
+        start = answer.index(text)
+        out.append(ClaimResult(text=text, start=start, end=start + len(text), verdict=verdict, reason="r", support=0.5))
+    page, png = tmp_path / "markdown.html", tmp_path / "markdown.png"
+    markup = Report(answer=answer, claims=out).to_html(standalone=True)
+    assert "<h1" in markup and "<table" in markup and "**" not in markup.split('class="sourced-claims"')[0]
+    page.write_text(markup, encoding="utf8")
+    screenshot(page, png, tmp_path)
+    tints = colour_pixels(png, TINTS)
+    for verdict in VERDICTS:
+        assert len(tints[verdict]) > HIGHLIGHT, f"the {verdict} claim is not highlighted: {len(tints[verdict])} px"
+    first = {v: min(tints[v], key=lambda p: (p[1] // 30, p[0])) for v in VERDICTS}
+    order = sorted(VERDICTS, key=lambda v: (first[v][1] // 30, first[v][0]))
+    assert order == ["contradicted", "grounded", "unverified"], first

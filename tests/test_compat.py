@@ -43,3 +43,16 @@ def test_old_paths_in_a_from_import():
         from sourced_nlp.meaning.model import MeaningModel
     from sourced_nlp.verdict.meaning.model import MeaningModel as now
     assert MeaningModel is now
+
+
+def test_the_audit_log_moved_into_evaluation():
+    """``sourced_nlp/audit.py`` is ``sourced_nlp/evaluation/audit.py``: ``from sourced_nlp import
+    audit`` (the form the tests used) still gives it, with the warning."""
+    import sourced_nlp
+
+    sys.modules.pop("sourced_nlp.audit", None)
+    sourced_nlp.__dict__.pop("audit", None)
+    with pytest.warns(DeprecationWarning, match=r"sourced_nlp\.evaluation\.audit"):
+        from sourced_nlp import audit
+    from sourced_nlp.evaluation import audit as now
+    assert audit is now and audit.SCHEMA == "sourced.audit/1"

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from sourced_nlp import audit
+from sourced_nlp.evaluation import audit
 from sourced_nlp.evaluation.adapter import is_abstention, normalize
 from sourced_nlp.evaluation.cases import parse_case
 from sourced_nlp.evaluation.diff import diff_scorecards

@@ -1,6 +1,7 @@
 """The notebook views: ``Report._repr_html_`` / ``to_html``, ``displacy_options``, ``to_frame``,
 and ``sourced check --format html -o``."""
 
+import html
 import os
 import re
 from html.parser import HTMLParser
@@ -341,3 +342,115 @@ def test_cli_cite_html_shows_what_the_text_view_shows(tmp_path, run_cli):
     for line in out.splitlines():
         if line.split(" ", 1)[0] in ("high", "medium", "low"):
             assert " ".join(line.split()) in " ".join(text.split())
+
+
+# ---------------------------------------------------------------- an answer written in Markdown
+
+MD_ANSWER = (
+    "# Quarterly results\n\n"
+    "The **revenue** rose 12% in 2023.\n\n"
+    "- Net income was $310 million.\n"
+    "- It has *five* offices.\n\n"
+    "| Year | Revenue |\n|---|--:|\n| 2023 | **$2.4B** |\n"
+)
+
+
+def md_claim(answer: str, text: str, verdict: str) -> ClaimResult:
+    start = answer.index(text)
+    return ClaimResult(text=text, start=start, end=start + len(text), verdict=verdict, reason="r", support=0.5)
+
+
+def md_report(answer: str = MD_ANSWER, *claims: tuple[str, str]) -> Report:
+    claims = claims or (("The **revenue** rose 12% in 2023.", "contradicted"),
+                        ("Net income was $310 million.", "grounded"), ("It has *five* offices.", "unverified"))
+    return Report(answer=answer, claims=[md_claim(answer, t, v) for t, v in claims])
+
+
+def answer_div(markup: str) -> str:
+    start = markup.index('<div class="sourced-answer')
+    return markup[start:markup.index('<ol class="sourced-claims"', start)]
+
+
+def marked(markup: str) -> list[tuple[str, str]]:
+    """``(verdict, text)`` of each <mark> piece of the answer, its number (``✘1``) left out."""
+    div = re.sub(r"<sup[^>]*>.*?</sup>", "", answer_div(markup))
+    return [(v, html.unescape(re.sub(r"<[^>]+>", "", inner)))
+            for v, inner in re.findall(r'<mark class="sourced-claim sourced-(\w+)"[^>]*>(.*?)</mark>', div, re.S)]
+
+
+def test_markdown_answer_renders_headings_bold_lists_and_tables():
+    markup = md_report().to_html()
+    div = answer_div(markup)
+    parse(markup)  # well nested: every highlight closes inside the element it opened in
+    assert 'class="sourced-answer sourced-markdown"' in div and "pre-wrap" not in div.split(">")[0]
+    assert re.search(r"<h1[^>]*>Quarterly results</h1>", div)
+    assert re.search(r"<strong[^>]*>revenue</strong>", div) and re.search(r"<em[^>]*>five</em>", div)
+    assert len(re.findall(r"<li[ >]", div)) == 2 and "<ul" in div
+    assert re.search(r"<th[^>]*>Year</th>", div) and re.search(r'<td style="[^"]*text-align:right;">', div)
+    assert re.search(r"<td[^>]*><strong[^>]*>\$2\.4B</strong></td>", div)
+    # the markup characters are gone
+    text = "".join(parse(div).text)
+    assert "**" not in text and "#" not in text and "|" not in text and "- Net" not in text
+
+
+def test_markdown_answer_keeps_each_highlight_on_its_words():
+    markup = md_report().to_html()
+    assert marked(markup) == [("contradicted", "The revenue rose 12% in 2023."),
+                              ("grounded", "Net income was $310 million."), ("unverified", "It has five offices.")]
+    div = answer_div(markup)
+    # the bold word is inside the highlight, the claim's number after its last word
+    assert re.search(r'<mark class="sourced-claim sourced-contradicted"[^>]*>The <strong[^>]*>revenue</strong> '
+                     r'rose 12% in 2023\.<sup[^>]*>✘1</sup></mark>', div)
+    assert re.search(r"offices\.<sup[^>]*>\?3</sup></mark></li>", div)
+
+
+def test_markdown_highlight_cut_where_an_element_closes_and_across_blocks():
+    answer = "Sales **rose 8%** in May.\n\nThey fell in June.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    report = md_report(answer, ("rose 8%** in May", "contradicted"), ("May.\n\nThey fell", "grounded"))
+    # overlapping spans: the second is not highlighted; take a claim across two paragraphs alone
+    assert marked(report.to_html()) == [("contradicted", "rose 8%"), ("contradicted", " in May")]
+    across = md_report(answer, ("in May.\n\nThey fell", "grounded"), ("1 | 2", "unverified"))
+    markup = across.to_html()
+    parse(markup)
+    assert marked(markup) == [("grounded", "in May."), ("grounded", "They fell"), ("unverified", "1"),
+                              ("unverified", "2")]
+    # one number per claim, after its last piece
+    assert answer_div(markup).count("✔1") == 1 and answer_div(markup).count("?2") == 1
+    assert re.search(r"They fell<sup[^>]*>✔1</sup></mark> in June", answer_div(markup))
+
+
+def test_plain_answer_renders_as_before():
+    report = make_report()  # no Markdown syntax: the answer as written, in a pre-wrap block
+    div = answer_div(report.to_html())
+    assert div.startswith('<div class="sourced-answer" style="white-space:pre-wrap;')
+    assert "<p" not in div and "sourced-markdown" not in div
+    two = Report(answer="First line.\nSecond line,\n\nand a 2nd paragraph & more.",
+                 claims=[ClaimResult(text="Second line,", start=12, end=24, verdict="grounded")])
+    div = answer_div(two.to_html())
+    assert "<p" not in div and "First line.\n<mark" in div and "\n\nand a 2nd paragraph &amp; more." in div
+
+
+def test_markdown_answer_escapes_raw_html_and_fetches_nothing():
+    answer = ('## Note\n\n<script>alert("x")</script>\n\n- <img src=x onerror=alert(1)> **bold**\n'
+              '- [click](javascript:alert(1)) and ![pic](http://example.com/p.png)\n')
+    report = md_report(answer, ("<script>alert", "unverified"))
+    markup = report.to_html()
+    p = parse(markup)
+    tags = {t for t, _ in p.tags}
+    assert "script" not in tags and "img" not in tags and "<script>" not in markup
+    assert "&lt;script&gt;" in markup and "&lt;img src=x onerror=alert(1)&gt;" in markup
+    for _, attrs in p.tags:
+        assert not {"src", "onerror", "onload"} & set(attrs)
+        assert "javascript:" not in attrs.get("href", "")
+    assert "http://example.com" not in markup  # the image shows its alt text
+    assert marked(markup) == [("unverified", '<script>alert')]
+
+
+def test_markdown_link_keeps_its_text_and_the_highlight_skips_its_url():
+    answer = "See [the report](http://x.org/revenue-rose) and `code`: revenue rose 8%.\n\n1. Done.\n"
+    markup = md_report(answer, ("revenue rose 8%.", "grounded")).to_html()
+    parse(markup)
+    assert re.search(r'<a href="http://x\.org/revenue-rose" rel="noopener noreferrer nofollow"[^>]*>the report</a>',
+                     markup)
+    assert marked(markup) == [("grounded", "revenue rose 8%.")]
+    assert re.search(r"<code[^>]*>code</code>", answer_div(markup))

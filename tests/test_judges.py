@@ -407,7 +407,7 @@ def test_audit_record_names_the_judge_of_judged_claims():
     and prompt version (issue: "judge/prompt version where one was used"); none otherwise."""
     import spacy
 
-    from sourced_nlp.audit import make_record
+    from sourced_nlp.evaluation.audit import make_record
 
     judged = {"backend": "replay", "model": "recorded", "prompt_version": "judge-v1", "status": "verified"}
     claim = {"text": "A.", "start": 0, "end": 2, "verdict": "grounded", "rule": "grounded.judge",

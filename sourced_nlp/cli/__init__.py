@@ -1,7 +1,7 @@
 """The ``sourced`` command line, one module a command (:mod:`.check`, :mod:`.cite`,
 :mod:`.fields`, :mod:`.batch`, :mod:`.calibrate`, :mod:`.eval`, :mod:`.audit`), what they share
-(:mod:`._util`: the Typer app, options, output, the gate; :mod:`.judge` and :mod:`.meaning`:
-the tier options), the outputs a command refuses (:mod:`.outputs`: one "refuse an output that
+(:mod:`._util`: the Typer app, options, output; :mod:`.gate`: ``--fail-on`` and the gate's
+exit code; :mod:`.judge` and :mod:`.meaning`: the tier options), the outputs a command refuses (:mod:`.outputs`: one "refuse an output that
 is an input"), how the process ends on a signal or a closed pipe (:mod:`.signals`,
 :mod:`.stdout`), the run that turns errors into exit codes (:mod:`._main`) and the console
 script (:mod:`.console`).
@@ -19,14 +19,14 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
-    """A submodule (``sourced_nlp.cli.eval``), or a name of :mod:`._main` or :mod:`._util`, on first use.
+    """A submodule (``sourced_nlp.cli.eval``), or a name of :mod:`._main`, :mod:`._util` or :mod:`.gate`, on first use.
 
     Raises:
         AttributeError: neither.
     """
     if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
         return importlib.import_module(f".{name}", __name__)
-    for module in ("._main", "._util"):
+    for module in ("._main", "._util", ".gate"):
         value = getattr(importlib.import_module(module, __name__), name, None)
         if value is not None:
             return value

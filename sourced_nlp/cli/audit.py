@@ -25,7 +25,7 @@ def verify_cmd(
     """Check the hash chain, and its end against FILE.head (written by every append) and
     --expect-head: exit 0 when intact, 1 naming the first broken record or the cut end, 2 when
     unreadable."""
-    from ..audit import verify
+    from ..evaluation.audit import verify
 
     code, message = verify(file, expect_head)
     typer.echo(message if code == 0 else f"broken: {file}: {message}", err=code != 0)

@@ -5,22 +5,22 @@ interrupted whole-line by whole-line, resumed, or checked on a Dask cluster.
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from typing import Any, Optional
 
 import typer
 
-from .. import audit as _audit
+from ..evaluation import audit as _audit
+from ..batch.output import OutputLock, result_line, resume_prefix, resume_stream, writable
 from ..batch.results import error_text, results as _results, validate_record as _validate_record
 from ..errors import SourceError
 from ..report.model import Report
 from ..files import read_stdin_bytes
 from . import judge as judging
-from ._util import (AUDIT_HELP, DEFAULT_FAIL_ON, FAIL_ON_METAVAR, BatchFormat, FailOn, _output, _stdout_console,
-                    _where, app, fail_on_gates, judge_failure_line, judge_failures)
+from ._util import AUDIT_HELP, BatchFormat, _output, _stdout_console, _where, app
+from .gate import DEFAULT_FAIL_ON, FAIL_ON_METAVAR, FailOn, fail_on_gates, judge_failure_line, judge_failures
 from .meaning import MEANING
-from .outputs import UsageError, _OutputLock, _check_written
+from .outputs import UsageError, _check_written
 from .signals import _FINISHED, Interrupted, _Signals
 
 def _parse_line(line: str) -> tuple[Any, Optional[str]]:
@@ -81,7 +81,7 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
             continue
         problem = unpaired_surrogate(value)
         if problem:
-            rid = _writable(value.get("id")) if isinstance(value, dict) else None
+            rid = writable(value.get("id")) if isinstance(value, dict) else None
             rows.append((n, rid, None, f"malformed JSON: {problem}"))
             continue
         rid = value.get("id") if isinstance(value, dict) else None
@@ -90,78 +90,6 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
         except SourceError as err:
             rows.append((n, rid, None, str(err)))
     return rows
-
-
-def _writable(value: Any) -> Any:
-    """A JSON value with every unpaired surrogate in its strings written as its escape (the six
-    characters ``\\ud800``), so that it can be written as UTF-8: the id of a record refused for
-    one is echoed in its error result like this (and matched like this by ``--resume``)."""
-    if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
-    if isinstance(value, list):
-        return [_writable(v) for v in value]
-    if isinstance(value, dict):
-        return {_writable(k): _writable(v) for k, v in value.items()}
-    return value
-
-
-def _result_line(r: dict) -> str:
-    """One batch result as its JSON line (keys sorted, UTF-8, newline-terminated)."""
-    import json
-
-    row = dict(r)
-    if isinstance(row.get("report"), Report):
-        row["report"] = row["report"].to_dict()
-    return json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def _resume_prefix(out: str, rows: list[tuple[int, Any, Optional[dict], Optional[str]]], file: str) -> tuple[list[dict], int]:
-    """The results an interrupted run left in ``out``, checked against the batch ``rows``.
-
-    Returns:
-        ``(results, size)``: the whole result lines found, parsed (a report as a
-        :class:`Report`), and the byte length of those lines (a cut-off last line, as a
-        ``kill -9`` may leave, is not counted and will be written again). No file, or an empty
-        one: ``([], 0)``.
-
-    Raises:
-        SourceError: ``out`` cannot be read, or it does not hold this batch's results: a line
-            that is not a result, or results for other lines or ids than ``file`` has, or more
-            results than records.
-    """
-    import json
-
-    if not os.path.exists(out):
-        return [], 0
-    try:
-        with open(out, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise SourceError(f"--resume: cannot read {out}: {err.strerror or err}") from err
-    results: list[dict] = []
-    size = 0
-    for k, raw in enumerate(data.split(b"\n")[:-1], start=1):  # the part after the last newline is cut off
-        try:
-            row = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise SourceError(f"--resume: {out} line {k} is not a batch result; it is not the output of "
-                              f"'sourced batch --format json'") from None
-        if not isinstance(row, dict) or "line" not in row or ("report" in row) == ("error" in row):
-            raise SourceError(f"--resume: {out} line {k} is not a batch result")
-        if k > len(rows):
-            raise SourceError(f"--resume: {out} holds more results than {_where(file)} has records ({len(rows)})")
-        n, rid = rows[k - 1][0], rows[k - 1][1]
-        if row["line"] != n or row.get("id") != rid:
-            raise SourceError(f"--resume: {out} line {k} is the result of line {row['line']} (id {row.get('id')!r}), "
-                              f"but record {k} of {_where(file)} is line {n} (id {rid!r}): not this batch's output")
-        if "report" in row:
-            try:
-                row["report"] = Report.from_dict(row["report"])
-            except (TypeError, ValueError) as err:
-                raise SourceError(f"--resume: {out} line {k}: {err}") from err
-        results.append(row)
-        size += len(raw) + 1
-    return results, size
 
 
 RESUME = typer.Option(
@@ -226,15 +154,15 @@ def batch(
     rows = _read_batch(file)
     if not rows:
         raise SourceError("no records on standard input" if file == "-" else f"no records in batch file {file}")
-    with _OutputLock(out):  # before OUT is read or cut, held until the run ends: a second writer refuses
+    with OutputLock(out):  # before OUT is read or cut, held until the run ends: a second writer refuses
         return _run(file, rows, out, fmt, gates, audit, resume, nlp, judge_cfg, dask, partition_size)
 
 
 def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, gates: tuple[str, bool], audit: Optional[str],
          resume: bool, nlp: Any, judge_cfg: Optional[dict], dask: Optional[str], partition_size: int) -> int:
     """The run of :func:`batch` once its records are read and OUT is locked."""
-    results, size = _resume_prefix(out, rows, file) if resume else ([], 0)
-    stream = _resume_stream(out, size) if resume else _output(out)
+    results, size = resume_prefix(out, rows, _where(file)) if resume else ([], 0)
+    stream = resume_stream(out, size) if resume else _output(out)
     todo = rows[len(results):]
     first_new = len(results)  # the results this run adds (the audit log gets only these)
     good = [rec for _, _, rec, err in todo if err is None]
@@ -260,23 +188,6 @@ def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, gates: tup
         code = _summary(results, first_new if resume else None, *gates)
         _FINISHED.append(code)  # a signal on the way out (outside _Signals) keeps this code: main()
         return code
-
-
-def _resume_stream(out: str, size: int):
-    """OUT cut to its first ``size`` bytes (the whole results kept), open for appending.
-
-    Raises:
-        SourceError: OUT cannot be written, naming it.
-    """
-    try:
-        fh = open(out, "r+b" if os.path.exists(out) else "wb")
-        fh.truncate(size)
-        fh.seek(size)
-        fh.close()
-        fh = open(out, "a", encoding="utf-8")
-    except OSError as err:
-        raise SourceError(f"cannot write {out}: {err.strerror or err}") from err
-    return contextlib.nullcontext(fh)
 
 
 def _dask_batch():
@@ -340,14 +251,14 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str, file: str
     """
     try:
         if fmt == BatchFormat.json:
-            line = _result_line(r)
+            line = result_line(r)
             try:
                 line.encode("utf-8")
             except UnicodeEncodeError as err:
-                r = {"line": r["line"], "id": _writable(r.get("id")),
+                r = {"line": r["line"], "id": writable(r.get("id")),
                      "error": error_text(f"the result cannot be written as UTF-8: {err.reason}")}
                 typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
-                line = _result_line(r)
+                line = result_line(r)
             fh.write(line)
         else:
             from ..report.text import render_text

@@ -10,8 +10,8 @@ import typer
 
 from .. import api
 from . import judge as judging
-from ._util import (AUDIT, FAIL_ON_HELP, FAIL_ON_METAVAR, FAIL_UNDER, MIN_COVERAGE, OUTPUT, VERBOSE, FailOn, Format, app,
-                    check_and_gate)
+from ._util import AUDIT, OUTPUT, VERBOSE, Format, app, check_and_gate
+from .gate import FAIL_ON_HELP, FAIL_ON_METAVAR, FAIL_UNDER, MIN_COVERAGE, FailOn
 from .meaning import MEANING
 
 

@@ -105,7 +105,7 @@ def _audit_hook(audit: Optional[str]):
     """``on_report`` for :func:`score_run` that logs each checked case (None without ``--audit``)."""
     if audit is None:
         return None
-    from ..audit import log_report
+    from ..evaluation.audit import log_report
 
     return lambda case, report, text, sources: log_report(audit, report, command="eval score",
                                                           sources=sources, record_id=case.id)

@@ -10,8 +10,8 @@ import typer
 
 from ..errors import SourceError
 from ..files import read_stdin
-from ._util import (FieldsFormat, Severity, _gate, _load_sources, _quiet_stdout, _stdout_console, _validate_gates,
-                    _where, app)
+from ._util import FieldsFormat, _load_sources, _quiet_stdout, _stdout_console, _where, app
+from .gate import Severity, _gate, _validate_gates
 from .outputs import UsageError
 
 @app.command()

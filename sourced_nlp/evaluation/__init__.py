@@ -7,8 +7,9 @@ a pull request on the scorecard, list the cases whose verdicts changed.
 - :mod:`.score`: ``sourced eval score``, the scorecard of a captured run (``sourced.scorecard/1``).
 - :mod:`.gate`: ``sourced eval gate``, the metrics that fell against a baseline scorecard.
 - :mod:`.diff`: ``sourced eval diff``, the cases whose verdicts changed between two scorecards.
+- :mod:`.audit`: the hash-chained audit log (``--audit FILE``, ``sourced audit verify``).
 
 May import the API, :mod:`~sourced_nlp.files`, :mod:`~sourced_nlp.text`,
-:mod:`~sourced_nlp.report`, :mod:`~sourced_nlp.judges` and :mod:`~sourced_nlp.audit`; never the command line.
+:mod:`~sourced_nlp.report` and :mod:`~sourced_nlp.judges`; never the command line.
 :mod:`.calibrate` measures a judge's agreement with human labels (``sourced calibrate``).
 """

@@ -45,7 +45,7 @@ def check_fixtures(paths: list[str], fail_on: str, audit: str | None = None) -> 
     from .. import api
     from ..report.model import Report
 
-    from ..audit import log_report
+    from .audit import log_report
     from ..text.sources import normalize_sources
 
     records = [r for p in paths for r in load_fixture(p)]

@@ -1,10 +1,12 @@
 """The report of a check and its views: the model (:mod:`.model`), its JSON shape check
 (:mod:`.schema`), findings and gates (:mod:`.findings`), the marks every view shares
 (:mod:`.marks`), and one module per view: :mod:`.text` (the terminal, rich), :mod:`.markdown`,
-:mod:`.html` and :mod:`.frame` (pandas).
+:mod:`.html` (an answer written in Markdown rendered by :mod:`.answer_md`) and :mod:`.frame`
+(pandas).
 
 Pure Python, no spaCy. May import only :mod:`sourced_nlp.text` besides the standard library
-and the views' own libraries (rich, pandas, both imported by the view that needs them).
+and the views' own libraries (rich, pandas, markdown-it, each imported by the view that needs
+them).
 
 ``from sourced_nlp.report import Report`` keeps working: every name of :mod:`.model` is read
 from it on first use (PEP 562), so that importing one view does not import the others.

@@ -25,6 +25,7 @@ import html
 import re
 from typing import TYPE_CHECKING, Any
 
+from .answer_md import render_markdown_answer
 from .findings import RANK
 from .marks import MARKS, VERDICTS, differs_text, shorten
 
@@ -158,19 +159,50 @@ def _claim_title(claim: "ClaimResult") -> str:
     return "\n".join(parts)
 
 
-def _highlight(claim: "ClaimResult", text: str, number: int) -> str:
+def _mark_open(claim: "ClaimResult") -> str:
     v = claim.verdict
     return (
         f'<mark class="sourced-claim sourced-{v}" data-verdict="{v}" title="{_esc(_claim_title(claim))}" '
         f'style="background:{TINTS[v]}; color:inherit; border-bottom:3px {UNDERLINES[v]} {COLORS[v]}; '
-        f'padding:1px 2px; border-radius:2px;">{_esc(text)}'
+        f'padding:1px 2px; border-radius:2px;">'
+    )
+
+
+def _mark_close(claim: "ClaimResult", number: int) -> str:
+    """The end of a claim's highlight: its mark and number (``✘1``), then ``</mark>``."""
+    v = claim.verdict
+    return (
         f'<sup style="font-weight:700; color:{COLORS[v] if v != "unverified" else "#8A5A00"}; '
         f'margin-left:2px;">{MARKS[v]}{number}</sup></mark>'
     )
 
 
-def _answer_html(report: "Report") -> str:
-    """The answer text with claims highlighted and skipped segments dimmed.
+def _highlight(claim: "ClaimResult", text: str, number: int) -> str:
+    return _mark_open(claim) + _esc(text) + _mark_close(claim, number)
+
+
+def _skipped_open(item: Any) -> str:
+    return f'<span class="sourced-skipped" title="{_esc("skipped: " + item.kind)}" style="color:#6B6B6B;">'
+
+
+def _opener(entry: tuple[int, Any]) -> str:
+    """The opening tag of one piece of a highlight in a Markdown answer (:mod:`.answer_md`)."""
+    n, item = entry
+    return _mark_open(item) if n else _skipped_open(item)
+
+
+def _closer(entry: tuple[int, Any], last: bool) -> str:
+    """The closing tag of one piece: the claim's number after its last piece only."""
+    n, item = entry
+    if not n:
+        return "</span>"
+    return _mark_close(item, n) if last else "</mark>"
+
+
+def _answer_html(report: "Report") -> tuple[str, bool]:
+    """The answer text with claims highlighted and skipped segments dimmed, and whether it
+    was rendered as Markdown (an answer with Markdown syntax: :mod:`.answer_md`; any other is
+    shown as written).
 
     Spans with offsets outside the answer, or overlapping an earlier span, are not
     highlighted (they still have their card). Without an answer text (a report rebuilt from
@@ -179,30 +211,35 @@ def _answer_html(report: "Report") -> str:
     answer = report.answer
     numbered = list(enumerate(report.claims, start=1))
     if not answer:
-        return " ".join(_highlight(c, c.text, n) for n, c in sorted(numbered, key=lambda t: t[1].start))
+        return " ".join(_highlight(c, c.text, n) for n, c in sorted(numbered, key=lambda t: t[1].start)), False
     items: list[tuple[int, int, int, Any]] = []
     for n, c in numbered:
         items.append((c.start, c.end, n, c))
     for s in report.skipped:
         items.append((s.start, s.end, 0, s))
     items.sort(key=lambda t: (t[0], -t[1], t[2] == 0))
-    out: list[str] = []
+    kept: list[tuple[int, int, int, Any]] = []
     pos = 0
     for start, end, n, item in items:
         if start < pos or end <= start or end > len(answer):
             continue
+        kept.append((start, end, n, item))
+        pos = end
+    rendered = render_markdown_answer(answer, [(a, b, (n, item)) for a, b, n, item in kept], _opener, _closer)
+    if rendered is not None:
+        return rendered, True
+    out: list[str] = []
+    pos = 0
+    for start, end, n, item in kept:
         out.append(_esc(answer[pos:start]))
         text = answer[start:end]
         if n:
             out.append(_highlight(item, text, n))
         else:
-            out.append(
-                f'<span class="sourced-skipped" title="{_esc("skipped: " + item.kind)}" '
-                f'style="color:#6B6B6B;">{_esc(text)}</span>'
-            )
+            out.append(f"{_skipped_open(item)}{_esc(text)}</span>")
         pos = end
     out.append(_esc(answer[pos:]))
-    return "".join(out)
+    return "".join(out), False
 
 
 def _counts_html(report: "Report") -> str:
@@ -313,15 +350,21 @@ def render_html(report: "Report", *, standalone: bool = False, title: str = "sou
         ids = ", ".join(f"{_esc(s.get('id'))} ({int(s.get('chars') or 0):,} chars)" for s in report.sources)
         sources = f'<div style="color:#555; font-size:0.85em; margin-bottom:8px;">Sources: {ids}</div>'
     cards = "".join(_card_html(c, n) for n, c in enumerate(report.claims, start=1))
+    answer, markdown = _answer_html(report)
+    if markdown:  # block elements: no pre-wrap, or the lines between them would show as blank lines
+        answer_div = ('<div class="sourced-answer sourced-markdown" style="padding:10px 12px; border:1px solid #DDD; '
+                      'border-radius:4px; margin-bottom:12px; line-height:1.9;">')
+    else:
+        answer_div = ('<div class="sourced-answer" style="white-space:pre-wrap; padding:10px 12px; border:1px solid #DDD; '
+                      'border-radius:4px; margin-bottom:12px; line-height:1.9;">')
     body = (
         f'<div class="sourced-report" style="{_FONT}; color:#1A1A1A; background:#FFFFFF; '
         'line-height:1.55; padding:12px; max-width:100%; box-sizing:border-box;">'
         + _counts_html(report)
         + _findings_html(report)
         + sources
-        + '<div class="sourced-answer" style="white-space:pre-wrap; padding:10px 12px; border:1px solid #DDD; '
-        'border-radius:4px; margin-bottom:12px; line-height:1.9;">'
-        + _answer_html(report).strip("\n")
+        + answer_div
+        + answer.strip("\n")
         + "</div>"
         + (f'<ol class="sourced-claims" style="padding:0; margin:0;">{cards}</ol>' if cards else "")
         + "</div>"

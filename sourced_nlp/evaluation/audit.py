@@ -25,7 +25,7 @@ import sys
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
-from .errors import AuditError
+from ..errors import AuditError
 
 __all__ = ["SCHEMA", "SUPPORTED", "record_hash", "make_record", "append", "verify", "log_report",
            "log_files", "log_batch", "AuditError"]
@@ -61,7 +61,7 @@ def _versions(nlp) -> dict:
     try:
         ours = version("sourced-nlp")
     except PackageNotFoundError:
-        from . import __version__ as ours
+        from .. import __version__ as ours
     meta = getattr(nlp, "meta", {}) or {}
     model = f"{meta.get('lang', '')}_{meta.get('name', '')} {meta.get('version', '')}".strip()
     return {"sourced-nlp": ours, "spacy": spacy.__version__, "model": model,
@@ -107,7 +107,7 @@ def make_record(report, *, command: str, record_id: Any = None, inputs: dict | N
         nlp: the pipeline that checked it (versions and config hash); default
             :func:`sourced_nlp.load_pipeline`.
     """
-    from . import api
+    from .. import api
 
     d = report if isinstance(report, dict) else report.to_dict()
     nlp = nlp or api.load_pipeline()
