@@ -167,6 +167,27 @@ def adj_grades(a: str, exc: dict[str, list[str]]) -> dict[str, str] | None:
     return {"er": a + "er", "est": a + "est"}
 
 
+def incompatible_sets(nouns: dict[str, dict], index_n: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The sets of :data:`SETS` (name -> members): the hyponyms or instances of each set's synset
+    (one level, two for ``~~``), first lemma of each, single words only, less :data:`SET_DROP`."""
+    incompatible = {}
+    for name, (lemma, sym) in SETS.items():
+        members: list[str] = []
+        frontier = index_n.get(lemma, [])[:1]
+        for _depth in range(2 if sym == "~~" else 1):
+            nxt = []
+            for off in frontier:
+                for psym, toff, tpos, _ in nouns[off]["ptrs"]:
+                    if psym == sym.replace("~~", "~") and tpos == "n":
+                        nxt.append(toff)
+                        w = nouns[toff]["words"][0]
+                        if "_" not in w and w not in members and w not in SET_DROP:
+                            members.append(w)
+            frontier = nxt
+        incompatible[name] = members
+    return incompatible
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "antonyms-wordnet.json")
@@ -222,21 +243,7 @@ def main() -> None:
                     add(ga["er"], gb["er"])
                     add(ga["est"], gb["est"])
 
-    incompatible = {}
-    for name, (lemma, sym) in SETS.items():
-        members: list[str] = []
-        frontier = index["n"].get(lemma, [])[:1]
-        for _depth in range(2 if sym == "~~" else 1):
-            nxt = []
-            for off in frontier:
-                for psym, toff, tpos, _ in data["n"][off]["ptrs"]:
-                    if psym == sym.replace("~~", "~") and tpos == "n":
-                        nxt.append(toff)
-                        w = data["n"][toff]["words"][0]
-                        if "_" not in w and w not in members and w not in SET_DROP:
-                            members.append(w)
-            frontier = nxt
-        incompatible[name] = members
+    incompatible = incompatible_sets(data["n"], index["n"])
 
     synonyms: dict[str, list[str]] = {}
     for p in ("a", "r", "v"):

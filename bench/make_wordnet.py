@@ -37,7 +37,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_antonyms import LICENCE, POS_FILES, SET_DROP, SETS, STOP, TAGGED, WN, read_data, read_index  # noqa: E402
+from make_antonyms import LICENCE, POS_FILES, STOP, TAGGED, WN, incompatible_sets, read_data, read_index  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 WORD = re.compile(r"[a-z][a-z-]*")
@@ -60,8 +60,7 @@ def main() -> None:
     if not (WN / "data.adj").exists():
         raise SystemExit(f"error: no WordNet database under {WN}: apt-get install -y wordnet-base")
     data = {p: read_data(p) for p in POS_FILES}
-    for p in POS_FILES:
-        read_index(p)  # fills TAGGED
+    index = {p: read_index(p) for p in POS_FILES}  # also fills TAGGED
 
     groups: dict[str, set[int]] = defaultdict(set)
     gid: dict[tuple[str, str], int] = {}
@@ -154,22 +153,7 @@ def main() -> None:
             size[g] += 1
     hypernym_groups = {g for gs in broader.values() for g in gs}
 
-    incompatible = {}
-    index_n = read_index("n")
-    for name, (lemma, sym) in SETS.items():
-        members: list[str] = []
-        frontier = index_n.get(lemma, [])[:1]
-        for _depth in range(2 if sym == "~~" else 1):
-            nxt = []
-            for off in frontier:
-                for psym, toff, tpos, _ in data["n"][off]["ptrs"]:
-                    if psym == sym.replace("~~", "~") and tpos == "n":
-                        nxt.append(toff)
-                        w = data["n"][toff]["words"][0]
-                        if "_" not in w and w not in members and w not in SET_DROP:
-                            members.append(w)
-            frontier = nxt
-        incompatible[name] = members
+    incompatible = incompatible_sets(data["n"], index["n"])
 
     # renumber the groups densely in order of first use, so the file is stable
     used: dict[int, int] = {}
