@@ -459,10 +459,8 @@ class Guard:
 
     @staticmethod
     def _passage(ctx: ClaimContext, ev: dict) -> Passage | None:
-        for p in ctx.index.passages:
-            if p.source == ev["source"] and p.f["start"] == ev["start"] and p.f["end"] == ev["end"]:
-                return p
-        return None
+        pid = ctx.index.at(ev["source"], ev["start"], ev["end"])
+        return None if pid is None else ctx.index.passages[pid]
 
     def findings(self, ctx: ClaimContext, claim: list[list], passages: list[Passage]) -> tuple[list[Finding], list[Link]]:
         """Every finding against grounding the claim on these passages, and the alignment of its
@@ -545,12 +543,7 @@ class Guard:
         predicate ("raised" where the source says "held"), or a closed-class word (a quantifier,
         ordinal, comparative or superlative, temporal relation). A modifier in other words ("new"
         / "permanent" location) is the coverage rules' call."""
-        tok, lex = claim[k], self.lex
-        if tok[TAG] in lex.carrier_tags or tok[FLAG] == "o" or tok[LEMMA] in lex.ordinals or tok[LEMMA] in lex.temporal:
-            return True
-        if tok[TAG] in lex.quantifier_tags and tok[LEMMA] in lex.scale:
-            return True
-        return tok[POS] in ("VERB", "ADJ") and (_is_predicate(claim, k) or tok[DEP] == "conj" and _is_predicate(claim, tok[HEAD]))
+        return self._closed_or_predicate(claim, k, self.lex.temporal)
 
     def _required(self, claim: list[list], k: int) -> bool:
         """A carrier word with no counterpart keeps the claim from grounded at this level."""
@@ -558,8 +551,14 @@ class Guard:
             return True
         if self.unaligned == "slots":
             return False
+        return self._closed_or_predicate(claim, k, self.lex.exclusive)
+
+    def _closed_or_predicate(self, claim: list[list], k: int, also: frozenset[str]) -> bool:
+        """The word is a comparative, superlative or ordinal, a quantifier, one of ``also``, or a
+        main predicate (a verb or adjective that is the root, the complement of a root "be", or
+        joined to one)."""
         tok, lex = claim[k], self.lex
-        if tok[TAG] in lex.carrier_tags or tok[FLAG] == "o" or tok[LEMMA] in lex.exclusive or tok[LEMMA] in lex.ordinals:
+        if tok[TAG] in lex.carrier_tags or tok[FLAG] == "o" or tok[LEMMA] in lex.ordinals or tok[LEMMA] in also:
             return True
         if tok[TAG] in lex.quantifier_tags and tok[LEMMA] in lex.scale:
             return True

@@ -63,6 +63,7 @@ class PassageIndex:
         self.lex = lexicon or default_lexicon()
         self.text_value_words = text_value_words
         self.passages: list[Passage] = []
+        self._at: dict[tuple[str, int, int], int] | None = None
         self.by_lemma: dict[str, list[int]] = {}
         self.by_prefix: dict[str, set[str]] = {}  # first five letters -> the words (lemmas) with them
         self.has_records = any(structured for _, _, structured in sources)
@@ -200,6 +201,13 @@ class PassageIndex:
             if q is not None:
                 p.quantities.append((qd, q))
                 self.by_kind.setdefault(q.kind, []).append(pid)
+
+    def at(self, source: str, start: int, end: int) -> int | None:
+        """The id of the passage of ``source`` at these char offsets (an evidence entry's), or
+        None; the lookup is built on first use."""
+        if self._at is None:
+            self._at = {(p.source, p.f["start"], p.f["end"]): pid for pid, p in reversed(list(enumerate(self.passages)))}
+        return self._at.get((source, start, end))
 
     def weight(self, lemma: str) -> float:
         """IDF weight of a lemma, ``ln(1 + N / df)`` over the passages; one absent from the sources
