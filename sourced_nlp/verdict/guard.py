@@ -52,6 +52,7 @@ from typing import NamedTuple
 
 from ..text.lexicons import load_lexicon
 from .context import ClaimContext
+from .index import passage_at
 from .passage import Passage
 from .types import Result, result
 from .words import same_word
@@ -459,7 +460,7 @@ class Guard:
 
     @staticmethod
     def _passage(ctx: ClaimContext, ev: dict) -> Passage | None:
-        pid = ctx.index.at(ev["source"], ev["start"], ev["end"])
+        pid = passage_at(ctx.index, ev["source"], ev["start"], ev["end"])
         return None if pid is None else ctx.index.passages[pid]
 
     def findings(self, ctx: ClaimContext, claim: list[list], passages: list[Passage]) -> tuple[list[Finding], list[Link]]:

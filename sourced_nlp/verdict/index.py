@@ -63,7 +63,6 @@ class PassageIndex:
         self.lex = lexicon or default_lexicon()
         self.text_value_words = text_value_words
         self.passages: list[Passage] = []
-        self._at: dict[tuple[str, int, int], int] | None = None
         self.by_lemma: dict[str, list[int]] = {}
         self.by_prefix: dict[str, set[str]] = {}  # first five letters -> the words (lemmas) with them
         self.has_records = any(structured for _, _, structured in sources)
@@ -202,13 +201,6 @@ class PassageIndex:
                 p.quantities.append((qd, q))
                 self.by_kind.setdefault(q.kind, []).append(pid)
 
-    def at(self, source: str, start: int, end: int) -> int | None:
-        """The id of the passage of ``source`` at these char offsets (an evidence entry's), or
-        None; the lookup is built on first use."""
-        if self._at is None:
-            self._at = {(p.source, p.f["start"], p.f["end"]): pid for pid, p in reversed(list(enumerate(self.passages)))}
-        return self._at.get((source, start, end))
-
     def weight(self, lemma: str) -> float:
         """IDF weight of a lemma, ``ln(1 + N / df)`` over the passages; one absent from the sources
         weighs as the rarest. With ``sampled`` sources, N and df count their estimates too."""
@@ -283,3 +275,13 @@ class PassageIndex:
             if any(len(k) >= 2 and f" {k} " in norm for k in (a["key"], *(a["aliases"] if short else ()))):
                 named.add(pid)
         return named
+
+
+def passage_at(index: PassageIndex, source: str, start: int, end: int) -> int | None:
+    """The id of the passage of ``source`` at these char offsets (an evidence entry's), or None;
+    the lookup is built on first use and kept on the index."""
+    lookup = index.__dict__.get("_at")
+    if lookup is None:
+        lookup = index.__dict__["_at"] = {(p.source, p.f["start"], p.f["end"]): pid
+                                          for pid, p in reversed(list(enumerate(index.passages)))}
+    return lookup.get((source, start, end))
