@@ -184,7 +184,7 @@ class Passages(LexiconComponent):
 
     def tokens(self, span: Span, skip: set[int]) -> list[list]:
         """The words of the span as the guard of ``grounded`` aligns them
-        (:mod:`sourced_nlp.verdict.guard`): one ``[lemma, pos, tag, dep, head, start, end, flag, raw]``
+        (:mod:`sourced_nlp.verdict.wordalign`): one ``[lemma, pos, tag, dep, head, start, end, flag, raw]``
         per token that is not a space. ``lemma``: the canonical content lemma
         (:meth:`token_lemma`), else spaCy's lemma in lower case; ``head``: the index of the
         head in this list (-1 for the root or a head outside the span); ``start``/``end``: char

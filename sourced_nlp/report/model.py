@@ -89,7 +89,7 @@ class ClaimResult:
         meaning: the meaning tier's ``{"model", "version", "score"}`` when it decided the claim
             (``grounded.meaning`` / ``contradicted.meaning``, :mod:`sourced_nlp.verdict.rules.meaning`).
         alignment: the claim's content words and where its evidence holds each (``{"word",
-            "start", "end", "how", "to"?}``; :func:`sourced_nlp.verdict.guard.alignment`), for a
+            "start", "end", "how", "to"?}``; :func:`sourced_nlp.verdict.wordalign.alignment`), for a
             claim the rules grounded and the guard of grounded read.
     """
 

@@ -1,0 +1,225 @@
+"""The guard's finders: what of a grounded claim's evidence, read against the claim's aligned words
+(:func:`~.wordalign.align_words`), takes the grounding back (:mod:`.guard`): a universal or
+exclusive quantifier the evidence does not bear out (:func:`find_scope`), two names in each
+other's place (:func:`find_roles`), a value or act said of another subject (:func:`find_binding`),
+a qualifier, hedge or attribution of the evidence the claim drops (:func:`find_dropped`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
+from .wordalign import GuardLexicon, _is_content, same_name
+
+
+class Finding(NamedTuple):
+    """What the guard found: the verdict and rule it gives, its reason, and what differs."""
+
+    verdict: str
+    rule: str
+    reason: str
+    differs: list[dict]
+    passage: int
+
+
+def find_scope(lex: GuardLexicon, claim, k, ev, to, passages, cword) -> Finding | None:
+    """A universal quantifier ("all patients") against evidence that counts a share of the
+    noun or names a kind of it; an exclusive one ("CSV only") against evidence that lists
+    more than the claim names."""
+    tok = claim[k]
+    negated = _negated(claim, k)
+    if tok[LEMMA] in lex.universal and tok[HEAD] >= 0 and tok[HEAD] in to and not negated:
+        e, j = to[tok[HEAD]]
+        p, toks = passages[e], ev[e]
+        # the evidence counts a share of the noun ("95% of patients", "12 patients") or names a
+        # kind of it ("domestic applicants")
+        counted = [i for i in (*_children(toks, j), *_ancestors(toks, j, 3))
+                   if toks[i][LEMMA] == "%" and not any(toks[n][LEMMA] == "100" for n in _children(toks, i))
+                   or lex.opposed(tok[LEMMA], toks[i][LEMMA])]
+        kinds = [i for i in _children(toks, j) if toks[i][DEP] in ("amod", "compound") and (e, i) not in to.values()
+                 and toks[i][TAG] in ("JJ", "NN", "NNP") and toks[i][LEMMA] not in lex.universal
+                 and toks[i][LEMMA] not in lex.determiner_adjectives and toks[i][FLAG] != "n"]
+        if counted or kinds:
+            i = counted[0] if counted else kinds[0]
+            if toks[i][LEMMA] == "%":
+                i = next((n for n in _children(toks, i) if toks[n][POS] == "NUM"), i)
+            s = p.f["text"][toks[i][START]:max(toks[i][END], toks[j][END])] if counted else _text(p, toks[i])
+            w = cword(k)
+            return Finding("contradicted", "contradicted.scope", f"the claim says '{w}'; the source says '{s}'",
+                           [{"claim": f"{w} {cword(tok[HEAD])}", "source": s, "kind": "scope"}], e)
+    if tok[LEMMA] in lex.exclusive and not (tok[HEAD] >= 0 and claim[tok[HEAD]][POS] == "NUM"):
+        aligned = set(to.values())
+        for c, (e, j) in to.items():
+            toks = ev[e]
+            h = toks[j][HEAD]
+            # the other members of a list the aligned word is in: its conjuncts, or words
+            # with its head and its dependency
+            members = [i for i in range(len(toks)) if i != j and (
+                toks[i][DEP] in ("conj", "appos") and toks[i][HEAD] == j
+                or toks[j][DEP] == "conj" and i == h
+                or h >= 0 and toks[i][HEAD] == h and toks[i][DEP] == toks[j][DEP] and toks[j][DEP] in ("nmod", "compound", "conj", "amod"))]
+            members = [i for i in members if (e, i) not in aligned and _is_content(toks[i], lex)]
+            if members and claim[c][POS] in ("NOUN", "PROPN") and abs(c - k) <= 3:
+                p = passages[e]
+                other = _text(p, toks[members[0]])
+                return Finding("contradicted", "contradicted.scope",
+                               f"the claim says '{cword(c)} {cword(k)}'; the source also names '{other}'",
+                               [{"claim": f"{cword(c)} {cword(k)}", "source": other, "kind": "scope"}], e)
+    return None
+
+
+def find_roles(claim, ev, to, passages, cword) -> list[Finding]:
+    """Two names of the claim, subject and object of one verb, in each other's place."""
+    subj = {k for k, t in enumerate(claim) if t[FLAG] == "n" and t[DEP] in ("nsubj", "nsubjpass") and k in to}
+    obj = {k for k, t in enumerate(claim) if t[FLAG] == "n" and t[DEP] in ("dobj", "pobj") and k in to}
+    for s in subj:
+        for o in obj:
+            (es, js), (eo, jo) = to[s], to[o]
+            if es == eo and ev[es][js][DEP] in ("dobj", "pobj") and ev[eo][jo][DEP] in ("nsubj", "nsubjpass") and claim[s][DEP] == "nsubj":
+                return [Finding("contradicted", "contradicted.roles",
+                                f"the claim has '{cword(s)}' and '{cword(o)}' in each other's place",
+                                [{"claim": f"{cword(s)} ... {cword(o)}", "source": f"{_text(passages[es], ev[eo][jo])} ... {_text(passages[es], ev[es][js])}",
+                                  "kind": "roles"}], es)]
+    return []
+
+
+def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, names) -> list[Finding]:
+    """A value of the claim (a number, a day, an identifier), or the act of a named subject,
+    grounds only through the subject it is said of: the evidence clause that holds it must
+    have the claim clause's subject. Where it has another: a name for the claim's name, in a
+    passage that does not name the claim's subject at all (contradicted.entity: "Version 3.0
+    removed the API" for "Version 2.0 removed the API"); for a subject that is no name, the
+    claim's subject with another value in that slot (contradicted.value), else
+    unverified.unbound. A subject that is a pronoun or a description of a name ("the
+    73-year-old aid worker") may be the claim's own: no finding."""
+    for c, (e, j) in to.items():
+        tok = claim[c]
+        cc = _clause(claim, c)
+        cs = _subject(claim, cc) if cc is not None else None
+        if cs is None or claim[cs][FLAG] == "a" or claim[cs][POS] == "PRON" or c in _subtree(claim, cs):
+            continue
+        # the subject's own words: its head and the words that name or describe it ("free
+        # plan", "Dr. Patel"), not the clauses and phrases hung on it
+        subj_words = [i for i in (cs, *_children(claim, cs))
+                      if (i == cs or claim[i][DEP] in ("compound", "amod", "nmod", "flat")) and _is_content(claim[i], lex)]
+        named = cs in labels  # the subject is a name (of the NER or a proper-noun run), not a value
+        is_value = tok[FLAG] == "n" and (tok[POS] == "NUM" or labels.get(c) in ("DAY", "ID", "DATE", "TIME"))
+        said_of_name = c == cc and named and tok[POS] == "VERB" and tok[TAG] in ("VBD", "VBZ", "VBP")  # "Version 2.0 removed": the act is the name's
+        if not subj_words or not (is_value or said_of_name):
+            continue
+        toks = ev[e]
+        above = _ancestors(toks, j, 4)
+        if any(lex.related(claim[w][LEMMA], toks[a][LEMMA]) for a in above for w in subj_words):
+            continue  # "with growth of 8%": the value hangs on the claim's subject itself
+        clause = _clause(toks, j)
+        es = _subject(toks, clause) if clause is not None else None
+        if es is None or toks[es][FLAG] == "a" or toks[es][POS] == "PRON":
+            continue
+        inside = _subtree(toks, es)
+        heads = [cs] if named else subj_words  # a name by its head ("James Holmes" / "Holmes")
+        def holds(w: int, i: int) -> bool:
+            if named:
+                return toks[i][FLAG] == "n" and same_name(claim[w], toks[i], names[0].get(w), names[1][e].get(i))
+            return (e, i) == to.get(w) or bool(lex.related(claim[w][LEMMA], toks[i][LEMMA]))
+
+        if j in inside or all(any(holds(w, i) for i in inside) for w in heads):
+            continue  # the value describes the subject itself, or the subject is the claim's
+        if not named and cs not in to:
+            continue  # a subject in other words ("on-time rate" / "on-time performance"): the coverage rules' call
+        p = passages[e]
+        theirs = p.f["text"][toks[min(inside)][START]:toks[max(inside)][END]]
+        ours = " ".join(cword(w) for w in sorted(subj_words))
+        if named:
+            if toks[es][FLAG] != "n" or any(holds(cs, i) for i in range(len(toks))):
+                continue  # a description that may be the name's; a passage that names both
+            return [Finding("contradicted", "contradicted.entity", f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
+                            [{"claim": ours, "source": theirs, "kind": "entity"}], e)]
+        if toks[es][FLAG] == "n":
+            continue
+        other = bound_value(lex, claim, c, subj_words, ev, passages)
+        if other is not None:
+            oe, text = other
+            return [Finding("contradicted", "contradicted.value", f"the source gives '{text}' for '{ours}'",
+                            [{"claim": cword(c), "source": text, "kind": "quantity"}], oe)]
+        return [Finding("unverified", "unverified.unbound", f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
+                        [{"claim": ours, "source": theirs, "kind": "subject"}], e)]
+    return []
+
+
+def bound_value(lex: GuardLexicon, claim, c, subj_words, ev, passages) -> tuple[int, str] | None:
+    """Another value in the evidence, in a clause whose subject is the claim's, in the slot
+    of the claim's value ``c`` (the same dependency on a word of the same lemma)."""
+    tok = claim[c]
+    for e, toks in enumerate(ev):
+        for j, t in enumerate(toks):
+            if t[FLAG] != "n" or t[LEMMA] == tok[LEMMA] or t[POS] != tok[POS]:
+                continue
+            clause = _clause(toks, j)
+            es = _subject(toks, clause) if clause is not None else None
+            if es is None:
+                continue
+            inside = _subtree(toks, es)
+            if all(any(lex.related(claim[w][LEMMA], toks[i][LEMMA]) for i in inside) for w in subj_words):
+                h, th = tok[HEAD], t[HEAD]
+                if h >= 0 and th >= 0 and lex.related(claim[h][LEMMA], toks[th][LEMMA]) or t[DEP] == tok[DEP]:
+                    return e, passages[e].f["text"][t[START]:t[END]]
+    return None
+
+
+def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[Finding]:
+    """Words of the evidence that qualify what the claim states, on a word the claim aligns
+    with, missing from the claim: a status, an ordinal of a superlative, an exception
+    (contradicted); a hedge or an attribution (unverified, unless the claim hedges too)."""
+    aligned = {v for v in to.values()}
+    claim_lemmas = {t[LEMMA] for t in claim}
+    out: list[Finding] = []
+    # a claim that hedges or attributes itself ("can", "prosecutors say") states no bare fact
+    hedged = bool(ctx.record.get("hedged")) or any(
+        t[TAG] == "MD" and t[LEMMA] != "will" or t[LEMMA] in lex.attribution_verbs or t[LEMMA] in ("say", "accord", "report", "state")
+        for t in claim)
+    for e, toks in enumerate(ev):
+        p = passages[e]
+        for j, t in enumerate(toks):
+            if (e, j) in used or t[LEMMA] in claim_lemmas:
+                continue
+            near = [a for a in _ancestors(toks, j, 2) if (e, a) in aligned]
+            if not near:
+                continue
+            head = toks[near[0]]
+            lemma, s = t[LEMMA], _text(p, t)
+            if lemma in lex.status and t[DEP] in ("amod", "compound", "advmod") and head[FLAG] != "n" and head[POS] == "NOUN":
+                out.append(Finding("contradicted", "contradicted.qualifier", f"the source says '{s} {_text(p, head)}'",
+                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
+            elif (lemma in lex.ordinals or t[FLAG] == "o") and head[TAG] == "JJS":
+                out.append(Finding("contradicted", "contradicted.qualifier", f"the source says '{s} {_text(p, head)}'",
+                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
+            elif lemma in lex.exceptions and t[DEP] in ("prep", "advcl", "mark", "cc"):
+                out.append(Finding("contradicted", "contradicted.qualifier", f"the source makes an exception: '{s} ...'",
+                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
+            elif not hedged and (t[TAG] == "MD" and lemma in lex.hedge_modals or lemma in lex.hedges
+                                 or lemma in lex.attribution_preps and t[DEP] == "prep"):
+                out.append(Finding("unverified", "unverified.hedged", f"the source hedges or attributes it: '{s}'",
+                                   [{"claim": "", "source": s, "kind": "hedge"}], e))
+        if not hedged:
+            out += find_attributed(lex, claim, toks, to, e, p)
+        marked = next((t for t in toks if t[LEMMA] in lex.provisional and t[LEMMA] not in claim_lemmas), None)
+        if marked is not None:
+            out.append(Finding("unverified", "unverified.hedged", f"the source marks it '{_text(p, marked)}'",
+                               [{"claim": "", "source": _text(p, marked), "kind": "provisional"}], e))
+    return out
+
+
+def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
+    """The claim's main verb is said in the evidence under an attribution verb the claim does
+    not use ("critics say the plan will raise prices")."""
+    roots = [k for k, t in enumerate(claim) if t[HEAD] < 0 and k in to and to[k][0] == e]
+    for k in roots:
+        j = to[k][1]
+        for a in _ancestors(toks, j, 2):
+            if toks[a][LEMMA] in lex.attribution_verbs and (e, a) not in to.values():
+                s = _text(p, toks[a])
+                return [Finding("unverified", "unverified.hedged", f"the source attributes it: '{s}'",
+                                [{"claim": "", "source": s, "kind": "attribution"}], e)]
+    return []
+
