@@ -11,7 +11,7 @@ default; ``null``: never) is read cheaply first and only the blocks the answer's
 go through the pipeline, each once, cached by content hash (:mod:`sourced_nlp.components.blocks`). The verdict rules are in :mod:`sourced_nlp.verdict`, one module
 each; docs/rules.md lists them.
 
-Pluggable parts, through spaCy's registry (``@misc``), in the config:
+Pluggable parts, through spaCy's registry (``@misc``; their functions are in :mod:`.pluggable`), in the config:
 
 * ``rules``: the decision order, ``{"@misc": "sourced.rules.v1"}`` (the rules of
   :data:`sourced_nlp.verdict.rules.DEFAULT_RULES`, in that order; ``exclude`` leaves rules out
@@ -46,7 +46,6 @@ from pathlib import Path
 import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.util import registry
 
 from . import extensions
 from .. import judges
@@ -60,10 +59,11 @@ from ..report.model import ClaimResult, Report, Skipped
 from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
-from ..verdict.guard import Guard, GuardLexicon
+from ..verdict.guard import Guard
 from ..verdict.rules.empty import no_features, no_sources
 from .indexer import SourceIndexer
 from .passages import Lexical
+from .pluggable import make_guard, make_meaning, make_rules, make_word_matcher  # noqa: F401 - registers them; importable from here
 
 _register_judges()  # the judge backends' factories, sourced.judge.*.v1, in spacy.registry.misc
 
@@ -72,62 +72,6 @@ _DEFAULTS = Thresholds()
 _THRESHOLD_NAMES = tuple(f.name for f in dataclasses.fields(Thresholds))
 #: the lexicons of the component's config: config key -> bundled default
 LEXICONS = {"lexicon": "lexical", "records": "records", "verdict_words": "verdict", "negation": "negation", "units": "units"}
-
-
-@registry.misc("sourced.rules.v1")
-def make_rules(exclude: list[str] = []) -> tuple[Rule, ...]:  # noqa: B006 - a config default, never mutated
-    """The decision order of the verdict: :data:`~sourced_nlp.verdict.rules.DEFAULT_RULES`
-    without the rules whose function name is in ``exclude`` (``["spread"]``).
-
-    Raises:
-        ValueError: a name in ``exclude`` that is no rule of the default order, or one that
-            would leave out the last rule (``unverified``, which always decides).
-    """
-    names = [r.__name__ for r in DEFAULT_RULES]  # type: ignore[attr-defined]
-    unknown = [x for x in exclude if x not in names]
-    if unknown or "unverified" in exclude:
-        raise ValueError(f"sourced.rules.v1: cannot exclude {unknown or ['unverified']}; the rules are {names}")
-    return tuple(r for r in DEFAULT_RULES if r.__name__ not in exclude)  # type: ignore[attr-defined]
-
-
-@registry.misc("sourced.meaning.v1")
-def make_meaning(path: str | None = None):
-    """The meaning tier (:mod:`sourced_nlp.verdict.rules.meaning`) over a model file: the shipped
-    ``models/meaning-v1.json`` when ``path`` is None. ``sourced_verify`` puts it just before the
-    last rule; its config key ``meaning: null`` leaves it out (the rules only).
-
-    Raises:
-        FileNotFoundError, ValueError: no model file at ``path``, or one of another shape or of
-            other features (:meth:`sourced_nlp.verdict.meaning.model.MeaningModel.load`).
-    """
-    from ..verdict.meaning.model import MeaningModel
-    from ..verdict.rules.meaning import MeaningRule
-
-    return MeaningRule(MeaningModel.load(path))
-
-
-@registry.misc("sourced.word_matcher.v1")
-def make_word_matcher() -> WordMatcher:
-    """The word matcher of coverage: a claim's lemma is held by a passage when it is among its
-    lemmas or the words of its names, another form of the word, or a review verb that agrees
-    with the passage's review (:func:`sourced_nlp.verdict.words.word_in`)."""
-    return word_in
-
-
-@registry.misc("sourced.guard.v1")
-def make_guard(unaligned: str = "slots", wordnet: str = "wordnet", guard: str = "guard") -> Guard:
-    """The guard of ``grounded`` (:mod:`sourced_nlp.verdict.guard`): every grounded result is
-    aligned word by word with its evidence and taken back when a word that carries the claim's
-    meaning is unaccounted for. ``unaligned``: which claim words with no counterpart keep a claim
-    from grounded (``slots``: only a word with another word in its slot; ``predicates``: also the
-    main predicates and the closed classes; ``all``: every word that carries meaning; the three
-    settings' figures are in bench/RESULTS.md). ``wordnet``/``guard``: the lexicons, bundled
-    name or path.
-
-    Raises:
-        ValueError: an ``unaligned`` that is none of the three.
-    """
-    return Guard(GuardLexicon.load(wordnet=wordnet, guard=guard), unaligned=unaligned)
 
 
 def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: int | None = None) -> None:
