@@ -157,6 +157,17 @@ def test_a_request_too_large_is_413_before_it_is_read(client, monkeypatch):
     assert r.status_code == 413 and "more than 1,000 bytes" in r.text
 
 
+def test_no_request_loads_a_pipeline(client, monkeypatch):
+    import sourced_nlp.api as api
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a request loaded a pipeline")
+
+    monkeypatch.setattr(api, "load_pipeline", refuse)
+    assert client.post("/check", json={"answer": "Revenue rose 12%.", "sources": ["Revenue rose 8%."]}).status_code == 200
+    assert client.post("/", data={"answer": "Revenue rose 12% [1].", "source": "Revenue rose 8%."}).status_code == 200
+
+
 # ------------------------------------------------------------------ the page
 
 def test_the_page_is_a_form(client):
@@ -173,6 +184,12 @@ def test_the_page_shows_the_html_report(client, nlp):
     assert r.status_code == 200
     assert check(ANSWER, [{"id": "pasted 1", "text": SOURCE}], nlp=nlp).to_html() in r.text
     assert "sourced-card sourced-contradicted" in r.text
+
+
+def test_the_page_checks_a_cited_answer(client):
+    r = client.post("/", data={"answer": "Revenue rose 12% to $2.4 billion [1].", "source": SOURCE, "mode": "cite"})
+    assert r.status_code == 200
+    assert 'value="cite" checked' in r.text and "sourced-score" in r.text and "sourced-contradicted" in r.text
 
 
 def test_the_page_says_why_it_refused_and_keeps_the_answer(client):
@@ -209,9 +226,10 @@ def test_a_port_in_use_is_one_line_and_exit_2(run_cli):
 
 def test_a_non_local_address_is_warned_about(run_cli, monkeypatch, nlp):
     served = []
-    monkeypatch.setattr(serve_cmd, "_run", lambda sock, pipeline: served.append(serve_cmd.url_of(sock)))
+    monkeypatch.setattr(serve_cmd, "_run", lambda sock, pipeline: served.append((serve_cmd.url_of(sock), pipeline)))
     code, _, err = run_cli("serve", "--host", "0.0.0.0", "--port", "0")
-    assert code == 0 and served and served[0].startswith("http://0.0.0.0:")
+    assert code == 0 and served and served[0][0].startswith("http://0.0.0.0:")
+    assert served[0][1] is nlp  # the pipeline, loaded before the server starts
     assert "warning: listening on 0.0.0.0, not only this machine" in err
     code, _, err = run_cli("serve", "--port", "0")
     assert code == 0 and "warning" not in err
