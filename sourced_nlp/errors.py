@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .report.model import Report
 
-__all__ = ["InputError", "SourceError", "TextTooLongError", "RecordError", "AuditError", "ModelNotFoundError",
+__all__ = ["InputError", "SourceError", "TextTooLongError", "TooLargeError", "RecordError", "AuditError", "ModelNotFoundError",
            "NotGroundedError", "PipelineOrderError", "JudgeUnavailable", "NoAnswer", "CheckerProcessError"]
 
 
@@ -48,6 +48,12 @@ class TextTooLongError(SourceError):
     def named(self, what: str) -> "TextTooLongError":
         """The same error with the text named ``what`` (a file path, say)."""
         return TextTooLongError(what, self.length, self.limit, self.index, bound=self.bound)
+
+
+class TooLargeError(SourceError):
+    """An input refused for its size before it is read whole: more bytes than its characters
+    may take (a file, standard input, an upload), or a request body larger than ``sourced
+    serve`` reads. ``sourced serve`` answers it with HTTP 413, as :class:`TextTooLongError`."""
 
 
 class RecordError(SourceError):

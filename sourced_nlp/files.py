@@ -20,14 +20,14 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from .errors import SourceError
+from .errors import SourceError, TooLargeError
 from .text.sources import _document_keys, _id_without_text, _is_mapping_source, _no_text, _unwrap, linearize, unpaired_surrogate
 
 #: the most characters of an answer the command line reads: what the language model reads at once
 #: (spaCy's default ``nlp.max_length``); a source may have ``MAX_SOURCE_CHARS``
 MAX_ANSWER_CHARS = 1_000_000
 
-__all__ = ["read_file_bytes", "parse_json", "load_source_file", "read_answer", "read_stdin", "read_stdin_bytes"]
+__all__ = ["read_file_bytes", "parse_json", "load_source_file", "source_from_bytes", "read_answer", "read_stdin", "read_stdin_bytes"]
 
 
 def _byte_bound(max_chars: int) -> int:
@@ -50,7 +50,7 @@ def _read_bounded(fh, max_chars: int | None, where: str, bound: str):
     most = _byte_bound(max_chars)
     data = fh.read(most + 1)
     if len(data) > most:
-        raise SourceError(f"{where}: more than {most:,} bytes, so more than the {max_chars:,} characters {bound} "
+        raise TooLargeError(f"{where}: more than {most:,} bytes, so more than the {max_chars:,} characters {bound} "
                           f"(not read further)")
     return data
 
@@ -93,7 +93,15 @@ def read_file_bytes(path: str, noun: str, kind: str | None = None, max_chars: in
 
 def _read_utf8(path: str, what: str) -> str:
     most, bound = _limit(what) if what in ("answer", "source") else (None, "")
-    data = read_file_bytes(path, f"{what} file", what, most, bound)
+    return _file_text(read_file_bytes(path, f"{what} file", what, most, bound), path, what)
+
+
+def _file_text(data: bytes, path: str, what: str) -> str:
+    """The text of the ``what`` file ``path`` whose bytes are ``data``.
+
+    Raises:
+        SourceError: not UTF-8, empty (whitespace only) or binary (NUL bytes), naming the file.
+    """
     text = _decode(data, f"{what} file {path}")
     if not text.strip():
         raise SourceError(f"{what} file is empty: {path}")
@@ -142,7 +150,26 @@ def load_source_file(path: str) -> dict:
             empty (or whitespace only), malformed JSON (with line and column), a JSON mapping
             with an ``"id"`` but no ``"text"``, or JSON that linearises to nothing.
     """
-    text = _read_utf8(path, "source")
+    return _source_of(_read_utf8(path, "source"), path)
+
+
+def source_from_bytes(data: bytes, name: str) -> dict:
+    """A source file that came as bytes (uploaded to ``sourced serve``), named ``name``: read
+    as :func:`load_source_file` reads a file of that name, with the same bound and messages.
+
+    Raises:
+        SourceError: as :func:`load_source_file`; more bytes than a source may take is
+            :class:`~sourced_nlp.errors.TooLargeError`.
+    """
+    most, bound = _limit("source")
+    if len(data) > _byte_bound(most):
+        raise TooLargeError(f"source file {name}: more than {_byte_bound(most):,} bytes, so more than the "
+                            f"{most:,} characters {bound}")
+    return _source_of(_file_text(data, name, "source"), name)
+
+
+def _source_of(text: str, path: str) -> dict:
+    """The source of :func:`load_source_file` whose text, read from ``path``, is ``text``."""
     sid = os.path.basename(path)
     if not path.lower().endswith(".json"):
         return {"id": sid, "text": text, "structured": False}

@@ -22,8 +22,9 @@ pytestmark = pytest.mark.process
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
-#: Imported only when a command needs the pipeline, a judge, Dask or a data frame.
-HEAVY = ("spacy", "thinc", "srsly", "numpy", "pint", "rapidfuzz", "pandas", "dask", "distributed", "anthropic")
+#: Imported only when a command needs the pipeline, a judge, Dask, a data frame or the web server.
+HEAVY = ("spacy", "thinc", "srsly", "numpy", "pint", "rapidfuzz", "pandas", "dask", "distributed", "anthropic",
+         "starlette", "uvicorn", "multipart", "python_multipart")
 
 PROBE = f"""
 import sys
@@ -57,6 +58,7 @@ def run(entry: str, *args: str, cwd: Path = REPO) -> tuple[int, str, list[str], 
     (["batch", "--help"], 0, "FILE.jsonl"),
     (["eval", "--help"], 0, "Usage"),
     (["calibrate", "--help"], 0, "GOLD.jsonl"),
+    (["serve", "--help"], 0, "--port"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
 def test_help_and_version_import_no_heavy_library(entry, args, code, out_has):
     rc, out, err, imported = run(entry, *args)

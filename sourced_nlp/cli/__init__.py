@@ -1,5 +1,6 @@
 """The ``sourced`` command line, one module a command (:mod:`.check`, :mod:`.cite`,
-:mod:`.fields`, :mod:`.batch`, :mod:`.calibrate`, :mod:`.eval`, :mod:`.audit`), what they share
+:mod:`.fields`, :mod:`.batch`, :mod:`.calibrate`, :mod:`.eval`, :mod:`.audit`, :mod:`.serve` with its web app
+:mod:`.web`), what they share
 (:mod:`._util`: the Typer app, options, output; :mod:`.gate`: ``--fail-on`` and the gate's
 exit code; :mod:`.judge` and :mod:`.meaning`: the tier options), the outputs a command refuses (:mod:`.outputs`: one "refuse an output that
 is an input"), how the process ends on a signal or a closed pipe (:mod:`.signals`,

@@ -28,7 +28,7 @@ from typing import Any, Optional
 
 from ..errors import SourceError
 # the commands register on the app as they are imported, in the order --help lists them
-from . import check, cite, fields, batch, calibrate  # noqa: F401,I001
+from . import check, cite, fields, batch, calibrate, serve  # noqa: F401,I001
 from ._util import INPUT_ERRORS, app
 from .outputs import _ABORTS, _CLICK_ERRORS, _NO_ARGS, _USAGE_ERRORS
 from .signals import _FINISHED

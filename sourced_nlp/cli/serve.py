@@ -1,0 +1,130 @@
+"""``sourced serve``: a local web page to check an answer against its sources, and a JSON API
+beside it (the app: :mod:`.web`).
+
+Needs the ``serve`` extra (Starlette, uvicorn, python-multipart), imported inside the command
+so that ``sourced --help`` and ``--version`` stay off them, as off spaCy. Without it the command
+exits 2 with one line naming the extra. The pipeline is loaded once, before the server listens;
+the socket is bound here (so that a port in use is one line and exit 2, and ``--port 0`` gets a
+free port), then one line says the URL the page is at: the line a script waits for.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import sys
+
+import typer
+
+from ..errors import SourceError
+from ._util import app
+
+#: What the server needs beyond the package's own dependencies (the ``serve`` extra).
+NEEDS = ("starlette", "uvicorn", "multipart")
+EXTRA_MISSING = "sourced serve needs the serve extra: pip install 'sourced-nlp[serve]'"
+
+
+def _have_extra() -> bool:
+    import importlib.util
+
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in NEEDS)
+    except (ImportError, ValueError):  # a finder that refuses the name, a module without a spec
+        return False
+
+
+def is_local(host: str) -> bool:
+    """Whether ``host`` names this machine only (a loopback address, or ``localhost``)."""
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: local only if every address it resolves to is
+        try:
+            infos = socket.getaddrinfo(host, None)
+        except OSError:
+            return False
+        return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_loopback for i in infos)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (0: a free port).
+
+    Raises:
+        SourceError: the address cannot be resolved or bound (in use, not this machine's),
+            naming it and the system's reason.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except OSError as err:
+        raise SourceError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as err:
+        sock.close()
+        raise SourceError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    """The page's URL on the bound ``sock`` (an IPv6 address in brackets)."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def _run(sock: socket.socket, nlp) -> None:
+    """Serve the app over ``nlp`` on ``sock`` until interrupted; the ready line once it listens."""
+    import uvicorn
+
+    from .web import make_app
+
+    class _Server(uvicorn.Server):
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                typer.echo(f"sourced serve: ready at {url_of(sock)} (Ctrl-C to stop)")
+                sys.stdout.flush()
+
+    config = uvicorn.Config(make_app(nlp), lifespan="off", log_level="warning", access_log=False)
+    _Server(config).run(sockets=[sock])
+
+
+@app.command()
+def serve(
+    port: int = typer.Option(8000, "--port", "-p", min=0, max=65535, metavar="PORT",
+                             help="The port to listen on (0: any free port; the ready line says which)."),
+    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
+                             help="The address to listen on. The default is this machine only; any other "
+                             "address lets whoever reaches it use the page (there is no log-in)."),
+) -> int:
+    """Serve a local web page where a person pastes an answer, adds sources (pasted, or .txt,
+    .md and .json files) and sees the HTML report; beside it a JSON API, POST /check and POST
+    /cite, giving the report of 'sourced check --format json'.
+
+    The pipeline is loaded once, at start-up. Input limits are the command line's: a text too
+    long is HTTP 413, any other input that cannot be used 400, each with one message. Needs the
+    serve extra: pip install 'sourced-nlp[serve]'. Exit 2 without it, or when the address
+    cannot be listened on.
+    """
+    if not _have_extra():
+        typer.echo(f"error: {EXTRA_MISSING}", err=True)
+        return 2
+    local = is_local(host)
+    sock = bind(host, port)
+    if not local:
+        typer.echo(f"warning: listening on {host}, not only this machine: anyone who can reach it can use the "
+                   "page and the API (there is no log-in); --host 127.0.0.1 keeps it local", err=True)
+    from .. import api
+
+    typer.echo("sourced serve: loading the pipeline ...", err=True)
+    nlp = api.load_pipeline()
+    try:
+        _run(sock, nlp)
+    finally:
+        sock.close()
+    return 0
