@@ -284,3 +284,18 @@ def test_head_verb(qnlp, text, head):
     """The verb a value is said of, through one preposition; None off a noun or a copula."""
     doc = qnlp(text)
     assert doc.spans[QUANTITIES_KEY][0]._.quantity["head"] == head
+
+
+@pytest.mark.parametrize(
+    "text,roles",
+    [("Unemployment rose by 50%.", ["by"]), ("Unemployment rose 50%.", ["by"]),
+     ("A 50% rise in unemployment was seen.", ["by"]), ("There was an increase of 12% in sales.", ["by"]),
+     ("Unemployment rose from 4% to 6%.", ["from", "to"]), ("Sales fell from $400 million to $300 million.", ["from", "to"]),
+     ("Revenue rose 8% to $2 billion from $1.85 billion.", ["by", "to", "from"]),
+     # a level is no part of a change: no role
+     ("Unemployment was 6%.", [None]), ("The survey polled 1,000 adults.", [None])],
+)
+def test_change_role(qnlp, text, roles):
+    """The part a value plays in a change: its amount ("by"), or one of its two levels."""
+    doc = qnlp(text)
+    assert [s._.quantity.get("change") for s in doc.spans[QUANTITIES_KEY]] == roles

@@ -30,9 +30,6 @@ XFAIL: dict[str, str] = {
     "N3-23": "raised/held rates: another verb in the slot gives unverified; contradicted needs the set of "
              "rate actions (raise, hold, cut), which no lexicon gives",
     "N3-39": "a German claim is unverified.language (the rules read English only), not contradicted",
-    "N3-47": "a relative change ('rose by 50%') is compared as a level with '4% to 6%': contradicted.value",
-    "N3-51": "the draft that calls its figure superseded makes the claim unverified.hedged; contradicted "
-             "needs the annual report's figure to outrank the draft's",
 }
 
 

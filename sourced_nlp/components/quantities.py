@@ -38,7 +38,7 @@ from . import extensions  # noqa: F401  (registers Span._.quantity)
 from ..text.citations import KEYWORDS
 from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
-from .quantity_tokens import (_frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
+from .quantity_tokens import (change_role, _frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
                               _joinable, _measured, _same_value, _soft_breaks, identifier_number)
 
 _MAX_LEFT = 4
@@ -104,6 +104,8 @@ class QuantityFinder:
             value = q.to_dict()
             value["noun"] = self._noun(span, q)
             value["head"] = _head_verb_of(span)
+            if (role := change_role(span, self._change_verbs, q.kind)) is not None:
+                value["change"] = role
             span._.quantity = value
             spans.append(span)
             last_end = end

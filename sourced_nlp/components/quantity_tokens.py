@@ -143,3 +143,36 @@ def identifier_number(tok: Token) -> bool:
         return False
     nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
     return nxt is None or nxt.text not in ("%", "percent") and not (nxt.like_num and not nxt.is_punct)
+
+
+def change_role(span: Span, change_words: Collection[str], kind: str) -> str | None:
+    """The part a value plays in a change (``change_verbs`` of ``models/units.json``): ``"by"``
+    for the amount of a change ("rose by 50%", "rose 50%", "a 50% rise", "an increase of 50%"),
+    ``"from"`` and ``"to"`` for its two levels ("rose from 4% to 6%"); None otherwise (a level,
+    "unemployment was 6%")."""
+    doc, root = span.doc, span.root
+    before = doc[span.start - 1] if span.start > 0 else None
+    if before is not None and before.lower_ in ("by", "from", "to"):
+        # the word before the value, hung (through at most three more words: "from 4% to 6%" is
+        # parsed as one phrase) on a change verb
+        up = before.head
+        for _ in range(4):
+            if up.pos_ in ("VERB", "AUX") and up.lemma_.lower() in change_words:
+                return before.lower_
+            if up.head.i == up.i:
+                break
+            up = up.head
+    head = root.head
+    if head.i == root.i:
+        return None
+    if head.pos_ == "ADP" and root.dep_ == "pobj":
+        if head.lower_ == "of" and head.head.pos_ == "NOUN" and head.head.lemma_.lower() in change_words:
+            return "by"  # "an increase of 50%"
+        return None
+    if kind not in ("percent", "money", "number"):
+        return None
+    if root.dep_ in ("npadvmod", "dobj") and head.pos_ == "VERB" and head.lemma_.lower() in change_words:
+        return "by"  # "rose 50%"
+    if root.dep_ in ("compound", "amod", "nummod") and head.pos_ == "NOUN" and head.lemma_.lower() in change_words:
+        return "by"  # "a 50% rise"
+    return None

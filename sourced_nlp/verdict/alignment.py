@@ -22,7 +22,7 @@ from .lexicon import VerdictLexicon
 from .passage import Passage, single
 from .polarity import polarity_flip
 from .types import Anchor, ClaimRecord, QuantityRecord
-from .values import compare_values, conflict_credible, nouns_compatible
+from .values import change_amounts, compare_values, conflict_credible, nouns_compatible, roles_compatible
 from .words import WordMatcher, entity_in, lemma_in
 
 #: a claim's values with their parsed quantities, in the claim's order
@@ -186,17 +186,22 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
     q_conflict: list = []
     q_absent: list = []
     q_partial: list = []
-    outcomes = [[compare_values(q, s, hours=p.structured) if nouns_compatible(qd, sd) else "incomparable" for sd, s in p.quantities]
-                for qd, q in cq]
-    used = {j for row in outcomes for j, r in enumerate(row) if r == "match"}
-    for (qd, q), row in zip(cq, outcomes):
+    # a claimed amount of change ("rose by 50%") is compared with the amounts of the changes the
+    # passage states by their levels ("from 4% to 6%"), where it states some, not with the levels
+    against_of = [(change_amounts(q, p.quantities) if qd.get("change") == "by" else None) or p.quantities for qd, q in cq]
+    outcomes = [[compare_values(q, s, hours=p.structured) if comparable(qd, sd, values is p.quantities) else "incomparable"
+                 for sd, s in values] for (qd, q), values in zip(cq, against_of)]
+    used = {j for row, values in zip(outcomes, against_of) if values is p.quantities for j, r in enumerate(row) if r == "match"}
+    for (qd, q), row, values in zip(cq, outcomes, against_of):
         best, against = "absent", None
         for j, r in enumerate(row):
-            sd = p.quantities[j][0]
+            sd = values[j][0]
+            if r == "match" and sd.get("reading") == "points":
+                r = "partial"  # "rose 2%" for 4% to 6%: 2 points, or a relative 2%? cannot tell
             if r == "match":
                 best = "match"
                 break
-            if r == "conflict" and best == "absent" and j not in used and conflict_credible(qd, sd):
+            if r == "conflict" and best == "absent" and (j not in used or values is not p.quantities) and conflict_credible(qd, sd):
                 best, against = "conflict", sd
             elif r == "partial":
                 best, against = "partial", sd
@@ -209,6 +214,12 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
             if best == "partial":
                 q_partial.append(qd)
     return q_match, q_conflict, q_absent, q_partial
+
+
+def comparable(qd: QuantityRecord, sd: QuantityRecord, stated: bool = True) -> bool:
+    """A claim's value and a passage's may be compared: of compatible nouns and, for a value the
+    passage states (not an amount derived from its levels), of the same role in a change."""
+    return nouns_compatible(qd, sd) and (not stated or roles_compatible(qd, sd))
 
 
 class Conflict(NamedTuple):

@@ -85,6 +85,50 @@ def nouns_compatible(a: QuantityRecord, b: QuantityRecord) -> bool:
     return any(x[:4] == y[:4] for x in na.split() for y in nb.split())
 
 
+def roles_compatible(a: QuantityRecord, b: QuantityRecord) -> bool:
+    """Two values may be compared unless one is the amount of a change ("rose by 4%") and the
+    other a level the change starts from or ends at ("rose from 4% to 6%"): a change of 4% is
+    not a rate of 4%. A value of no known role (a level, or a table's cell under "Growth") is
+    compared with either."""
+    roles = {a.get("change"), b.get("change")}
+    return not ("by" in roles and roles & {"from", "to"})
+
+
 def hours_range(q: Quantity) -> bool:
     """A time-of-day range with both ends stated ("8:0-13:0"): opening hours."""
     return q.kind == "time" and q.low != q.high and not math.isinf(q.low) and not math.isinf(q.high)
+
+
+def change_amounts(claim: Quantity, levels: list[tuple[QuantityRecord, Quantity]]) -> list[tuple[QuantityRecord, Quantity]]:
+    """The amounts of the changes a passage states by their two levels ("rose from 4% to 6%",
+    the values marked ``change: "from"`` and the next ``"to"`` of the same kind and unit), in the
+    terms of a claimed amount ``claim`` ("rose by 50%"): the relative change in percent for a
+    claim in ``%`` (6 against 4: 50%), the difference for any other unit (2 percentage points,
+    $100 million); for a claim in ``%`` against levels in ``%`` also the difference, marked
+    ``reading: "points"`` ("rose 2%" for 4% to 6% may mean 2 points: a match of it is only
+    partial). Magnitudes only: the direction is the verb's. Empty when the passage states no
+    such change, or a level is zero or a range."""
+    out: list[tuple[QuantityRecord, Quantity]] = []
+    for k, (ad, a) in enumerate(levels):
+        if ad.get("change") != "from":
+            continue
+        b_pair = next(((bd, b) for bd, b in levels[k + 1:] if bd.get("change") == "to"), None)
+        if b_pair is None:
+            continue
+        bd, b = b_pair
+        if (a.kind, a.unit) != (b.kind, b.unit) or a.low != a.high or b.low != b.high or a.low == 0:
+            continue
+        readings = []
+        if claim.kind == "percent" and claim.unit == "%":
+            readings.append((abs(b.low - a.low) / abs(a.low) * 100.0, None))
+            if a.unit == "%":  # "rose 2%" for 4% to 6% may mean 2 points: a match of that reading is only partial
+                readings.append((abs(b.low - a.low), "points"))
+        elif (claim.kind, claim.unit) == (a.kind, a.unit) or (claim.unit == "pp" and a.unit == "%"):
+            readings.append((abs(b.low - a.low), None))
+        text = f"{ad.get('text', '')} to {bd.get('text', '')}"  # "4% to 6%"; a relative change adds " (50%)"
+        for value, reading in readings:
+            shown = f"{text} ({value:.3g}{' points' if reading else '%'})" if claim.unit == "%" else text
+            q = Quantity(claim.kind, value, value, claim.unit, claim.dimension, 0.0, None, shown)
+            d = {**q.to_dict(), "noun": ad.get("noun"), "head": ad.get("head")}
+            out.append(({**d, "reading": reading} if reading else d, q))
+    return out

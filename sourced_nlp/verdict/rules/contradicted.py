@@ -40,6 +40,7 @@ from ..records.fields import field_conflicts
 from ..records.hours import day_times, hours_line, own_day_conflicts
 from ..types import Result, result
 from ..words import entity_in
+from ..wordalign import default_guard_lexicon
 
 DECIDES = ("contradicted.value", "contradicted.polarity", "contradicted.antonym", "contradicted.entity",
            "contradicted.record_field")
@@ -130,11 +131,22 @@ def _swap(ctx: ClaimContext, al: Alignment) -> Conflict | None:
 
 def _conflict_stands(ctx: ClaimContext, al: Alignment) -> bool:
     """A value conflict stands unless a passage aligned almost as well (within
-    ``conflict_margin`` of coverage) holds the claim's value."""
+    ``conflict_margin`` of coverage) holds the claim's value; a passage that marks its own
+    statement as not final ("preliminary, superseded": the guard's ``provisional`` words, which
+    the claim does not use) holds nothing against one that states another value."""
     conflicting = [id(qd) for qd, _ in al.q_conflict]
     for other in ctx.alignments:
-        if other is al or other.ents_missing:
+        if other is al or other.ents_missing or _provisional(ctx, other.pid):
             continue
         if any(id(m) in conflicting for m in other.q_match) and other.coverage >= al.coverage - ctx.t.conflict_margin:
             return False
     return True
+
+
+def _provisional(ctx: ClaimContext, pid: int) -> bool:
+    """The passage marks its own statement as not final with a word the claim does not use
+    (``models/guard.json`` ``provisional``: "preliminary", "superseded", "draft")."""
+    toks = ctx.passage(pid).f.get("tokens") or ()
+    words = default_guard_lexicon().provisional
+    said = set(ctx.claim["lemmas"])
+    return any(t[0] in words and t[0] not in said for t in toks)
