@@ -8,7 +8,7 @@ import typer
 
 from ..judges.backends import names_text
 from ._util import app
-from .judge import JUDGE_CONCURRENCY, JUDGE_FILE, JUDGE_MODEL, judge_config
+from .judge import JUDGE_BASE_URL, JUDGE_CONCURRENCY, JUDGE_FILE, JUDGE_MODEL, judge_config
 
 
 @app.command("calibrate")
@@ -19,6 +19,7 @@ def calibrate_command(
     judge_model: Optional[str] = JUDGE_MODEL,
     judge_concurrency: int = JUDGE_CONCURRENCY,
     judge_file: Optional[str] = JUDGE_FILE,
+    judge_base_url: Optional[str] = JUDGE_BASE_URL,
     record: Optional[str] = typer.Option(None, "--record", metavar="FILE",
                                          help="Append the judge's answers here (a file for --judge replay)."),
     tiered: bool = typer.Option(False, "--tiered", help="The rules first, the judge on what they leave unverified."),
@@ -36,7 +37,9 @@ def calibrate_command(
     from .outputs import _check_written
 
     if judge != "rules":
-        cfg = judge_config(judge, judge_model, judge_concurrency, judge_file, record)
+        cfg = judge_config(judge, judge_model, judge_concurrency, judge_file, record, judge_base_url)
+    elif judge_base_url is not None:
+        raise ValueError("--judge-base-url needs --judge openai")
     _check_written(out, [("gold file", gold)], judge_file, record, "--record")
     rows = read_gold(gold)
     from .. import api

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .backends.anthropic import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
     from .prompt import DEFAULT_PROMPT, load_prompt, parse_reply
     from .quotes import settle
-    from .tier import CANDIDATES, apply_judge, ask, candidates
+    from .tier import CANDIDATES, apply_judge, ask, asks, candidates
 
 #: Where each public name lives. The modules are imported on first use (PEP 562), so that
 #: ``sourced --help`` (which imports :mod:`sourced_nlp.cli.judge`) does not import spaCy;
@@ -38,7 +38,7 @@ _WHERE = {
     "backends.anthropic": ("AnthropicJudge", "JudgeUnavailable", "make_anthropic_judge"),
     "prompt": ("DEFAULT_PROMPT", "load_prompt", "parse_reply"),
     "quotes": ("settle",),
-    "tier": ("CANDIDATES", "apply_judge", "ask", "candidates"),
+    "tier": ("CANDIDATES", "apply_judge", "ask", "asks", "candidates"),
 }
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
 
@@ -59,6 +59,6 @@ def __dir__() -> list[str]:
 __all__ = [
     "VERDICTS", "Candidate", "Judge", "JudgeInput", "Judgment", "Settled", "CallableJudge", "ReplayJudge",
     "AnthropicJudge", "JudgeUnavailable", "JudgmentCache", "cache_key", "DEFAULT_PROMPT", "load_prompt",
-    "parse_reply", "settle", "CANDIDATES", "apply_judge", "ask", "candidates",
+    "parse_reply", "settle", "CANDIDATES", "apply_judge", "ask", "asks", "candidates",
     "make_callable_judge", "make_replay_judge", "make_anthropic_judge", "record_answers",
 ]
