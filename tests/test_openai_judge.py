@@ -68,6 +68,7 @@ class Server(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), Handler)
         self.requests: list[dict] = []  # the request bodies, in order
         self.calls: dict[str, int] = {}  # calls per table key
+        self.seen: list[tuple] = []  # (path, api-key header, Authorization header) of each request
         self.lock = threading.Lock()
 
     @property
@@ -93,7 +94,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        if self.path != "/v1/chat/completions":
+        self.server.seen.append((self.path, self.headers.get("api-key"), self.headers.get("Authorization")))
+        if self.path.split("?")[0] not in ("/v1/chat/completions", "/openai/deployments/m/chat/completions"):
             return self._send(404, {"error": {"message": f"no route {self.path}"}})
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
         claims = json.loads(user.split("\n", 1)[1])["claims"]
@@ -211,6 +213,21 @@ def test_more_claims_than_max_claims_go_in_concurrent_requests(server):
     assert len(server.requests) == 3 and [a.verdict for a in answers] == ["grounded"] * 3
 
 
+def test_azure_openai_through_the_sdks_own_client_and_variables(server, monkeypatch, files):
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.setenv("AZURE_OPENAI_ENDPOINT", f"http://127.0.0.1:{server.server_address[1]}")
+    monkeypatch.setenv("AZURE_OPENAI_API_KEY", "azure-key")
+    code, _, err = _check(files, "answer.txt", "source.txt", "--judge", "openai")
+    assert code == 2 and "on Azure (AZURE_OPENAI_ENDPOINT) needs --judge-model DEPLOYMENT" in err
+    code, _, err = _check(files, "answer.txt", "source.txt", "--judge", "openai", "--judge-model", "m")
+    assert code == 2 and "on Azure (AZURE_OPENAI_ENDPOINT) needs OPENAI_API_VERSION" in err
+    monkeypatch.setenv("OPENAI_API_VERSION", "2024-10-21")
+    code, report, err = _check(files, "answer.txt", "source.txt", "--judge", "openai", "--judge-model", "m",
+                               "--format", "json")
+    assert code == 0 and report["claims"][0]["rule"] == "grounded.judge", err
+    assert server.seen == [("/openai/deployments/m/chat/completions?api-version=2024-10-21", "azure-key", None)]
+
+
 # ------------------------------------------------------------------ the command line
 
 
@@ -311,3 +328,58 @@ def test_scope_unverified_sends_no_grounded_claim_and_changes_no_output(server, 
                     "--judge-scope", "unverified")
     assert server.requests == []
     assert without == judged == scoped
+
+
+def test_batch_takes_the_judge_options_too(server, files):
+    record = {"id": "r1", "output": CEO_CLAIM, "sources": [{"id": "ceo", "text": CEO_SOURCE}]}
+    (files / "r.jsonl").write_text(json.dumps(record) + "\n", encoding="utf8")
+    code, out, err = invoke_cli("batch", "r.jsonl", "--judge", "openai", "--judge-base-url", server.url, "--judge-model",
+                                "m", "--judge-scope", "all", cwd=files)
+    (result,) = [json.loads(line) for line in out.splitlines()]
+    assert code == 0, err
+    assert [c["rule"] for c in result["report"]["claims"]] == ["unverified.judge_not_supported"]
+
+
+# ------------------------------------------------------------------ the scope, on the tier alone
+
+GROUNDED = {"text": "Contoso has offices in Lisbon and Oslo.", "verdict": "grounded", "rule": "grounded.passage",
+            "reason": "stated", "support": 0.9, "evidence": [{"source": "s", "start": 0, "end": 51, "text": SOURCE}]}
+CLAIMS = [{"text": "Contoso closed its Oslo office.", "verdict": "contradicted", "rule": "contradicted.value", "reason": "x"},
+          GROUNDED,
+          {"text": "Contoso expanded into two capitals.", "verdict": "unverified", "rule": "unverified.too_little", "reason": "x"}]
+REAL = "opened offices in Lisbon and Oslo"
+
+
+@pytest.mark.parametrize("answer, verdict, rule", [
+    ({"verdict": "grounded", "source": "s", "quote": REAL}, "grounded", "grounded.passage"),
+    (RuntimeError("no network"), "grounded", "grounded.passage"),
+    ({"verdict": "unverified"}, "unverified", "unverified.judge_not_supported"),
+    ({"verdict": "contradicted", "source": "s", "quote": "closed offices in Lisbon and Oslo"}, "unverified",
+     "unverified.judge_not_supported"),
+    ({"verdict": "contradicted", "source": "s", "quote": REAL}, "contradicted", "contradicted.judge_overruled"),
+], ids=["grounded", "failed", "unverified", "contradicted-discarded", "contradicted-verified"])
+def test_scope_all_only_takes_grounded_claims_down_and_leaves_the_rest_as_the_default_scope(answer, verdict, rule):
+    from sourced_nlp.judges import CallableJudge, apply_judge
+    from sourced_nlp.judges.backends.spec import recording
+
+    def function(inp):
+        asked.append(inp.claim)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer if inp.index == 1 else {"verdict": "grounded", "source": "s", "quote": REAL}
+
+    asked: list[str] = []
+    default = apply_judge(recording(CallableJudge(function, concurrency=1), None), CLAIMS, {}, SOURCES)
+    assert asked == [CLAIMS[2]["text"]]
+    asked.clear()
+    findings: list[dict] = []
+    out = apply_judge(recording(CallableJudge(function, concurrency=1), None, "all"), CLAIMS, {}, SOURCES, findings)
+    assert asked == [c["text"] for c in CLAIMS[1:]]  # a contradicted claim is never sent
+    assert out[0] is CLAIMS[0] and out[2] == default[2]  # the unverified claim: as under the default scope
+    assert (out[1]["verdict"], out[1]["rule"]) == (verdict, rule)
+    assert out[1]["judge"]["backend"] == "callable"
+    if verdict == "grounded":
+        assert {k: v for k, v in out[1].items() if k != "judge"} == GROUNDED and findings == []
+    else:
+        assert "grounded by grounded.passage" in out[1]["reason"]
+        assert [f["kind"] for f in findings] == ["contradiction" if verdict == "contradicted" else "unsupported-claim"]
