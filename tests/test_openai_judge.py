@@ -45,6 +45,7 @@ TABLE = {
     "refused": {"refusal": "I can't help with that."},
     "rate limited": {"status": 429, "times": 1, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
     "slow": {"sleep": 1.5, "judgment": _judgment("unverified")},
+    "newer model": {"no_max_tokens": True, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
     "plain server": {"no_schema": True, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
     "CEO resigned": {"judgment": _judgment("unverified", reason="asked to resign is not resigned")},
     "CEO quit": {"judgment": _judgment("contradicted", "The CEO was asked to resign", "asked, not done")},
@@ -107,6 +108,9 @@ class Handler(BaseHTTPRequestHandler):
         entry = TABLE.get(first, {})
         if entry.get("no_schema") and body.get("response_format", {}).get("type") == "json_schema":
             return self._send(400, {"error": {"message": "response_format json_schema is not supported", "type": "invalid_request_error"}})
+        if entry.get("no_max_tokens") and "max_tokens" in body:
+            return self._send(400, {"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this "
+                                                         "model. Use 'max_completion_tokens' instead."}})
         if "status" in entry and n <= entry["times"]:
             return self._send(entry["status"], {"error": {"message": "slow down"}}, {"retry-after-ms": "10"})
         time.sleep(entry.get("sleep", 0))
@@ -204,6 +208,13 @@ def test_a_server_without_structured_output_is_asked_in_json_mode_and_remembered
     assert [b.get("response_format", {}).get("type") for b in server.requests] == ["json_schema", "json_object"]
     judge.judge([JudgeInput(0, "A plain server again.")], SOURCES)
     assert server.requests[-1]["response_format"]["type"] == "json_object"  # not asked with a schema again
+
+
+def test_a_model_that_wants_max_completion_tokens_gets_it_and_keeps_structured_output(server):
+    judge, _, settled = _ask(server, "A newer model grounds Lisbon.")
+    assert settled.verdict == "grounded" and judge.tokens == "max_completion_tokens" and judge.format == "json_schema"
+    assert [("max_tokens" in b, b["response_format"]["type"]) for b in server.requests] == [
+        (True, "json_schema"), (False, "json_schema")]
 
 
 def test_more_claims_than_max_claims_go_in_concurrent_requests(server):

@@ -25,7 +25,7 @@ class JudgeScope(str, Enum):
 JUDGE = typer.Option(None, "--judge", metavar="NAME",
                      help=f"Ask a judge about the claims the rules leave unverified: {names_text()}.")
 JUDGE_MODEL = typer.Option(None, "--judge-model", metavar="MODEL",
-                           help="The judge model (anthropic); for callable, the function: MODULE:FUNCTION (a module importable "
+                           help="The judge model (anthropic, openai: on Azure the deployment's name); for callable, the function: MODULE:FUNCTION (a module importable "
                                 "from the working directory) or path/to/file.py:FUNCTION.")
 JUDGE_CONCURRENCY = typer.Option(4, "--judge-concurrency", metavar="N", help="Judge requests in flight at once.")
 JUDGE_FILE = typer.Option(None, "--judge-file", metavar="FILE", help="Recorded answers (JSONL) for --judge replay.")
