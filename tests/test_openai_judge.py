@@ -307,6 +307,10 @@ def test_base_url_is_refused_for_another_backend_and_needs_a_model(server, files
     assert code == 2 and err.strip() == "error: --judge-base-url is for --judge openai, not --judge replay"
     code, _, err = _check(files, "answer.txt", "source.txt", "--judge", "openai", "--judge-base-url", server.url)
     assert code == 2 and "needs --judge-model NAME" in err and len(err.splitlines()) == 1
+    for option, value in (("--judge-base-url", server.url), ("--judge-scope", "all")):
+        code, _, err = _check(files, "answer.txt", "source.txt", option, value)
+        assert code == 2 and err.splitlines() == [f"error: {option}{' all' if value == 'all' else ''} needs --judge NAME"]
+    assert server.requests == []
 
 
 def test_scope_all_takes_a_claim_the_rules_ground_down_to_unverified(server, files):
@@ -394,3 +398,19 @@ def test_scope_all_only_takes_grounded_claims_down_and_leaves_the_rest_as_the_de
     else:
         assert "grounded by grounded.passage" in out[1]["reason"]
         assert [f["kind"] for f in findings] == ["contradiction" if verdict == "contradicted" else "unsupported-claim"]
+
+
+def test_calibrate_tiered_with_scope_all_asks_the_judge_about_the_rules_groundings(server, files):
+    row = {"claim": CEO_CLAIM, "sources": [{"id": "ceo", "text": CEO_SOURCE}], "label": "unverified"}
+    (files / "gold.jsonl").write_text(json.dumps(row) + "\n", encoding="utf8")
+    judge = ["--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m", "--tiered"]
+    confusion = {}
+    for scope in ("unverified", "all"):
+        code, _, err = invoke_cli("calibrate", "gold.jsonl", *judge, "--judge-scope", scope, "-o", f"{scope}.json", cwd=files)
+        assert code == 0, err
+        confusion[scope] = json.loads((files / f"{scope}.json").read_text())["confusion"]["unverified"]
+    assert confusion["unverified"]["grounded"] == 1 and confusion["all"]["unverified"] == 1
+    assert len(server.requests) == 1  # the default scope did not send the grounded claim
+    code, _, err = invoke_cli("calibrate", "gold.jsonl", *judge[:-1], "--judge-scope", "all", cwd=files)
+    assert code == 2 and err.splitlines() == ["error: --judge-scope all needs --tiered (a judge alone is asked about "
+                                              "every gold claim)"]
