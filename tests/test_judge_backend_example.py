@@ -41,7 +41,7 @@ def test_a_declared_backend_is_a_judge_of_the_command_line(tmp_path):
            "from sourced_nlp.cli import main; main()")
     help_ = subprocess.run([sys.executable, "-c", run, str(tmp_path), "check", "--help"],
                            capture_output=True, text=True, timeout=300)
-    assert "anthropic, replay, callable or verbatim" in " ".join(help_.stdout.split())
+    assert "anthropic, openai, replay, callable or verbatim" in " ".join(help_.stdout.split())
     proc = subprocess.run([sys.executable, "-c", run, str(tmp_path), "check", str(answer), str(source),
                            "--judge", "verbatim", "--no-meaning", "-f", "json"],
                           capture_output=True, text=True, timeout=300)
@@ -53,4 +53,4 @@ def test_a_declared_backend_is_a_judge_of_the_command_line(tmp_path):
     unknown = subprocess.run([sys.executable, "-c", run, str(tmp_path), "check", str(answer), str(source),
                               "--judge", "nosuch"], capture_output=True, text=True, timeout=300)
     assert unknown.returncode == 2
-    assert "choose one of anthropic, replay, callable, verbatim" in unknown.stderr
+    assert "choose one of anthropic, openai, replay, callable, verbatim" in unknown.stderr

@@ -141,7 +141,7 @@ def test_anthropic_without_a_key_stops_before_any_work(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--judge", "oracle"], "error: unknown judge 'oracle': choose one of anthropic, replay, callable"),
+    (["--judge", "oracle"], "error: unknown judge 'oracle': choose one of anthropic, openai, replay, callable"),
     (["--judge", "replay"], "error: --judge replay needs --judge-file FILE"),
     (["--judge", "replay", "--judge-file", "nope.jsonl"], "(no such file: nope.jsonl)"),
     (["--judge-file", "nope.jsonl"], "error: --judge-file and --judge-record need --judge NAME"),

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
 #: Imported only when a command needs the pipeline, a judge, Dask, a data frame or the web server.
-HEAVY = ("spacy", "thinc", "srsly", "numpy", "pint", "rapidfuzz", "pandas", "dask", "distributed", "anthropic",
+HEAVY = ("spacy", "thinc", "srsly", "numpy", "pint", "rapidfuzz", "pandas", "dask", "distributed", "anthropic", "openai",
          "starlette", "uvicorn", "multipart", "python_multipart")
 
 PROBE = f"""
@@ -117,7 +117,7 @@ import sourced_nlp.judges as judges
 assert judges.ReplayJudge.__module__ == "sourced_nlp.judges.backends.replay"
 import spacy
 import sourced_nlp.components.verify  # noqa: F401
-for name in ("replay", "callable", "anthropic"):
+for name in ("replay", "callable", "anthropic", "openai"):
     assert spacy.registry.misc.get(f"sourced.judge.{{name}}.v1")
 print(before, names)
 """

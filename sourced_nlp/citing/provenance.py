@@ -174,7 +174,8 @@ def citation_status(checked: list[Mapping], cited_ids: list[str], final: Mapping
 
     The cited sources decided the verdict when the ``cited`` rule gave it
     (:func:`~sourced_nlp.verdict.rules.cited.decided_by_citation`), or when the judge gave it
-    (rule ``*.judge``) on a quote found in a cited source.
+    (rule ``*.judge``, or a judge's accepted answer that overruled the rules) on a quote found in a
+    cited source.
     """
     if not checked:
         return "uncited"
@@ -194,7 +195,8 @@ def _by_cited_sources(final: Mapping, cited_ids: list[str]) -> bool:
     if decided_by_citation(final):
         return True
     evidence = final.get("evidence") or ()
-    return (str(final.get("rule") or "").endswith(".judge") and bool(evidence)
+    by_judge = str(final.get("rule") or "").endswith(".judge") or (final.get("judge") or {}).get("status") == "accepted"
+    return (by_judge and bool(evidence)
             and all(e["source"] in cited_ids for e in evidence))
 
 

@@ -328,7 +328,7 @@ def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[st
     """The body of ``check`` and ``cite`` (``how``: :func:`sourced_nlp.api.check` or
     :func:`~sourced_nlp.api.cite`; ``command`` names it in the audit log): outputs refused
     first, the pipeline for the judge options (``judge``: ``(name, model, concurrency, file,
-    record)``) and ``meaning``, the gates checked, the report made, logged, written, and the
+    record, base_url, scope)``) and ``meaning``, the gates checked, the report made, logged, written, and the
     gate's exit code returned. ``fail_on``: the ``--fail-on`` values given (a list; the first
     of ``DEFAULT_FAIL_ON[command]`` when none names a verdict), or one gate as a string.
     A judge whose requests failed is said on stderr (one line), whatever the gate."""
@@ -336,10 +336,10 @@ def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[st
     from . import judge as judging
     from .outputs import _check_written
 
-    name, model, concurrency, file, record = judge or (None, None, 4, None, None)
+    name, model, concurrency, file, record, base_url, scope = judge or (None, None, 4, None, None, None, "unverified")
     _check_written(out, _inputs(answer, sources, json_input), file, record)
     fail_on, judge_error = fail_on_gates([fail_on] if isinstance(fail_on, str) else fail_on, DEFAULT_FAIL_ON[command])
-    nlp = judging.pipeline(name, model, concurrency, file, record, meaning)
+    nlp = judging.pipeline(name, model, concurrency, file, record, meaning, base_url, scope)
     _validate_gates(fail_under, min_coverage)
     report = _report_for(answer, sources, json_input, how, nlp)
     _audit.log_files(audit, command, report, [answer, json_input, *(sources or [])])

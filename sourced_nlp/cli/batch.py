@@ -124,6 +124,7 @@ def batch(
     judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
+    judge_base_url: Optional[str] = judging.JUDGE_BASE_URL, judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
     meaning: bool = MEANING,
     dask: Optional[str] = DASK, partition_size: int = PARTITION_SIZE,
 ) -> int:
@@ -144,8 +145,9 @@ def batch(
     """
     _check_written(out, [("batch file", file)], judge_file, judge_record)
     gates = fail_on_gates(fail_on, DEFAULT_FAIL_ON["batch"])
-    nlp = judging.pipeline(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
-    judge_cfg = _worker_config(judge, judge_model, judge_concurrency, judge_file, judge_record, meaning)
+    judged = (judge, judge_model, judge_concurrency, judge_file, judge_record)
+    nlp = judging.pipeline(*judged, meaning, judge_base_url, judge_scope.value)
+    judge_cfg = _worker_config(*judged, meaning, judge_base_url, judge_scope.value)
     if dask is not None:
         _dask_batch().parse_address(dask)
     out = None if out == "-" else out  # "-o -": standard output, as for the inputs
@@ -278,10 +280,11 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str, file: str
 
 
 def _worker_config(judge: Optional[str], model: Optional[str], concurrency: int, file: Optional[str],
-                   record: Optional[str], meaning: bool) -> Optional[dict]:
+                   record: Optional[str], meaning: bool, base_url: Optional[str] = None,
+                   scope: str = "unverified") -> Optional[dict]:
     """The ``sourced_verify`` config every Dask worker builds its pipeline with: the judge's
     entry, and ``meaning: null`` for the rules only; None for the default pipeline."""
-    cfg = {"judge": judging.judge_config(judge, model, concurrency, file, record)} if judge else None
+    cfg = {"judge": judging.judge_config(judge, model, concurrency, file, record, base_url, scope)} if judge else None
     if not meaning:  # the rules only: the config of every worker too
         cfg = {**(cfg or {}), "meaning": None}
     return cfg

@@ -8,7 +8,7 @@ import typer
 
 from ..judges.backends import names_text
 from ._util import app
-from .judge import JUDGE_CONCURRENCY, JUDGE_FILE, JUDGE_MODEL, judge_config
+from .judge import JUDGE_BASE_URL, JUDGE_CONCURRENCY, JUDGE_FILE, JUDGE_MODEL, JudgeScope, judge_config
 
 
 @app.command("calibrate")
@@ -19,9 +19,13 @@ def calibrate_command(
     judge_model: Optional[str] = JUDGE_MODEL,
     judge_concurrency: int = JUDGE_CONCURRENCY,
     judge_file: Optional[str] = JUDGE_FILE,
+    judge_base_url: Optional[str] = JUDGE_BASE_URL,
     record: Optional[str] = typer.Option(None, "--record", metavar="FILE",
                                          help="Append the judge's answers here (a file for --judge replay)."),
     tiered: bool = typer.Option(False, "--tiered", help="The rules first, the judge on what they leave unverified."),
+    judge_scope: JudgeScope = typer.Option(JudgeScope.unverified, "--judge-scope",
+                                           help="With --tiered: all also asks the judge about the claims the rules "
+                                                "ground (it may take them down, never up)."),
     meaning: bool = typer.Option(True, "--meaning/--no-meaning",
                                  help="With --judge rules or --tiered: the meaning tier after the rules (the default); "
                                       "--no-meaning: the rules alone."),
@@ -36,7 +40,11 @@ def calibrate_command(
     from .outputs import _check_written
 
     if judge != "rules":
-        cfg = judge_config(judge, judge_model, judge_concurrency, judge_file, record)
+        cfg = judge_config(judge, judge_model, judge_concurrency, judge_file, record, judge_base_url, judge_scope.value)
+    elif judge_base_url is not None:
+        raise ValueError("--judge-base-url needs --judge openai")
+    if judge_scope != JudgeScope.unverified and not tiered:
+        raise ValueError("--judge-scope all needs --tiered (a judge alone is asked about every gold claim)")
     _check_written(out, [("gold file", gold)], judge_file, record, "--record")
     rows = read_gold(gold)
     from .. import api

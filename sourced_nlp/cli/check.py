@@ -39,6 +39,7 @@ def check(
     judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
+    judge_base_url: Optional[str] = judging.JUDGE_BASE_URL, judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
     meaning: bool = MEANING,
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
@@ -48,4 +49,5 @@ def check(
     """
     return check_and_gate(api.check, "check", answer, sources, json_input, fmt.value, fail_on, fail_under,
                           min_coverage, out, audit, verbose,
-                          (judge, judge_model, judge_concurrency, judge_file, judge_record), meaning)
+                          (judge, judge_model, judge_concurrency, judge_file, judge_record, judge_base_url,
+                           judge_scope.value), meaning)

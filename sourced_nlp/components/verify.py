@@ -282,7 +282,7 @@ class Verify:
             rule = result.pop("rule")
             claims_out.append({"text": span.text, "start": span.start_char, "end": span.end_char,
                                "citations": list(span._.citations or []), **result, **extra, "rule": rule})
-            if self.judge is not None and result["verdict"] == "unverified":
+            if self.judge is not None and result["verdict"] in judges.asks(self.judge):
                 passages[len(claims_out) - 1] = judges.candidates(index, raw_rec) if index is not None else []
         if self.judge is not None:  # the judge tier (sourced_nlp.judges), after every rule
             claims_out = judges.apply_judge(self.judge, claims_out, passages, texts, findings)

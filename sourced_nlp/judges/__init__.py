@@ -3,7 +3,8 @@
 Only claims the rules left ``unverified`` are asked; a judge's ``grounded`` or ``contradicted``
 stands only when its quote is found in the source it names. Backends, registered in
 ``spacy.registry.misc``: ``sourced.judge.anthropic.v1`` (Claude, the ``judge`` extra),
-``sourced.judge.callable.v1`` (any Python function), ``sourced.judge.replay.v1`` (recorded
+``sourced.judge.openai.v1`` (any chat-completions server: OpenAI, Azure OpenAI, Ollama, vLLM; the
+``openai`` extra), ``sourced.judge.callable.v1`` (any Python function), ``sourced.judge.replay.v1`` (recorded
 answers, offline).
 
 One module a backend under :mod:`.backends` (its ``__init__`` is the list of them). May import
@@ -22,9 +23,10 @@ if TYPE_CHECKING:
     from .base import VERDICTS, Candidate, Judge, JudgeInput, Judgment, Settled
     from .cache import JudgmentCache, cache_key
     from .backends.anthropic import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
+    from .backends.openai import OpenAIJudge, make_openai_judge
     from .prompt import DEFAULT_PROMPT, load_prompt, parse_reply
     from .quotes import settle
-    from .tier import CANDIDATES, apply_judge, ask, candidates
+    from .tier import CANDIDATES, apply_judge, ask, asks, candidates
 
 #: Where each public name lives. The modules are imported on first use (PEP 562), so that
 #: ``sourced --help`` (which imports :mod:`sourced_nlp.cli.judge`) does not import spaCy;
@@ -36,9 +38,10 @@ _WHERE = {
     "base": ("VERDICTS", "Candidate", "Judge", "JudgeInput", "Judgment", "Settled"),
     "cache": ("JudgmentCache", "cache_key"),
     "backends.anthropic": ("AnthropicJudge", "JudgeUnavailable", "make_anthropic_judge"),
+    "backends.openai": ("OpenAIJudge", "make_openai_judge"),
     "prompt": ("DEFAULT_PROMPT", "load_prompt", "parse_reply"),
     "quotes": ("settle",),
-    "tier": ("CANDIDATES", "apply_judge", "ask", "candidates"),
+    "tier": ("CANDIDATES", "apply_judge", "ask", "asks", "candidates"),
 }
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
 
@@ -58,7 +61,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "VERDICTS", "Candidate", "Judge", "JudgeInput", "Judgment", "Settled", "CallableJudge", "ReplayJudge",
-    "AnthropicJudge", "JudgeUnavailable", "JudgmentCache", "cache_key", "DEFAULT_PROMPT", "load_prompt",
-    "parse_reply", "settle", "CANDIDATES", "apply_judge", "ask", "candidates",
-    "make_callable_judge", "make_replay_judge", "make_anthropic_judge", "record_answers",
+    "AnthropicJudge", "OpenAIJudge", "JudgeUnavailable", "JudgmentCache", "cache_key", "DEFAULT_PROMPT", "load_prompt",
+    "parse_reply", "settle", "CANDIDATES", "apply_judge", "ask", "asks", "candidates",
+    "make_callable_judge", "make_replay_judge", "make_anthropic_judge", "make_openai_judge", "record_answers",
 ]

@@ -1,4 +1,5 @@
-"""The judge tier: after the rules, for the claims they left ``unverified`` only.
+"""The judge tier: after the rules, for the claims they left ``unverified`` (scope ``all``: and
+those they grounded).
 
 :func:`apply_judge` takes the per-claim results of a check (the ``report["claims"]`` dicts) and
 the candidate passages of each, asks the judge about every ``unverified`` claim in one call,
@@ -9,6 +10,14 @@ quote as evidence, and ``judge``: ``{backend, model, prompt_version, verdict, qu
 source, reason, status}``; a claim whose answer was discarded or failed stays ``unverified``,
 with the reason appended to its own and ``judge.status`` ``discarded`` / ``failed`` /
 ``unverified``.
+
+A judge of scope ``all`` (``judge.scope``, ``--judge-scope all``) is also asked about the claims
+the rules (or the meaning tier) grounded, to take them down, never up: its ``contradicted`` with
+a verified quote makes such a claim ``contradicted`` (rule ``contradicted.judge_overruled``), its
+``unverified`` (or a ``contradicted`` whose quote is discarded: it does not find the claim
+supported) makes it ``unverified`` (rule ``unverified.judge_not_supported``); its ``grounded``,
+or no answer, leaves the claim as the rules had it, with ``judge`` added. A contradicted claim is
+never sent.
 """
 
 from __future__ import annotations
@@ -26,6 +35,12 @@ CANDIDATES = 5
 _UNSOURCED = ("fabricated-number", "fabricated-quote")
 # the support of a judged claim: the lowest a rule gives a grounded claim; a contradiction's 0
 SUPPORT = {"grounded": 0.7, "contradicted": 0.0}
+
+
+def asks(judge: Judge) -> tuple[str, ...]:
+    """The verdicts of the claims ``judge`` is asked about: ``unverified``; with scope ``all``
+    (``judge.scope``), ``grounded`` too."""
+    return ("unverified", "grounded") if getattr(judge, "scope", "unverified") == "all" else ("unverified",)
 
 
 def candidates(index: Any, rec: Optional[Mapping], limit: int = CANDIDATES) -> list[Candidate]:
@@ -94,11 +109,31 @@ def _settled_claim(judge: Judge, claim: dict, s: Settled) -> dict:
     return out
 
 
+def _rechecked_claim(judge: Judge, claim: dict, s: Settled) -> dict:
+    """A grounded claim after the judgment of a judge of scope ``all`` (a new dict; see the
+    module docstring): taken down to ``contradicted`` or ``unverified``, or kept as it was."""
+    info = _judge_info(judge, s)
+    if s.match is not None and s.verdict == "contradicted":
+        out = dict(claim, verdict="contradicted", rule="contradicted.judge_overruled",
+                   reason=f"grounded by {claim.get('rule')}, overruled by the {s.reason}", support=SUPPORT["contradicted"],
+                   evidence=[dict(s.match)], differs=[], judge=info)
+    elif s.judgment.error is None and s.judgment.verdict != "grounded":
+        out = dict(claim, verdict="unverified", rule="unverified.judge_not_supported",
+                   reason=f"grounded by {claim.get('rule')}, not supported by the judge: {s.reason}", judge=info)
+    else:
+        return dict(claim, judge=info)
+    checked = out.get("citations") or []
+    if checked:
+        out["citation_status"] = citation_status(checked, cited_sources(checked), out)
+    return out
+
+
 def _refresh_findings(findings: list[dict], i: int, old: Mapping, new: Mapping) -> None:
     """Replace claim ``i``'s verdict finding once the judge changed its verdict (in place)."""
     if new["verdict"] == old["verdict"]:
         return
-    findings[:] = [f for f in findings if not (f.get("claim") == i and f.get("kind") == "unsupported-claim")]
+    findings[:] = [f for f in findings if not (f.get("claim") == i and (
+        f.get("kind") == "unsupported-claim" or (f.get("kind") == "broken-citation" and old["verdict"] == "grounded")))]
     findings.extend(verdict_findings(new, i))
     if new.get("citation_status") == "elsewhere":
         cites = ", ".join(sorted(cited_sources(new.get("citations") or [])))
@@ -121,10 +156,11 @@ def apply_judge(judge: Judge, claims: Sequence[dict], passages: Mapping[int, Seq
             ``fabricated-number`` or ``fabricated-quote`` finding is never judged grounded.
 
     Returns:
-        New claim dicts, in order (see the module docstring); the ``unverified`` ones asked, the
-        others the same dicts as given.
+        New claim dicts, in order (see the module docstring); the ``unverified`` ones asked (with
+        a judge of scope ``all``, the ``grounded`` ones too), the others the same dicts as given.
     """
-    todo = [i for i, c in enumerate(claims) if c.get("verdict") == "unverified"]
+    scope = asks(judge)
+    todo = [i for i, c in enumerate(claims) if c.get("verdict") in scope]
     out = list(claims)
     if not todo or not sources:
         return out
@@ -136,8 +172,9 @@ def apply_judge(judge: Judge, claims: Sequence[dict], passages: Mapping[int, Seq
         if s.verdict == "grounded" and inp.index in unsourced:
             s = Settled("unverified", f"judge's grounded discarded: the claim holds what no source has "
                         f"({unsourced[inp.index]})", judgment)
-        new = _settled_claim(judge, claims[inp.index], s)
+        old = claims[inp.index]
+        new = _rechecked_claim(judge, old, s) if old.get("verdict") == "grounded" else _settled_claim(judge, old, s)
         if findings is not None:
-            _refresh_findings(findings, inp.index, claims[inp.index], new)
+            _refresh_findings(findings, inp.index, old, new)
         out[inp.index] = new
     return out

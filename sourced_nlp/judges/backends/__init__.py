@@ -10,6 +10,7 @@ puts the factories in ``spacy.registry.misc`` when a pipeline is built.
 from __future__ import annotations
 
 from . import anthropic  # noqa: F401  (each import declares one backend, in --judge order)
+from . import openai  # noqa: F401
 from . import replay  # noqa: F401
 from . import function  # noqa: F401
 from .function import CallableJudge, JudgeFunction, import_function, make_callable_judge

@@ -126,13 +126,14 @@ class AnthropicJudge:
 
 def make_anthropic_judge(model: str = DEFAULT_MODEL, prompt: str = DEFAULT_PROMPT, timeout: float = 60.0,
                          max_tokens: int = 4096, max_claims: int = 50, concurrency: int = 4,
-                         cache_dir: Optional[str] = "default", record: Optional[str] = None) -> AnthropicJudge:
+                         cache_dir: Optional[str] = "default", record: Optional[str] = None,
+                         scope: str = "unverified") -> AnthropicJudge:
     """The ``anthropic`` backend; ``cache_dir`` ``"default"`` is :func:`default_dir`, None or
-    ``""`` turns the cache off."""
+    ``""`` turns the cache off; ``scope``: what it is asked about (``unverified`` or ``all``)."""
     folder = default_dir() if cache_dir == "default" else cache_dir
     judge = AnthropicJudge(model=model, prompt=prompt, timeout=timeout, max_tokens=max_tokens, max_claims=max_claims,
                            concurrency=concurrency, cache=JudgmentCache(folder) if folder else None)
-    return recording(judge, record)
+    return recording(judge, record, scope)
 
 
 def _options(model: Optional[str], concurrency: int, file: Optional[str]) -> dict:

@@ -88,10 +88,10 @@ def import_function(ref: str) -> JudgeFunction:
 
 def make_callable_judge(function: str, model: str = "callable", prompt: str = DEFAULT_PROMPT,
                         concurrency: int = 4, cache_dir: Optional[str] = None,
-                        record: Optional[str] = None) -> CallableJudge:
+                        record: Optional[str] = None, scope: str = "unverified") -> CallableJudge:
     """The ``callable`` backend: the function at ``"package.module:function"``."""
     return recording(CallableJudge(import_function(function), model=model, prompt=prompt,
-                                   concurrency=concurrency, cache=cache(cache_dir)), record)
+                                   concurrency=concurrency, cache=cache(cache_dir)), record, scope)
 
 
 def _options(model: Optional[str], concurrency: int, file: Optional[str]) -> dict:

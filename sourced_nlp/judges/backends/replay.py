@@ -102,9 +102,10 @@ def record_answers(path: str | Path, inputs: Sequence[JudgeInput], judgments: Se
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-def make_replay_judge(path: str, cache_dir: Optional[str] = None, record: Optional[str] = None) -> ReplayJudge:
+def make_replay_judge(path: str, cache_dir: Optional[str] = None, record: Optional[str] = None,
+                      scope: str = "unverified") -> ReplayJudge:
     """The ``replay`` backend: recorded answers from ``path`` (JSONL; module docstring)."""
-    return recording(ReplayJudge(path, cache=cache(cache_dir)), record)
+    return recording(ReplayJudge(path, cache=cache(cache_dir)), record, scope)
 
 
 def _options(model: Optional[str], concurrency: int, file: Optional[str]) -> dict:

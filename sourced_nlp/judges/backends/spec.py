@@ -1,7 +1,7 @@
 """What a judge backend tells the rest of the package: its ``--judge`` name, its factory
 (registered in ``spacy.registry.misc`` as ``sourced.judge.NAME.v1``), how the command line's
-``--judge-model``, ``--judge-concurrency`` and ``--judge-file`` become its config, and what it
-checks before any work. A backend module makes one :class:`Backend`; :data:`BACKENDS` holds
+``--judge-model``, ``--judge-concurrency`` and ``--judge-file`` (and the command-line options it
+declares, such as ``--judge-base-url``) become its config, and what it checks before any work. A backend module makes one :class:`Backend`; :data:`BACKENDS` holds
 them in the order their modules are imported (``backends/__init__.py``).
 
 Standard library only: the command line reads the backends for its ``--help`` without spaCy;
@@ -18,8 +18,15 @@ from ..cache import JudgmentCache
 #: The backends, by ``--judge`` name, in the order their modules were imported.
 BACKENDS: dict[str, "Backend"] = {}
 
+#: The options a backend may declare (:attr:`Backend.options`), by keyword, with their flag.
+OPTIONS = {"base_url": "--judge-base-url"}
 
-def _no_check(model: Optional[str], concurrency: int, file: Optional[str]) -> None:
+#: What a judge is asked about (``--judge-scope``): the claims the rules left unverified, or
+#: those and the claims the rules (or the meaning tier) grounded.
+SCOPES = ("unverified", "all")
+
+
+def _no_check(model: Optional[str], concurrency: int, file: Optional[str], **options: Any) -> None:
     pass
 
 
@@ -34,33 +41,46 @@ class Backend:
             command line's ``--judge-model``, ``--judge-concurrency`` and ``--judge-file``.
         check: ``(model, concurrency, file) -> None``: raises ``ValueError`` (one line) when
             the options cannot work, before any input is read.
+        options: the further command-line options it takes (keys of :data:`OPTIONS`:
+            ``base_url`` is ``--judge-base-url``); ``config`` and ``check`` then take each as a
+            keyword argument (None when not given). Another backend refuses them.
     """
 
     name: str
     factory: Callable[..., Any]
-    config: Callable[[Optional[str], int, Optional[str]], dict]
-    check: Callable[[Optional[str], int, Optional[str]], None] = _no_check
+    config: Callable[..., dict]
+    check: Callable[..., None] = _no_check
+    options: tuple[str, ...] = ()
 
     @property
     def registry_name(self) -> str:
         return f"sourced.judge.{self.name}.v1"
 
 
-def backend(name: str, factory: Callable[..., Any], config: Callable[[Optional[str], int, Optional[str]], dict],
-            check: Callable[[Optional[str], int, Optional[str]], None] = _no_check) -> Backend:
+def backend(name: str, factory: Callable[..., Any], config: Callable[..., dict], check: Callable[..., None] = _no_check,
+            options: tuple[str, ...] = ()) -> Backend:
     """Declare a backend: made once, by its module, and kept in :data:`BACKENDS`.
 
     Raises:
-        ValueError: another backend has the name.
+        ValueError: another backend has the name, or an option that is not in :data:`OPTIONS`.
     """
     if name in BACKENDS:
         raise ValueError(f"a judge backend named {name!r} exists already")
-    BACKENDS[name] = made = Backend(name, factory, config, check)
+    unknown = [o for o in options if o not in OPTIONS]
+    if unknown:
+        raise ValueError(f"judge backend {name!r}: unknown options {unknown} (known: {', '.join(OPTIONS)})")
+    BACKENDS[name] = made = Backend(name, factory, config, check, tuple(options))
     return made
 
 
+def takes(option: str) -> str:
+    """The names of the backends that declare ``option``, as a sentence lists them."""
+    names = [b.name for b in BACKENDS.values() if option in b.options]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def names_text() -> str:
-    """The backends' names as a sentence lists them: ``"anthropic, replay or callable"``."""
+    """The backends' names as a sentence lists them: ``"anthropic, openai, replay or callable"``."""
     names = list(BACKENDS)
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
@@ -74,9 +94,17 @@ def register() -> None:
         spacy.registry.misc.register(b.registry_name, func=b.factory)
 
 
-def recording(judge: Any, record: Optional[str]) -> Any:
-    """``judge`` with ``judge.record`` set: the tier appends its answers there."""
+def recording(judge: Any, record: Optional[str], scope: str = "unverified") -> Any:
+    """``judge`` with ``judge.record`` set (the tier appends its answers there) and
+    ``judge.scope`` (one of :data:`SCOPES`: what the tier asks it about).
+
+    Raises:
+        ValueError: a scope not in :data:`SCOPES`.
+    """
+    if scope not in SCOPES:
+        raise ValueError(f"judge scope must be one of {', '.join(SCOPES)}, got {scope!r}")
     judge.record = record or None
+    judge.scope = scope
     return judge
 
 
