@@ -1,5 +1,9 @@
 """Without ``--judge``, nothing touches the network: ``check``, ``cite``, ``batch`` and the spaCy
-component run in subprocesses whose sockets refuse to connect and log every attempt."""
+component run in a fresh process whose sockets refuse to connect and log every attempt (the guard
+is its ``sitecustomize``, in place before anything is imported). One process runs them all, one
+after another, each command through the command line's entry point with its real argv: the
+guard is the process's, so what each one imports and loads is watched as in a process of its
+own, and the spaCy start-up is paid once rather than five times."""
 
 from __future__ import annotations
 
@@ -46,6 +50,40 @@ for text in ("Revenue rose 9% in 2023.", "Revenue rose 8% in 2023."):
 print(sorted(d._.report["counts"]["contradicted"] for d in nlp.pipe(docs)))
 '''
 
+# Each command line through ``sourced_nlp.cli.main`` (what ``python -m sourced_nlp.cli`` runs),
+# its standard output and error captured over bytes as a process's are, then the component; one
+# JSON line per run: exit code, stdout, stderr.
+RUNS = '''
+import contextlib, io, json, sys
+
+from sourced_nlp.cli import main
+
+
+def stream():
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+
+
+def run(name, argv=None, code=None):
+    out, err = stream(), stream()
+    status = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            if argv is not None:
+                main(argv)
+            else:
+                exec(code, {})
+        except SystemExit as done:
+            status = done.code or 0
+    print(json.dumps({"name": name, "code": status, "stdout": out.buffer.getvalue().decode(),
+                      "stderr": err.buffer.getvalue().decode()}), file=sys.__stdout__, flush=True)
+
+
+runs = json.loads(sys.argv[1])
+for name, argv in runs:
+    run(name, argv=argv)
+run("component", code=sys.argv[2])
+'''
+
 
 @pytest.fixture
 def guarded(tmp_path):
@@ -53,7 +91,9 @@ def guarded(tmp_path):
     (tmp_path / "guard" / "sitecustomize.py").write_text(GUARD, encoding="utf8")
     log = tmp_path / "sockets.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
-    env.update(PYTHONPATH=str(tmp_path / "guard"), SOURCED_SOCKET_LOG=str(log))
+    # the guard first on the path, then whatever this process was given (the checkout under test)
+    path = [str(tmp_path / "guard"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env.update(PYTHONPATH=os.pathsep.join(path), SOURCED_SOCKET_LOG=str(log))
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
@@ -74,16 +114,17 @@ def test_check_cite_batch_and_the_component_never_connect(guarded, tmp_path):
     batch = tmp_path / "records.jsonl"
     batch.write_text(json.dumps({"id": "a", "output": "Revenue rose 9% in 2023.", "sources": ["Revenue rose 8% in 2023."]})
                      + "\n", encoding="utf8")
-    cli = ["-m", "sourced_nlp.cli"]
-    runs = {
-        "check": run(*cli, "check", answer, source),
-        "check json": run(*cli, "check", answer, source, "--format", "json"),
-        "cite": run(*cli, "cite", answer, source),
-        "batch": run(*cli, "batch", str(batch)),
-        "component": run("-c", COMPONENT),
-    }
-    assert {name: d.returncode for name, d in runs.items()} == {
-        "check": 1, "check json": 1, "cite": 1, "batch": 1, "component": 0}, {n: d.stderr[-300:] for n, d in runs.items()}
-    assert json.loads(runs["check json"].stdout)["counts"]["contradicted"] == 1
-    assert runs["component"].stdout.strip() == "[0, 1]"
+    commands = [
+        ["check", ["check", answer, source]],
+        ["check json", ["check", answer, source, "--format", "json"]],
+        ["cite", ["cite", answer, source]],
+        ["batch", ["batch", str(batch)]],
+    ]
+    done = run("-c", RUNS, json.dumps(commands), COMPONENT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    runs = {r["name"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert {name: d["code"] for name, d in runs.items()} == {
+        "check": 1, "check json": 1, "cite": 1, "batch": 1, "component": 0}, {n: d["stderr"][-300:] for n, d in runs.items()}
+    assert json.loads(runs["check json"]["stdout"])["counts"]["contradicted"] == 1
+    assert runs["component"]["stdout"].strip() == "[0, 1]"
     assert not log.exists(), log.read_text(encoding="utf8")
