@@ -1,11 +1,13 @@
 """``sourced batch`` streams its results, survives SIGINT/SIGTERM, and ``--resume`` completes a run.
 
-Real subprocesses of the real command (marked ``process``): results are written one flushed line
-per record in input order, an interrupted run leaves whole result lines for a prefix of the
-records and says how far it got on stderr, and ``--resume`` continues from that output to a file
-byte-identical to an uninterrupted run. Every process here sets ``PYTHONHASHSEED=0``, so that a
-difference can only come from the run being cut and resumed. What needs no process of its own
-(``--resume`` on a cut file, its refusals, blank lines) runs in this process (``run_cli``).
+Real subprocesses of the real command where a signal is the point (marked ``process``): results
+are written one flushed line per record in input order, an interrupted run leaves whole result
+lines for a prefix of the records and says how far it got on stderr, and ``--resume`` continues
+from that output to a file byte-identical to an uninterrupted run. What needs no process of its
+own runs in this process (``run_cli``): the uninterrupted run every output is compared with,
+``--resume`` after a cut (by a signal or by hand), its refusals, blank lines. The processes set
+``PYTHONHASHSEED=0`` and this one has its own seed: verdicts do not depend on it
+(``test_hash_seed.py``), so a difference can only come from the run being cut and resumed.
 Every signal is sent after a sign that the command is at the point the test is about (a result
 in the file, the summary or the shutdown line on stderr), never after a fixed time.
 """
@@ -22,6 +24,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from conftest import invoke_cli
 
 N_RECORDS = 48
 ENV = dict(os.environ, NO_COLOR="1", PYTHONHASHSEED="0")
@@ -54,10 +58,33 @@ def _cmd(*args) -> list[str]:
 
 @pytest.fixture(scope="module")
 def full_run(batch_file, tmp_path_factory):
+    """The uninterrupted run (in this process): its output and stderr."""
     out = tmp_path_factory.mktemp("full") / "results.jsonl"
-    proc = subprocess.run(_cmd(batch_file, "-o", out), env=ENV, capture_output=True, timeout=600)
-    assert proc.returncode == 2, proc.stderr  # the record with a null source
-    return out.read_bytes(), proc.stderr.decode()
+    code, _, err = invoke_cli("batch", batch_file, "-o", out)
+    assert code == 2, err  # the record with a null source
+    return out.read_bytes(), err
+
+
+#: The first records, the malformed one among them (exit 2): for the tests of a signal once the
+#: run is over, where how many records there are does not matter.
+N_SHORT = 6
+
+
+@pytest.fixture(scope="module")
+def short_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("short") / "records.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in _records()[:N_SHORT]), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def short_run(short_file, tmp_path_factory):
+    """The uninterrupted run of ``short_file`` (in this process): its output."""
+    out = tmp_path_factory.mktemp("short-full") / "results.jsonl"
+    code, _, err = invoke_cli("batch", short_file, "-o", out)
+    assert code == 2, err
+    assert f"{N_SHORT} records: {N_SHORT - 1} checked, " in err
+    return out.read_bytes()
 
 
 def _valid_prefix(data: bytes, full: bytes) -> int:
@@ -71,7 +98,6 @@ def _valid_prefix(data: bytes, full: bytes) -> int:
     return len(lines)
 
 
-@pytest.mark.process
 def test_every_record_has_its_result_in_order(full_run):
     data, err = full_run
     rows = [json.loads(line) for line in data.decode().splitlines()]
@@ -99,7 +125,7 @@ def _interrupt(batch_file, out, sig) -> tuple[int, str]:
 
 @pytest.mark.process
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_interrupted_batch_leaves_a_valid_prefix_and_resume_completes_it(batch_file, full_run, tmp_path, sig):
+def test_interrupted_batch_leaves_a_valid_prefix_and_resume_completes_it(batch_file, full_run, tmp_path, sig, run_cli):
     full, _ = full_run
     out = tmp_path / "results.jsonl"
     code, err = _interrupt(batch_file, out, sig)
@@ -114,8 +140,8 @@ def test_interrupted_batch_leaves_a_valid_prefix_and_resume_completes_it(batch_f
         assert f"interrupted by {name}: {n} of {N_RECORDS + 1} records written to {out}" in err
         assert "--resume" in err
         assert 0 < n < N_RECORDS + 1
-    proc = subprocess.run(_cmd(batch_file, "-o", out, "--resume"), env=ENV, capture_output=True, timeout=600)
-    assert proc.returncode == 2, proc.stderr  # the same exit as the whole run: one record is an error
+    code, _, err = run_cli("batch", batch_file, "-o", out, "--resume")
+    assert code == 2, err  # the same exit as the whole run: one record is an error
     assert out.read_bytes() == full
 
 
@@ -190,11 +216,16 @@ def test_results_are_flushed_as_they_are_done(batch_file, tmp_path):
     assert seen_partial
 
 
+# An exit hook that holds the shutdown open until the test has sent its signal: it says so on
+# stderr (the ready line), waits for the test's line on stdin (written once the signal is sent,
+# so the signal is pending before the line can be read), then lingers a moment more, as a slow
+# hook would, for a handler to act.
 SLOW_SHUTDOWN = """
 import atexit, sys, time
 def slow():
     sys.stderr.write("shutting down\\n"); sys.stderr.flush()
-    time.sleep(5)
+    sys.stdin.readline()
+    time.sleep(0.5)
 atexit.register(slow)
 from sourced_nlp.cli.console import main
 main(sys.argv[1:])
@@ -205,16 +236,16 @@ main(sys.argv[1:])
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig):
     """The command is done (exit 1: a claim is not grounded) when the signal comes, during the
-    interpreter's shutdown (an atexit hook that takes 5 s): the exit code stays the command's."""
+    interpreter's shutdown (an atexit hook that waits for it): the exit code stays the command's."""
     root = Path(__file__).resolve().parent.parent
     argv = [sys.executable, "-c", SLOW_SHUTDOWN, "check", str(root / "examples" / "answer.txt"), str(root / "examples" / "source.txt")]
-    proc = subprocess.Popen(argv, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = proc.stderr.readline()
     while line and b"shutting down" not in line:
         line = proc.stderr.readline()
     assert line, "the command never reached its shutdown"
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(b"signal sent\n", timeout=60)
     assert proc.returncode == 1, err.decode()
     assert b"Traceback" not in err and b"Exception ignored" not in err
 
@@ -222,12 +253,12 @@ def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig)
 @pytest.mark.process
 @pytest.mark.parametrize("delay", [0.0, 0.01, 0.05])
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(batch_file, full_run, tmp_path, sig, delay):
+def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(short_file, short_run, tmp_path, sig, delay):
     """Every result written and the summary printed: a signal on the way out (Typer's Ctrl-C
     handling, the interpreter's teardown) changes neither the exit code nor the output."""
-    full, _ = full_run
+    full = short_run
     out = tmp_path / "results.jsonl"
-    proc = subprocess.Popen(_cmd(batch_file, "-o", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(_cmd(short_file, "-o", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     seen = b""
     while b" records: " not in seen:
         chunk = proc.stderr.read1(4096)
