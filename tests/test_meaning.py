@@ -49,6 +49,13 @@ def _reports(records, config) -> list[dict]:
     return [r.to_dict() for r in sourced_nlp.check_many(records, nlp=nlp)]
 
 
+@pytest.fixture(scope="module")
+def rules_only(records) -> list[dict]:
+    """The rules-only reports of the records (``meaning: null``), computed once for the tests
+    that compare with them (none of them changes them)."""
+    return _reports(records, {"meaning": None})
+
+
 def test_the_shipped_model_is_the_default_and_null_turns_it_off():
     model = MeaningModel.load()
     assert model.features == FEATURES and model.name == "meaning-lr"
@@ -66,19 +73,19 @@ def test_a_model_of_other_features_is_refused(tmp_path):
         MeaningModel.load(tmp_path / "missing.json")
 
 
-def test_a_tier_that_never_decides_gives_the_rules_verdicts(records, tmp_path):
+def test_a_tier_that_never_decides_gives_the_rules_verdicts(records, rules_only, tmp_path):
     """``meaning: null`` is the rules only: the same reports as a tier whose model never decides."""
     never = _model_file(tmp_path, "never", coef=[0.0] * len(FEATURES), intercept=0.0,
                         grounded_threshold=0.9, contradicted_threshold=None)
-    assert _reports(records, {"meaning": None}) == _reports(records, {"meaning": {"@misc": "sourced.meaning.v1", "path": never}})
+    assert rules_only == _reports(records, {"meaning": {"@misc": "sourced.meaning.v1", "path": never}})
 
 
-def test_the_tier_changes_only_claims_the_rules_leave_unverified_with_every_anchor(records, tmp_path):
+def test_the_tier_changes_only_claims_the_rules_leave_unverified_with_every_anchor(records, rules_only, tmp_path):
     """A model that grounds everything it is shown grounds only the gate's claims: unverified
     ``too_little`` / ``subject`` by the rules, no figure the sources lack, its passage as evidence."""
     always = _model_file(tmp_path, "always", coef=[0.0] * len(FEATURES), intercept=10.0,
                          grounded_threshold=0.5, contradicted_threshold=None)
-    rules = _reports(records, {"meaning": None})
+    rules = rules_only
     tier = _reports(records, {"meaning": {"@misc": "sourced.meaning.v1", "path": always}})
     changed = 0
     for (answer, sources), a, b in zip(records, rules, tier):
@@ -109,10 +116,10 @@ def test_n_process_one_and_two_give_the_same_reports(records):
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
 
 
-def test_cli_meaning_and_no_meaning(records, tmp_path, run_cli):
+def test_cli_meaning_and_no_meaning(records, rules_only, tmp_path, run_cli):
     """``--no-meaning`` gives the rules-only report, ``--meaning`` (the default) the tier's."""
     tier = _reports(records, {})
-    rules = _reports(records, {"meaning": None})
+    rules = rules_only
     k = next((k for k, rep in enumerate(tier) if any(c["rule"].endswith(".meaning") for c in rep["claims"])), None)
     assert k is not None, "the shipped model decides no claim of the records"
     answer, sources = records[k]
