@@ -22,12 +22,24 @@ RECORDS = [{"id": "up", "output": "Revenue grew 3% in 2023.", "sources": ["Reven
 
 @pytest.fixture
 def child():
+    """A child of the test's own (the test ends it)."""
     proc = CheckerProcess()
     yield proc
     proc.close()
 
 
-def test_the_child_gives_the_entry_points_results_and_keeps_its_source_cache(nlp, child):
+@pytest.fixture(scope="module")
+def shared_child():
+    """One child for the tests that leave it alive (each starts spaCy in a fresh process): they
+    check only records of the one source of RECORDS, so its source cache holds that one whatever
+    ran before."""
+    proc = CheckerProcess()
+    yield proc
+    proc.close()
+
+
+def test_the_child_gives_the_entry_points_results_and_keeps_its_source_cache(nlp, shared_child):
+    child = shared_child
     expected = list(results(RECORDS, nlp=nlp))
     assert expected[0]["report"]["counts"]["grounded"] == 1 and expected[1]["report"]["counts"]["contradicted"] == 1
     assert expected[2] == {"id": "bad", "error": "missing 'sources'"}
@@ -73,12 +85,14 @@ def test_sources_of_a_class_the_child_cannot_import_are_checked(nlp):
     assert checker_process.check(records) == expected
 
 
-def test_a_request_that_fails_in_the_child_is_raised_in_the_host_and_the_child_lives_on(child):
+def test_a_request_that_fails_in_the_child_is_raised_in_the_host_and_the_child_lives_on(shared_child):
+    child = shared_child
     with pytest.raises(ValueError, match="not_a_key"):
         child._call(("load", None, {"not_a_key": 1}))
     assert child.alive() and child.check(RECORDS[:1])[0]["report"]["counts"]["grounded"] == 1
 
 
-def test_ctrl_c_to_the_process_group_does_not_kill_the_child(child):
+def test_ctrl_c_to_the_process_group_does_not_kill_the_child(shared_child):
+    child = shared_child
     os.kill(child._proc.pid, signal.SIGINT)
     assert child.check(RECORDS[:1])[0]["report"]["counts"]["grounded"] == 1
