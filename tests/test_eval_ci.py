@@ -121,19 +121,22 @@ def test_action_installs_from_its_own_checkout_by_default():
     assert action["inputs"]["install"]["default"] == "true"
 
 
-@pytest.mark.process
-def test_pre_commit_hook_runs_on_fixtures():
+def test_pre_commit_hook_runs_on_fixtures(run_cli):
+    """The hook's entry with the file names pre-commit passes, run in this process: its program
+    is this package's console script, the rest is ``sourced``'s argv."""
+    import tomllib
+
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert re.search(hook["files"], "examples/eval/fixtures/leave.json")
     assert not re.search(hook["files"], "examples/eval/stale-fixture.json")
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
-    cmd = hook["entry"].split()
-    good = subprocess.run(cmd + ["examples/eval/fixtures/leave.json"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
-    assert good.returncode == 0 and good.stdout.startswith("ok   examples/eval/fixtures/leave.json: 1 grounded")
-    bad = subprocess.run(cmd + ["examples/eval/fixtures/leave.json", "examples/eval/stale-fixture.json"], cwd=ROOT,
-                         env=env, capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 1 and "FAIL examples/eval/stale-fixture.json" in bad.stdout
+    assert hook["language"] == "python" and hook["pass_filenames"] is True
+    program, *argv = hook["entry"].split()
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts[program] == "sourced_nlp.cli.console:main"
+    code, out, err = run_cli(*argv, "examples/eval/fixtures/leave.json", cwd=ROOT)
+    assert code == 0 and out.startswith("ok   examples/eval/fixtures/leave.json: 1 grounded"), err
+    code, out, err = run_cli(*argv, "examples/eval/fixtures/leave.json", "examples/eval/stale-fixture.json", cwd=ROOT)
+    assert code == 1 and "FAIL examples/eval/stale-fixture.json" in out, err
 
 
 def test_audit_on_check_cite_and_batch(tmp_path, run_cli):
