@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import invoke_cli
+
 pytestmark = pytest.mark.process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,8 +55,9 @@ def files(tmp_path_factory) -> Path:
     (d / "pass.jsonl").write_text(json.dumps(good) + "\n", encoding="utf-8")
     (d / "fail.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
     (d / "malformed.jsonl").write_text(json.dumps(good) + "\n{not json\n", encoding="utf-8")
-    # an intact audit log, written by a passing check whose output is read
-    code, err = run(CLI, ["check", d / "good.txt", SOURCE, "--audit", d / "audit.jsonl", "-o", d / "r.txt"], "read")
+    # an intact audit log, written by a passing check whose output is read (in this process:
+    # the log is the input of a case, not one)
+    code, _, err = invoke_cli("check", d / "good.txt", SOURCE, "--audit", d / "audit.jsonl", "-o", d / "r.txt")
     assert code == 0, err
     return d
 
