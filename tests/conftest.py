@@ -28,8 +28,44 @@ def pytest_addoption(parser):
                      help="also run the tests marked network (a real service, a paid API)")
 
 
+def pytest_configure(config):
+    """Under ``--dist loadfile`` pytest-xdist hands out whole files, by default the files with
+    the most tests first; that puts the files of a few long tests (the ``slow`` end-to-end runs,
+    the ``process`` tests that each start spaCy in a fresh interpreter) last, where one of them
+    keeps one worker busy while the other has nothing left. The files are handed out in the
+    order :func:`pytest_collection_modifyitems` gives them instead: the longest first."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+#: A rough cost per test, by mark, to order the files longest first: a ``slow`` test runs for
+#: tens of seconds, a ``process`` test starts an interpreter (most of them load spaCy there).
+_COST = {"slow": 40.0, "process": 4.0}
+_COST_OTHER = 0.15
+#: Files long without those marks (seconds on two cores, 2026-12-03): the meaning tier over 24
+#: RAGTruth records under several configs; Chromium's screenshots.
+_LONG_FILES = {"tests/test_meaning.py": 15.0, "tests/test_browser.py": 12.0}
+
+
+def _cost(item) -> float:
+    return max((c for mark, c in _COST.items() if item.get_closest_marker(mark)), default=_COST_OTHER)
+
+
+def _file_costs(items) -> dict[str, float]:
+    costs: dict[str, float] = {}
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        costs[path] = costs.get(path, _LONG_FILES.get(path, 0.0)) + _cost(item)
+    return costs
+
+
+@pytest.hookimpl(trylast=True)  # after ``-m`` has deselected: the order of what runs
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``network`` are skipped unless ``--network`` is given."""
+    """Tests marked ``network`` are skipped unless ``--network`` is given; the files are put in
+    order of their estimated time, the longest first (the tests of a file keep their order),
+    so that a worker of ``-n 2 --dist loadfile`` does not end the run alone on a long file."""
+    by_file = _file_costs(items)
+    items.sort(key=lambda item: -by_file[item.nodeid.split("::")[0]])  # stable: a file's own order kept
     if config.getoption("--network"):
         return
     skip = pytest.mark.skip(reason="needs the network and a paid API: run with --network")
