@@ -61,11 +61,13 @@ def _file_costs(items) -> dict[str, float]:
 
 @pytest.hookimpl(trylast=True)  # after ``-m`` has deselected: the order of what runs
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``network`` are skipped unless ``--network`` is given; the files are put in
-    order of their estimated time, the longest first (the tests of a file keep their order),
-    so that a worker of ``-n 2 --dist loadfile`` does not end the run alone on a long file."""
-    by_file = _file_costs(items)
-    items.sort(key=lambda item: -by_file[item.nodeid.split("::")[0]])  # stable: a file's own order kept
+    """Tests marked ``network`` are skipped unless ``--network`` is given. Under pytest-xdist
+    the files are put in order of their estimated time, the longest first (the tests of a file
+    keep their order), so that a worker of ``-n 2 --dist loadfile`` does not end the run alone
+    on a long file."""
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker; a run in one process keeps its order (--ff)
+        by_file = _file_costs(items)
+        items.sort(key=lambda item: -by_file[item.nodeid.split("::")[0]])  # stable: a file's own order kept
     if config.getoption("--network"):
         return
     skip = pytest.mark.skip(reason="needs the network and a paid API: run with --network")
