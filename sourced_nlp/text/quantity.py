@@ -11,9 +11,10 @@ Rules and where they come from:
 * Scale words and suffixes (``billion``, ``bn``, ``56B``, ``£2.4m``), spelled-out numbers,
   currency symbols/codes/words, percent words, approximators and unit spellings are data in
   ``models/units.json`` (see its ``"_source"`` key), not literals in this module.
-* Units are converted with pint (one module-level ``UnitRegistry``); a measure's ``unit`` is the
-  pint base unit (``"meter"``, ``"second"``, ``"kilogram"``) and its ``dimension`` the pint
-  dimensionality (``"[length]"``), so ``5 km`` equals ``5,000 m`` and differs from ``5 miles``.
+* Units are converted with pint (one ``UnitRegistry``, :func:`unit_registry`, built on first
+  use); a measure's ``unit`` is the pint base unit (``"meter"``, ``"second"``, ``"kilogram"``)
+  and its ``dimension`` the pint dimensionality (``"[length]"``), so ``5 km`` equals ``5,000 m``
+  and differs from ``5 miles``.
 * Precision is half a unit of the last stated digit, scaled by the scale word and unit:
   ``56.5 billion`` -> 0.05e9, ``8%`` -> 0.5, ``1,000`` -> 0.5, ``0.3 km`` -> 50 (meters). Dates and
   times have precision 0: their interval already covers what was stated (``2021`` is the whole
@@ -37,16 +38,22 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-import pint
-
 from .lexicons import load_lexicon as _load_lexicon
 
 __all__ = ["Quantity", "parse_quantity", "compare", "comparable", "load_lexicon"]
 
 _INF = math.inf
 
-#: One unit registry for the whole process (building one costs ~100 ms).
-UREG = pint.UnitRegistry()
+
+
+@lru_cache(maxsize=1)
+def unit_registry() -> "pint.UnitRegistry":  # noqa: F821
+    """pint's unit registry, one for the whole process, imported and built when a unit is first
+    converted (about 1 s together, which a process that converts no unit never pays)."""
+    import pint
+
+    return pint.UnitRegistry()
+
 
 
 def load_lexicon() -> dict[str, Any]:
@@ -214,8 +221,9 @@ def _lex() -> dict[str, Any]:
 @lru_cache(maxsize=256)
 def _unit_base(expr: str) -> tuple[float, float, str, str]:
     """``(factor, offset, base_unit, dimensionality)`` so that base = factor * v + offset."""
-    q0 = UREG.Quantity(0.0, expr).to_base_units()
-    q1 = UREG.Quantity(1.0, expr).to_base_units()
+    ureg = unit_registry()
+    q0 = ureg.Quantity(0.0, expr).to_base_units()
+    q1 = ureg.Quantity(1.0, expr).to_base_units()
     return float(q1.magnitude - q0.magnitude), float(q0.magnitude), str(q1.units), str(q1.dimensionality)
 
 
