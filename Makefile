@@ -11,7 +11,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,notebook]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,notebook,meaning]"
 	touch $(STAMP)
 
 # The bundled example has a contradicted claim, so `sourced check` exits 1 (the gate failed):
