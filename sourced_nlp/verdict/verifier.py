@@ -35,7 +35,9 @@ class Verifier:
         word_matcher: whether a passage holds a claim's word (``sourced.word_matcher.v1``).
         lexicon: the verdict's words (the bundled lexicons by default).
         guard: the guard every grounded result passes (:class:`~sourced_nlp.verdict.guard.Guard`);
-            None: results as the rules give them.
+            None: results as the rules give them. A grounded result the guard lets through is
+            then offered to the vetoes of the rules (:meth:`vetoed`); a result taken back by
+            either may still be contradicted by the ``contradicted`` rule.
     """
 
     def __init__(self, thresholds: Thresholds, opposed: Callable[[str, str], bool], locate: Callable[[str, str], Any],
@@ -101,11 +103,23 @@ class Verifier:
         for rule in self.rules:
             decided = rule(ctx)
             if decided is not None:
-                if self.guard is None or decided["verdict"] != "grounded":
+                if decided["verdict"] != "grounded":
                     return decided
-                guarded = self.guard(ctx, decided)
+                guarded = decided if self.guard is None else self.guard(ctx, decided)
+                if guarded["verdict"] == "grounded":
+                    guarded = self.vetoed(ctx, guarded)
                 if guarded["verdict"] == "unverified":
                     # the grounding is taken back: a passage that states otherwise now decides
                     return contradicted(ctx) or guarded
                 return guarded
         raise RuntimeError("no rule of the verdict decided: the last rule must always decide")
+
+    def vetoed(self, ctx: ClaimContext, res: Result) -> Result:
+        """A grounded ``res`` as the vetoes of the decision order leave it: a rule with a
+        ``veto(ctx, res) -> Result | None`` method (the entailment tier,
+        :mod:`~sourced_nlp.verdict.rules.entailment`) may take it back; the first that does decides."""
+        for rule in self.rules:
+            veto = getattr(rule, "veto", None)
+            if veto is not None and (taken := veto(ctx, res)) is not None:
+                return taken
+        return res
