@@ -1,6 +1,7 @@
 """The pluggable parts of ``sourced_verify``, registered in spaCy's registry (``@misc``) when
 :mod:`.verify` is imported, and named in its config: the decision order (``sourced.rules.v1``),
-the meaning tier (``sourced.meaning.v1``), the word matcher of coverage
+the meaning tier (``sourced.meaning.v1``; the entailment tier ``sourced.meaning.v2`` from
+:mod:`.meaning_v2`), the word matcher of coverage
 (``sourced.word_matcher.v1``) and the guard of ``grounded`` (``sourced.guard.v1``).
 """
 
@@ -66,3 +67,6 @@ def make_guard(unaligned: str = "slots", wordnet: str = "wordnet", guard: str = 
         ValueError: an ``unaligned`` that is none of the three.
     """
     return Guard(GuardLexicon.load(wordnet=wordnet, guard=guard), unaligned=unaligned)
+
+
+from .meaning_v2 import make_entailment  # noqa: E402,F401 - registers sourced.meaning.v2
