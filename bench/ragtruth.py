@@ -51,6 +51,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -278,8 +279,15 @@ def build_items(data_dir: Path, split: str, quick: bool, limit: int | None, peer
 
 
 def threshold_cache(config: dict | None) -> Path:
-    """The cache file of the response-level threshold of one configuration (the rules only: its own)."""
-    return THRESHOLD_CACHE if not config else THRESHOLD_CACHE.with_name("threshold-rules.json")
+    """The cache file of the response-level threshold of one configuration: the default's, the
+    rules only's, or one per other ``--verify-config`` (named by the SHA-1 of its JSON), so that
+    measuring another configuration never reads or overwrites theirs."""
+    if not config:
+        return THRESHOLD_CACHE
+    if config == {"meaning": None}:
+        return THRESHOLD_CACHE.with_name("threshold-rules.json")
+    digest = hashlib.sha1(json.dumps(config, sort_keys=True).encode("utf8")).hexdigest()[:12]
+    return THRESHOLD_CACHE.with_name(f"threshold-{digest}.json")
 
 
 def train_threshold(data_dir: Path, n_process: int, refresh: bool = False, config: dict | None = None) -> dict:
@@ -387,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(not the default: a marker lets 'According to Passage 1' sentences match)")
     ap.add_argument("--verify-config", type=json.loads, default=None, metavar="JSON",
                     help='more sourced_verify config overrides for sourced-nlp, e.g. \'{"guard": null}\' or '
-                         '\'{"guard": {"@misc": "sourced.guard.v1", "unaligned": "all"}}\'')
+                         '\'{"guard": {"@misc": "sourced.guard.v1", "unaligned": "all"}}\' or the entailment tier, '
+                         '\'{"meaning": {"@misc": "sourced.meaning.v2", "veto_threshold": 0.9, "paraphrase_threshold": 0.95}}\'')
     ap.add_argument("--refresh-threshold", action="store_true", help="recompute the train threshold even if cached")
     args = ap.parse_args(argv)
 
@@ -417,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
 
     segments: dict[str, list[list[dict]]] = {}
     extra = args.verify_config or {}
-    configs = {OURS: {**({"meaning": None} if args.no_meaning else {}), **extra} or None, RULES: {"meaning": None, **extra}}
+    # the rules-only tool stays rules only whatever --verify-config says of meaning
+    configs = {OURS: {**({"meaning": None} if args.no_meaning else {}), **extra} or None, RULES: {**extra, "meaning": None}}
     result["meaning"] = not args.no_meaning
     for tool in (OURS, RULES):
         if tool in tools:
