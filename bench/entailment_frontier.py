@@ -108,6 +108,8 @@ def ragtruth_frontier(split: str, limit: int | None, nlp) -> dict:
             row = {}
             for task in ("all", "QA", "Summary", "Data2txt"):
                 sel = [c for c in claims if task == "all" or c["task"] == task]
+                if not sel:
+                    continue  # the train split has no Data2txt response
                 got = [verdict_at(c, veto, para) == "grounded" for c in sel]
                 grounded = [c for c, g in zip(sel, got) if g]
                 clean = [g for c, g in zip(sel, got) if not c["hall"]]
@@ -120,7 +122,9 @@ def ragtruth_frontier(split: str, limit: int | None, nlp) -> dict:
 
 def dev_frontier(name: str, limit: int | None, nlp) -> dict:
     items, classes = claims_bench.load_set(name, DATA / "dev")
-    items = [it for it in items if claims_bench.usable(it)][: limit or None]
+    items = [it for it in items if claims_bench.usable(it)]
+    if limit:  # evenly spaced, as claims.py --quick
+        items = items[:: max(1, len(items) // limit)][:limit]
     SCORES.clear()
     t = time.time()
     probed = probe([(it["claim"], it["sources"]) for it in items], nlp)
@@ -140,7 +144,7 @@ def dev_frontier(name: str, limit: int | None, nlp) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="train", help="RAGTruth split (train: the tuning split; test: reporting only)")
-    ap.add_argument("--limit", type=int, default=None, help="at most this many records per data set")
+    ap.add_argument("--limit", type=int, default=None, help="at most this many records per data set (RAGTruth: the first; a dev set: evenly spaced)")
     ap.add_argument("--sets", default="ragtruth,climate-fever,wice,summedits,factcheck-gpt")
     ap.add_argument("--json", type=Path, default=None, help="write every figure here")
     args = ap.parse_args(argv)
@@ -156,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"\n## {name} ({res.get('claims', res.get('items'))}; veto/paraphrase, {base} = the rules only)\n")
         if name == "ragtruth":
-            rows = [[k, *(f"{v[t]['false_grounded']:.1%} / {v[t]['coverage']:.1%}" for t in ("all", "QA", "Summary", "Data2txt"))]
+            rows = [[k, *(f"{v[t]['false_grounded']:.1%} / {v[t]['coverage']:.1%}" if t in v else "—" for t in ("all", "QA", "Summary", "Data2txt"))]
                     for k, v in res["frontier"].items() if k in shown]
             print(md_table(["veto/paraphrase", "all FG / cov", "QA", "Summary", "Data2txt"], rows))
         else:

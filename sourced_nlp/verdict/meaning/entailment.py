@@ -19,7 +19,7 @@ so the processes of ``nlp.pipe(n_process=...)`` do not oversubscribe the cores.
 
 Determinism: the shipped export is dynamically quantised to int8, whose activation scales are
 computed over the whole input tensor, so a pair's probabilities shift (by up to 0.07 on the
-interim export) with the other pairs of its batch. The score of a pair must not depend on what
+export of step 2,426) with the other pairs of its batch. The score of a pair must not depend on what
 else is checked, in which order or in which process, so :meth:`EntailmentModel.scores` runs
 each pair alone by default (``batch_size=1``: no padding, no batch-mates); a larger batch (pairs
 sorted by length, padded per batch, returned in input order) is for throughput where that
