@@ -195,12 +195,27 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             else:
                 reply = _frame((True, _cached_sources(nlp)))
         except Exception as err:  # noqa: BLE001 -- raised again in the host, as it was raised here
-            try:
-                reply = _frame((False, err))
-            except Exception:  # noqa: BLE001 -- an exception that does not pickle: its text does
-                reply = _frame((False, RuntimeError(f"{type(err).__name__}: {err}")))
+            reply = _error_frame(err)
         replies.write(reply)
         replies.flush()
+
+
+def _error_frame(err: Exception) -> bytes:
+    """The reply carrying ``err`` to the host: the exception itself when it survives pickling
+    both ways, else (an exception that does not pickle, or whose class cannot be rebuilt from
+    its pickle: confection's ``ConfigValidationError`` takes keyword arguments only) its text in
+    the nearest built-in class it derives from (``ValueError`` for a bad config)."""
+    try:
+        reply = _frame((False, err))
+        pickle.loads(reply[_HEADER.size:])
+        return reply
+    except Exception:  # noqa: BLE001 -- its text and built-in class do
+        text = f"{type(err).__name__}: {err}"
+        builtin = next(c for c in type(err).__mro__ if c.__module__ == "builtins")
+        try:
+            return _frame((False, builtin(text)))
+        except Exception:  # noqa: BLE001 -- a built-in class that takes more than a text (UnicodeDecodeError)
+            return _frame((False, RuntimeError(text)))
 
 
 if __name__ == "__main__":
