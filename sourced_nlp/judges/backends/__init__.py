@@ -4,7 +4,9 @@ name, its registered factory ``sourced.judge.NAME.v1``, its options and its chec
 The imports below are the list of backends: a new backend is one new module here and one import
 line below; the command line's ``--judge`` choices, its help, its config and its checks all read
 :data:`~.spec.BACKENDS`. Nothing here imports spaCy or a backend's SDK: :func:`~.spec.register`
-puts the factories in ``spacy.registry.misc`` when a pipeline is built.
+puts the factories in ``spacy.registry.misc`` when a pipeline is built. :mod:`.chat` is no
+backend: what the backends over a chat API share (requests of ``max_claims`` claims, in flight
+``concurrency`` at a time, a failed request failing its claims with the reason).
 """
 
 from __future__ import annotations

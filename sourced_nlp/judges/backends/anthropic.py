@@ -12,13 +12,13 @@ they stay ``unverified``.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Mapping, Optional, Sequence
 
 from ...errors import JudgeUnavailable, NoAnswer
-from ..base import JudgeInput, Judgment
+from ..base import JudgeInput
 from ..cache import JudgmentCache, default_dir
-from ..prompt import DEFAULT_PROMPT, load_prompt, parse_reply, system_prompt, user_message
+from ..prompt import DEFAULT_PROMPT, load_prompt, system_prompt, user_message
+from .chat import ChatJudge
 from .spec import backend, recording
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -40,15 +40,7 @@ def preflight() -> None:
         raise JudgeUnavailable("--judge anthropic needs the Anthropic SDK: pip install 'sourced-nlp[judge]'") from None
 
 
-def _failure(err: Exception, timeout: float) -> str:
-    """The reason a request failed, in words."""
-    name = type(err).__name__
-    if "Timeout" in name or isinstance(err, TimeoutError):
-        return f"the judge timed out (after {timeout:g} s)"
-    return f"the request failed ({name}: {' '.join(str(err).split())[:200]})"
-
-
-class AnthropicJudge:
+class AnthropicJudge(ChatJudge):
     """A Claude model as the judge (see the module docstring).
 
     Args:
@@ -102,26 +94,6 @@ class AnthropicJudge:
         if stop == "max_tokens":
             raise NoAnswer(f"the reply was cut short at {self.max_tokens} tokens")
         return "".join(getattr(b, "text", "") for b in resp.content if getattr(b, "type", "text") == "text")
-
-    def _request(self, inputs: Sequence[JudgeInput], sources: Mapping[str, str]) -> list[Judgment]:
-        indexes = [inp.index for inp in inputs]
-        try:
-            reply = self.ask(inputs, sources)
-        except Exception as err:  # SDK errors, timeouts, refusals: the claims stay unverified
-            reason = str(err) if isinstance(err, NoAnswer) else _failure(err, self.timeout)
-            return [Judgment.failed(reason) for _ in inputs]
-        answers = parse_reply(reply, indexes)
-        return [answers[i] for i in indexes]
-
-    def judge(self, inputs: Sequence[JudgeInput], sources: Mapping[str, str]) -> list[Judgment]:
-        """The judgments of ``inputs``, in order: one request per ``max_claims`` claims."""
-        chunks = [list(inputs[i:i + self.max_claims]) for i in range(0, len(inputs), self.max_claims)]
-        if len(chunks) <= 1 or self.concurrency == 1:
-            done = [self._request(c, sources) for c in chunks]
-        else:
-            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-                done = list(pool.map(lambda c: self._request(c, sources), chunks))
-        return [j for chunk in done for j in chunk]
 
 
 def make_anthropic_judge(model: str = DEFAULT_MODEL, prompt: str = DEFAULT_PROMPT, timeout: float = 60.0,

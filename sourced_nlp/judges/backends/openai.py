@@ -24,15 +24,14 @@ import os
 import socket
 import threading
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Mapping, Optional, Sequence
 from urllib.parse import urlsplit
 
 from ...errors import JudgeUnavailable, NoAnswer
-from ..base import VERDICTS, JudgeInput, Judgment
+from ..base import VERDICTS, JudgeInput
 from ..cache import JudgmentCache, default_dir
-from ..prompt import DEFAULT_PROMPT, load_prompt, parse_reply, system_prompt, user_message
-from .anthropic import _failure
+from ..prompt import DEFAULT_PROMPT, load_prompt, system_prompt, user_message
+from .chat import ChatJudge
 from .spec import backend, recording
 
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -136,7 +135,7 @@ def _response_format(fmt: str) -> dict:
     return {}
 
 
-class OpenAIJudge:
+class OpenAIJudge(ChatJudge):
     """A chat-completions model as the judge (see the module docstring).
 
     Args:
@@ -237,26 +236,6 @@ class OpenAIJudge:
         if choice.finish_reason == "length":
             raise NoAnswer(f"the reply was cut short at {self.max_tokens} tokens")
         return choice.message.content or ""
-
-    def _request(self, inputs: Sequence[JudgeInput], sources: Mapping[str, str]) -> list[Judgment]:
-        indexes = [inp.index for inp in inputs]
-        try:
-            reply = self.ask(inputs, sources)
-        except Exception as err:  # SDK errors, timeouts, refusals: the claims stay unverified
-            reason = str(err) if isinstance(err, NoAnswer) else _failure(err, self.timeout)
-            return [Judgment.failed(reason) for _ in inputs]
-        answers = parse_reply(reply, indexes)
-        return [answers[i] for i in indexes]
-
-    def judge(self, inputs: Sequence[JudgeInput], sources: Mapping[str, str]) -> list[Judgment]:
-        """The judgments of ``inputs``, in order: one request per ``max_claims`` claims."""
-        chunks = [list(inputs[i:i + self.max_claims]) for i in range(0, len(inputs), self.max_claims)]
-        if len(chunks) <= 1 or self.concurrency == 1:
-            done = [self._request(c, sources) for c in chunks]
-        else:
-            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-                done = list(pool.map(lambda c: self._request(c, sources), chunks))
-        return [j for chunk in done for j in chunk]
 
 
 def make_openai_judge(model: str = DEFAULT_MODEL, base_url: Optional[str] = None, prompt: str = DEFAULT_PROMPT,
