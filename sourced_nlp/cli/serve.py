@@ -77,21 +77,33 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def _run(sock: socket.socket, nlp) -> None:
-    """Serve the app over ``nlp`` on ``sock`` until interrupted; the ready line once it listens."""
+def _run(sock: socket.socket, nlp) -> int:
+    """Serve the app over ``nlp`` on ``sock`` until interrupted; the ready line once it listens.
+    Returns the exit code: 128 + the signal that stopped it (130 for Ctrl-C). uvicorn raises a
+    signal it caught again once it has shut down, which ends the command as every command ends on
+    it; a process that inherited the signal as ignored (a child of a test runner's worker) gets
+    the same code from here."""
     import uvicorn
 
     from .web import make_app
 
     class _Server(uvicorn.Server):
+        received = 0
+
         async def startup(self, sockets=None) -> None:
             await super().startup(sockets=sockets)
             if self.started:
                 typer.echo(f"sourced serve: ready at {url_of(sock)} (Ctrl-C to stop)")
                 sys.stdout.flush()
 
+        def handle_exit(self, sig, frame) -> None:
+            self.received = sig
+            super().handle_exit(sig, frame)
+
     config = uvicorn.Config(make_app(nlp), lifespan="off", log_level="warning", access_log=False)
-    _Server(config).run(sockets=[sock])
+    server = _Server(config)
+    server.run(sockets=[sock])
+    return 128 + server.received if server.received else 0
 
 
 @app.command()
@@ -124,7 +136,6 @@ def serve(
     typer.echo("sourced serve: loading the pipeline ...", err=True)
     nlp = api.load_pipeline()
     try:
-        _run(sock, nlp)
+        return _run(sock, nlp)
     finally:
         sock.close()
-    return 0
