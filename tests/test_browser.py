@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import struct
 import subprocess
 import zlib
 from pathlib import Path
 
 import pytest
+from chromium import find_chromium
 
 from sourced_nlp.report.html import COLORS, TINTS
 from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped
@@ -25,14 +25,6 @@ EXAMPLES = ROOT / "examples"
 WIDTH, HEIGHT = 1200, 900
 HIGHLIGHT = 1500  # pixels of a tint that make a highlighted claim (one short claim is ~5,000)
 NOISE = 200  # anti-aliased text edges that happen to come near a tint
-
-
-def find_chromium() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("chromium-browser")):
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
 
 
 CHROMIUM = find_chromium()

@@ -27,6 +27,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from chromium import find_chromium
 
 pytestmark = pytest.mark.process
 
@@ -35,15 +36,6 @@ EXAMPLES = ROOT / "examples"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 READY = re.compile(r"ready at (http://\S+)")
 START_TIMEOUT = 240  # seconds to the ready line: the pipeline loads first, on loaded cores too
-
-
-def find_chromium() -> str | None:
-    """The system Chromium, as ``tests/test_browser.py`` finds it (``$CHROMIUM`` first)."""
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("chromium-browser")):
-        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
 
 
 def _require(reason: str) -> None:
