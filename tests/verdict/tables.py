@@ -102,3 +102,14 @@ def table_test(rows: list[tuple]):
         run_row(row)
 
     return test_rows
+
+
+# the records both meaning tiers are tried on (tests/verdict/test_rule_meaning.py, test_entailment.py)
+ACME = name("Acme", "ORG")
+# a paraphrase: the name is there, few of the words (too_little for the rules)
+CLAIM = rec("Acme expanded its workforce quickly.", ["expand", "workforce", "quickly"], entities=[ACME],
+            predicates=["expand"])
+PASSAGE = rec("Acme hired many new staff members fast.", ["hire", "many", "new", "staff", "member", "fast"],
+              entities=[ACME], predicates=["hire"])
+WITH_BERLIN = rec("Acme expanded its workforce in Berlin.", ["expand", "workforce"],
+                  entities=[ACME, name("Berlin", "GPE", "pobj")], predicates=["expand"])

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 
 import pytest
-from tables import _index, name, rec, verifier
+from tables import _index, rec, verifier, ACME, CLAIM, PASSAGE, WITH_BERLIN
 
 from sourced_nlp.verdict import Verifier
 from sourced_nlp.verdict.rules.entailment import EntailmentRule, premise
@@ -38,14 +38,6 @@ class Stub:
 
 ENTAILED, NEUTRAL, CONTRADICTED, UNSURE = (0.97, 0.02, 0.01), (0.03, 0.07, 0.9), (0.01, 0.98, 0.01), (0.5, 0.2, 0.3)
 
-ACME = name("Acme", "ORG")
-# a paraphrase: the name is there, few of the words (too_little for the rules)
-CLAIM = rec("Acme expanded its workforce quickly.", ["expand", "workforce", "quickly"], entities=[ACME],
-            predicates=["expand"])
-PASSAGE = rec("Acme hired many new staff members fast.", ["hire", "many", "new", "staff", "member", "fast"],
-              entities=[ACME], predicates=["hire"])
-WITH_BERLIN = rec("Acme expanded its workforce in Berlin.", ["expand", "workforce"],
-                  entities=[ACME, name("Berlin", "GPE", "pobj")], predicates=["expand"])
 RECORD = {"r1": (True, [rec("name: Acme.", ["name"], entities=[ACME]),
                         rec("categories: staffing, hiring.", ["category", "staffing", "hiring"])])}
 

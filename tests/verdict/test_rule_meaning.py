@@ -9,7 +9,7 @@ a stub that would ground everything grounds only the claims the gate lets throug
 from dataclasses import dataclass
 
 import pytest
-from tables import _index, name, rec, value, verifier
+from tables import _index, rec, value, verifier, ACME, CLAIM, PASSAGE, WITH_BERLIN
 
 from sourced_nlp.verdict.meaning.features import FEATURES, features
 from sourced_nlp.verdict.meaning.model import MeaningModel
@@ -32,14 +32,6 @@ class Stub:
         return self.fixed
 
 
-ACME = name("Acme", "ORG")
-# a paraphrase: the name is there, few of the words (too_little for the rules)
-CLAIM = rec("Acme expanded its workforce quickly.", ["expand", "workforce", "quickly"], entities=[ACME],
-            predicates=["expand"])
-PASSAGE = rec("Acme hired many new staff members fast.", ["hire", "many", "new", "staff", "member", "fast"],
-              entities=[ACME], predicates=["hire"])
-WITH_BERLIN = rec("Acme expanded its workforce in Berlin.", ["expand", "workforce"],
-                  entities=[ACME, name("Berlin", "GPE", "pobj")], predicates=["expand"])
 WITH_VALUE = rec("Acme expanded its workforce by 40%.", ["expand", "workforce"], entities=[ACME],
                  quantities=[value("40%", "percent", 40, unit="percent")], predicates=["expand"])
 PASSAGE_8 = rec("Acme hired 8% more staff.", ["hire", "more", "staff"], entities=[ACME],
