@@ -197,8 +197,8 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
             elif lemma in lex.exceptions and t[DEP] in ("prep", "advcl", "mark", "cc"):
                 out.append(Finding("contradicted", "contradicted.qualifier", f"the source makes an exception: '{s} ...'",
                                    [{"claim": "", "source": s, "kind": "qualifier"}], e))
-            elif not hedged and (t[TAG] == "MD" and lemma in lex.hedge_modals or lemma in lex.hedges
-                                 or lemma in lex.attribution_preps and t[DEP] == "prep"):
+            elif not hedged and (_modal_hedge(lex, toks, j, e, aligned) if t[TAG] == "MD" else
+                                 lemma in lex.hedges or lemma in lex.attribution_preps and t[DEP] == "prep"):
                 out.append(Finding("unverified", "unverified.hedged", f"the source hedges or attributes it: '{s}'",
                                    [{"claim": "", "source": s, "kind": "hedge"}], e))
         if not hedged:
@@ -208,6 +208,16 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
             out.append(Finding("unverified", "unverified.hedged", f"the source marks it '{_text(p, marked)}'",
                                [{"claim": "", "source": _text(p, marked), "kind": "provisional"}], e))
     return out
+
+
+def _modal_hedge(lex: GuardLexicon, toks, j, e, aligned) -> bool:
+    """A hedging modal ("may", "might", "could") hedges the claim only where it governs words the
+    claim is aligned with: an aligned word under the verb it is the auxiliary of ("the museum
+    might close": close; not "I could eat this every day" next to the dish the claim names)."""
+    t = toks[j]
+    if t[LEMMA] not in lex.hedge_modals and t[LEMMA] not in lex.hedges or t[HEAD] < 0:
+        return False
+    return any((e, i) in aligned for i in _subtree(toks, t[HEAD]) if i != j)
 
 
 def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:

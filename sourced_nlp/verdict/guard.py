@@ -25,7 +25,8 @@ rule speak: a passage that states another value now decides):
   is said of another name in the evidence ("Version 3.0 removed the API" for "Version 2.0
   removed the API"); the claim's subject has another value in the same slot ("the free plan
   allows up to 10 users").
-* **unverified.hedged** — the evidence hedges (``may``, ``reportedly``) or attributes ("according
+* **unverified.hedged** — the evidence hedges (``may``, ``reportedly``; a modal only over words
+  the claim shares: "might close", not "a sauce I could eat every day") or attributes ("according
   to", "critics say") what the claim states as fact, or marks it as not final ("preliminary,
   superseded").
 * **unverified.unbound** — a value is said of another subject in the evidence ("10 users" of

@@ -82,6 +82,8 @@ ROWS = [
      "contradicted", "contradicted.roles"),
     ("a hedge dropped", "The museum will close in October.", ["The museum might close in October."],
      "unverified", "unverified.hedged"),
+    ("a hedging modal over the claim's own verb", "The bridge will reopen in May.", ["The bridge could reopen in May."],
+     "unverified", "unverified.hedged"),
     ("a figure the source calls provisional", "The harvest was 40 tonnes in 2022.",
      ["The harvest was 40 tonnes in 2022 (preliminary estimate)."], "unverified", "unverified.hedged"),
     ("another verb in the slot", "The council approved the budget on Tuesday.",
@@ -102,6 +104,9 @@ KEPT = [
     ("a surname", "James Holmes faces 12 charges.", ["Holmes faces 12 charges."]),
     ("each of a count", "Divide the dough into two parts and roll each part flat.",
      ["Divide the dough into two parts and roll each part flat."]),
+    # a modal hedges what it governs: "could" over "eat", not over the plate and its sauce
+    ("a modal over words the claim does not use", "The shawarma plate comes with a garlic sauce.",
+     ["The shawarma plate comes with a garlic sauce I could eat every day."]),
 ]
 
 
