@@ -203,7 +203,7 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
                                    [{"claim": "", "source": s, "kind": "hedge"}], e))
         if not hedged:
             out += find_attributed(lex, claim, toks, to, e, p)
-        marked = next((t for t in toks if t[LEMMA] in lex.provisional and t[LEMMA] not in claim_lemmas), None)
+        marked = next((t for t in toks if _provisional(lex, toks, t) and t[LEMMA] not in claim_lemmas), None)
         if marked is not None:
             out.append(Finding("unverified", "unverified.hedged", f"the source marks it '{_text(p, marked)}'",
                                [{"claim": "", "source": _text(p, marked), "kind": "provisional"}], e))
@@ -218,6 +218,20 @@ def _modal_hedge(lex: GuardLexicon, toks, j, e, aligned) -> bool:
     if t[LEMMA] not in lex.hedge_modals and t[LEMMA] not in lex.hedges or t[HEAD] < 0:
         return False
     return any((e, i) in aligned for i in _subtree(toks, t[HEAD]) if i != j)
+
+
+def _provisional(lex: GuardLexicon, toks, t) -> bool:
+    """The word marks the passage's statement as not final (``provisional`` of
+    ``models/guard.json``): an adjective or participle ("preliminary", "superseded"), or a noun as
+    a status: a modifier ("draft budget") or "in draft"; not a countable noun ("drafts" on tap,
+    "the draft was approved")."""
+    if t[LEMMA] not in lex.provisional:
+        return False
+    if t[POS] not in ("NOUN", "PROPN"):
+        return True
+    if t[TAG] in ("NNS", "NNPS"):
+        return False
+    return t[DEP] in ("compound", "amod", "nmod") or t[DEP] == "pobj" and t[HEAD] >= 0 and toks[t[HEAD]][LEMMA] in ("in", "as")
 
 
 def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:

@@ -86,6 +86,10 @@ ROWS = [
      "unverified", "unverified.hedged"),
     ("a figure the source calls provisional", "The harvest was 40 tonnes in 2022.",
      ["The harvest was 40 tonnes in 2022 (preliminary estimate)."], "unverified", "unverified.hedged"),
+    ("a draft as a status", "The budget sets spending at $4 million.", ["The draft budget sets spending at $4 million."],
+     "unverified", "unverified.hedged"),
+    ("a text in draft", "The budget sets spending at $4 million.", ["The budget, still in draft, sets spending at $4 million."],
+     "unverified", "unverified.hedged"),
     ("another verb in the slot", "The council approved the budget on Tuesday.",
      ["The council debated the budget on Tuesday."], "unverified", "unverified.unaligned"),
     ("a day of another named subject", "Dr. Okafor works on Friday.",
@@ -104,6 +108,8 @@ KEPT = [
     ("a surname", "James Holmes faces 12 charges.", ["Holmes faces 12 charges."]),
     ("each of a count", "Divide the dough into two parts and roll each part flat.",
      ["Divide the dough into two parts and roll each part flat."]),
+    # "draft" marks a text as not final only as its status, not as a countable noun (beers on tap)
+    ("drafts on tap", "The bar has 12 beers on tap.", ["The bar has 12 beers on tap, and the drafts rotate weekly."]),
     # a modal hedges what it governs: "could" over "eat", not over the plate and its sauce
     ("a modal over words the claim does not use", "The shawarma plate comes with a garlic sauce.",
      ["The shawarma plate comes with a garlic sauce I could eat every day."]),
