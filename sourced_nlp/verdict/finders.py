@@ -92,7 +92,9 @@ def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, name
     removed the API" for "Version 2.0 removed the API"); for a subject that is no name, the
     claim's subject with another value in that slot (contradicted.value), else
     unverified.unbound. A subject that is a pronoun or a description of a name ("the
-    73-year-old aid worker") may be the claim's own: no finding."""
+    73-year-old aid worker") may be the claim's own: no finding; so may the claim's subject
+    without an adjective of the claim ("the pool" / "the small pool"), unless the evidence's
+    has a modifier of its own ("the team tier" / "the basic tier"): :func:`_bare`."""
     for c, (e, j) in to.items():
         tok = claim[c]
         cc = _clause(claim, c)
@@ -123,8 +125,11 @@ def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, name
                 return toks[i][FLAG] == "n" and same_name(claim[w], toks[i], names[0].get(w), names[1][e].get(i))
             return (e, i) == to.get(w) or bool(lex.related(claim[w][LEMMA], toks[i][LEMMA]))
 
-        if j in inside or all(any(holds(w, i) for i in inside) for w in heads):
+        missing = [w for w in heads if not any(holds(w, i) for i in inside)]
+        if j in inside or not missing:
             continue  # the value describes the subject itself, or the subject is the claim's
+        if not named and all(claim[w][POS] == "ADJ" for w in missing) and _bare(lex, toks, e, inside, to, lambda i: holds(cs, i)):
+            continue  # "the massive burrito costs $8" / "the burrito is $8": the evidence's subject is the claim's, unqualified
         if not named and cs not in to:
             continue  # a subject in other words ("on-time rate" / "on-time performance"): the coverage rules' call
         p = passages[e]
@@ -145,6 +150,18 @@ def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, name
         return [Finding("unverified", "unverified.unbound", f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
                         [{"claim": ours, "source": theirs, "kind": "subject"}], e)]
     return []
+
+
+def _bare(lex: GuardLexicon, toks, e, inside, to, holds) -> bool:
+    """The evidence subject (its words ``inside``) holds the claim subject's head noun
+    (``holds``) with no modifier of its own that the claim does not share: an adjective of the
+    claim it lacks only says more of the same thing ("pool" / "small pool"), where a modifier
+    of its own may name another one ("team tier" / "basic tier")."""
+    held = [i for i in inside if holds(i)]
+    aligned = set(to.values())
+    return bool(held) and not any(
+        toks[c][DEP] in ("amod", "compound", "nmod", "poss") and (e, c) not in aligned and _is_content(toks[c], lex)
+        for i in held for c in _children(toks, i))
 
 
 def bound_value(lex: GuardLexicon, claim, c, subj_words, ev, passages) -> tuple[int, str] | None:

@@ -96,6 +96,8 @@ ROWS = [
      ["Dr. Okafor works on Wednesday.", "Dr. Lindqvist works on Friday."], "contradicted", "contradicted.entity"),
     ("a value of another subject", "The basic tier includes up to 50 seats.",
      ["The basic tier includes up to 5 seats; the team tier includes up to 50 seats."], "contradicted", "contradicted.value"),
+    ("a value of the subject with another modifier", "The heated pool closes at 9 PM every night.",
+     ["The kiddie pool closes at 9 PM every night."], "unverified", "unverified.unbound"),
     ("not English", "Der Umsatz ist nicht stark gestiegen.", ["Der Umsatz ist stark gestiegen."],
      "unverified", "unverified.language"),
 ]
@@ -108,6 +110,11 @@ KEPT = [
     ("a surname", "James Holmes faces 12 charges.", ["Holmes faces 12 charges."]),
     ("each of a count", "Divide the dough into two parts and roll each part flat.",
      ["Divide the dough into two parts and roll each part flat."]),
+    # an adjective of the claim's subject the evidence's lacks says more of the same subject
+    ("the subject without the claim's adjective", "The small pool closes at 9 PM every night.",
+     ["The pool closes at 9 PM every night."]),
+    ("a compound subject without the claim's adjective", "The massive breakfast burrito costs $8 at the counter.",
+     ["The breakfast burrito costs $8 at the counter."]),
     # "draft" marks a text as not final only as its status, not as a countable noun (beers on tap)
     ("drafts on tap", "The bar has 12 beers on tap.", ["The bar has 12 beers on tap, and the drafts rotate weekly."]),
     # a modal hedges what it governs: "could" over "eat", not over the plate and its sauce
