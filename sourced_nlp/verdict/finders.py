@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
+from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
 from .wordalign import GuardLexicon, _is_content, same_name
 
 
@@ -84,36 +84,7 @@ def find_roles(claim, ev, to, passages, cword) -> list[Finding]:
     return []
 
 
-def find_frames(lex: GuardLexicon, claim) -> tuple[set[int], set[int]]:
-    """The claim's reporting frames and their speakers. A frame is a verb of saying (``reporting_verbs``
-    of ``models/guard.json``) that governs what was said (a clause, an object, a phrase: "one
-    reviewer noted that ...", "customers rave about the ribs", "is described as fresh") and whose
-    subject is who said it (a noun or pronoun), or that is passive (who said it unnamed). Where
-    the evidence is that speech (the text of a record's review: the guard reads frames only
-    there), it holds what was said, not the saying: the frame verb need not be aligned, and its
-    subject, the speaker, is not the subject the claim's values are said of ("one reviewer ...
-    waited 45 minutes": the review says "the line was 45 minutes"). Against prose the frame is
-    content like any verb: a source that states X does not say that critics praised X."""
-    verbs: set[int] = set()
-    speakers: set[int] = set()
-    for k, t in enumerate(claim):
-        if t[POS] != "VERB" or not {t[LEMMA], t[RAW]} & lex.reporting:
-            continue
-        kids = _children(claim, k)
-        if not any(claim[i][DEP] in ("ccomp", "xcomp", "dobj", "oprd", "acomp", "attr", "prep") for i in kids):
-            continue  # nothing said under it
-        if any(claim[i][DEP] in ("nsubjpass", "auxpass") for i in kids):
-            verbs.add(k)
-            continue
-        s = _subject(claim, k)
-        if s is not None and claim[s][POS] in ("NOUN", "PRON"):
-            verbs.add(k)
-            speakers.add(s)
-    return verbs, speakers
-
-
-def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, names,
-                 speakers: frozenset[int] | set[int] = frozenset()) -> list[Finding]:
+def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, names) -> list[Finding]:
     """A value of the claim (a number, a day, an identifier), or the act of a named subject,
     grounds only through the subject it is said of: the evidence clause that holds it must
     have the claim clause's subject. Where it has another: a name for the claim's name, in a
@@ -128,7 +99,7 @@ def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, name
         tok = claim[c]
         cc = _clause(claim, c)
         cs = _subject(claim, cc) if cc is not None else None
-        if cs is None or claim[cs][FLAG] == "a" or claim[cs][POS] == "PRON" or c in _subtree(claim, cs) or cs in speakers:
+        if cs is None or claim[cs][FLAG] == "a" or claim[cs][POS] == "PRON" or c in _subtree(claim, cs):
             continue
         # the subject's own words: its head and the words that name or describe it ("free
         # plan", "Dr. Patel"), not the clauses and phrases hung on it

@@ -41,9 +41,7 @@ rule speak: a passage that states another value now decides):
 Which words carry meaning is read from the parse (parts of speech, tags, dependency labels) and
 the closed classes of ``models/guard.json`` (whose optional ``light`` list names words that may
 stay unaligned under the stricter settings; none is shipped). A claim against a business
-record's lines is left to the record rules; the text of its reviews is prose the guard reads
-(without the line's field label; a claim's frame "one reviewer noted that ..." is not asked of the
-review: :func:`~.finders.find_frames`).
+record's lines is left to the record rules.
 
 The word alignment and the guard's lexicon are in :mod:`.wordalign`, the walks of the parse in
 :mod:`.tree`, the finders of each rule in :mod:`.finders`; their public names are importable from
@@ -56,7 +54,7 @@ from collections.abc import Callable
 
 from ..text.lexicons import load_lexicon
 from .context import ClaimContext
-from .finders import Finding, find_binding, find_dropped, find_frames, find_roles, find_scope
+from .finders import Finding, find_binding, find_dropped, find_roles, find_scope
 from .index import passage_at
 from .passage import Passage
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _children, _is_predicate, _negated, _text, _word_class
@@ -104,7 +102,7 @@ class Guard:
             return res
         claim_toks = ctx.record.get("tokens")
         passages = [self._passage(ctx, ev) for ev in res["evidence"]]
-        if not claim_toks or any(p is None or p.structured and p.text_of is None or "tokens" not in p.f for p in passages):
+        if not claim_toks or any(p is None or p.structured or "tokens" not in p.f for p in passages):
             return res
         found, links = self.findings(ctx, claim_toks, passages)  # type: ignore[arg-type]
         words = alignment(ctx.record, links, passages)  # type: ignore[arg-type]
@@ -128,7 +126,7 @@ class Guard:
         """Every finding against grounding the claim on these passages, and the alignment of its
         words (:func:`align_words`)."""
         lex = self.lex
-        ev_toks = [_unlabelled(ctx, p) for p in passages]
+        ev_toks = [p.f["tokens"] for p in passages]  # type: ignore[typeddict-item]
         links = align_words(claim, ev_toks, lex, (name_keys(ctx.record), [name_keys(p.f) for p in passages]))
         to = {ln.k: ln.ev for ln in links if ln.ev is not None}
         used = set(to.values())
@@ -144,9 +142,7 @@ class Guard:
                             [], 0)], links
         out += find_roles(claim, ev_toks, to, passages, cword)
         names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])
-        # a claim that reports what a reviewer said, against that review's text
-        frames, speakers = find_frames(lex, claim) if any(p.text_of is not None for p in passages) else (set(), set())
-        out += find_binding(lex, claim, ev_toks, to, passages, cword, name_labels(ctx.record), names, speakers)
+        out += find_binding(lex, claim, ev_toks, to, passages, cword, name_labels(ctx.record), names)
         for ln in links:
             if ln.ev is not None or claim[ln.k][FLAG] == "n":
                 continue  # a name or value the rules have compared on their own
@@ -177,8 +173,6 @@ class Guard:
             w = cword(ln.k)
             if not carries(tok, lex, self.meta):
                 continue  # a noun in other words ("on-time rate" / "on-time performance"): the coverage rules' call
-            if ln.k in frames:
-                continue  # "one reviewer noted that ...": the evidence is what was said (find_frames)
             if slot is not None and ev_toks[slot[0]][slot[1]][POS] in lex.slot_pos and self._substitutable(claim, ln.k):
                 s = _text(passages[slot[0]], ev_toks[slot[0]][slot[1]])
                 out.append(Finding("unverified", "unverified.unaligned", f"the claim says '{w}' where the source says '{s}'",
@@ -254,14 +248,3 @@ class Guard:
                 if head >= 0 and (e, head) not in used and _is_content(ev[e][head], self.lex) and _word_class(ev[e][head]) == _word_class(tok):
                     votes[(e, head)] = votes.get((e, head), 0) + 1
         return max(votes, key=lambda x: (votes[x], -x[0], -x[1])) if votes else None
-
-def _unlabelled(ctx: ClaimContext, p: Passage) -> list[list]:
-    """The passage's words as the guard reads them: the opening line of a record's review
-    without the line's field label ("review info review text: rekeyed all 4 locks ..."). The
-    label names the field, not a word of what the review says: it is neither aligned with the
-    claim's words ("reviewer" / "review") nor the subject of the review's first clause."""
-    toks = p.f["tokens"]  # type: ignore[typeddict-item]
-    if not p.structured or p.text_of is None or ctx.index.passages[p.text_of] is not p or ":" not in p.f["text"]:
-        return toks
-    colon = p.f["text"].index(":")
-    return [[""] * 4 + t[4:7] + ["a", ""] if t[END] <= colon + 1 else t for t in toks]

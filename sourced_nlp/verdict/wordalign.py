@@ -41,7 +41,6 @@ class GuardLexicon:
     hedges: frozenset[str]
     attribution_verbs: frozenset[str]
     attribution_preps: frozenset[str]
-    reporting: frozenset[str]
     status: frozenset[str]
     exceptions: frozenset[str]
     ordinals: frozenset[str]
@@ -82,7 +81,6 @@ class GuardLexicon:
             hedges=frozenset(load_lexicon(lexical)["hedges"]),
             attribution_verbs=frozenset(g["attribution_verbs"]),
             attribution_preps=frozenset(g["attribution_preps"]),
-            reporting=frozenset(g.get("reporting_verbs", ())),
             status=frozenset(g["status"]),
             exceptions=frozenset(g["exceptions"]),
             ordinals=frozenset(g["ordinals"]),
