@@ -250,9 +250,16 @@ def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig)
     assert b"Traceback" not in err and b"Exception ignored" not in err
 
 
+#: Each signal at once after the summary and a little later: both signals, and both ends of the
+#: delays, run without the slow mark; the other pairs (each a batch process that loads spaCy,
+#: ~4 s) run with the whole suite.
+_AFTER_SUMMARY = [pytest.param(sig, delay, marks=() if (sig, delay) in {(signal.SIGINT, 0.0), (signal.SIGTERM, 0.05)}
+                               else pytest.mark.slow, id=f"{int(sig)}-{delay}")
+                  for sig in (signal.SIGINT, signal.SIGTERM) for delay in (0.0, 0.01, 0.05)]
+
+
 @pytest.mark.process
-@pytest.mark.parametrize("delay", [0.0, 0.01, 0.05])
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig,delay", _AFTER_SUMMARY)
 def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(short_file, short_run, tmp_path, sig, delay):
     """Every result written and the summary printed: a signal on the way out (Typer's Ctrl-C
     handling, the interpreter's teardown) changes neither the exit code nor the output."""
