@@ -254,7 +254,7 @@ def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig)
 #: delays, run without the slow mark; the other pairs (each a batch process that loads spaCy,
 #: ~4 s) run with the whole suite.
 _AFTER_SUMMARY = [pytest.param(sig, delay, marks=() if (sig, delay) in {(signal.SIGINT, 0.0), (signal.SIGTERM, 0.05)}
-                               else pytest.mark.slow, id=f"{int(sig)}-{delay}")
+                               else pytest.mark.slow(seconds=4), id=f"{int(sig)}-{delay}")
                   for sig in (signal.SIGINT, signal.SIGTERM) for delay in (0.0, 0.01, 0.05)]
 
 

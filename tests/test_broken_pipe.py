@@ -67,7 +67,7 @@ def files(tmp_path_factory) -> Path:
 #: gate's outcome only picks the exit code); ``eval score --format json`` writes its card to
 #: ``sys.stdout`` as ``check --format json`` and ``eval gate`` do (``eval score -o`` stays: its
 #: table goes through a rich console of its own).
-REPEAT = pytest.mark.slow
+REPEAT = pytest.mark.slow(seconds=4)
 
 CASES = [
     # id, entry point, argv ({d}: the files above), exit code under a broken pipe, marks

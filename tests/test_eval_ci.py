@@ -83,7 +83,7 @@ def repo(tmp_path):
     return r
 
 
-@pytest.mark.slow  # the Action's bash steps, each a fresh sourced process loading spaCy
+@pytest.mark.slow(seconds=7)  # the Action's bash steps, each a fresh sourced process loading spaCy
 @pytest.mark.process
 def test_action_scores_gates_and_writes_the_summary(repo, tmp_path):
     steps, summary = run_action(repo, {"install": "false", "cases": "evals/cases.jsonl",
@@ -98,7 +98,7 @@ def test_action_scores_gates_and_writes_the_summary(repo, tmp_path):
     assert card["overall"]["grounded_share"] == 0.5
 
 
-@pytest.mark.slow  # the Action's bash steps, each a fresh sourced process loading spaCy
+@pytest.mark.slow(seconds=7)  # the Action's bash steps, each a fresh sourced process loading spaCy
 @pytest.mark.process
 def test_action_fails_the_job_on_a_regression(repo, tmp_path):
     steps, summary = run_action(repo, {"install": "false", "cases": "evals/cases.jsonl",

@@ -69,7 +69,7 @@ def _help_cases():
     for args, code, out_has in HELP:
         for entry, name in ((CONSOLE, "console"), (MODULE, "python -m")):
             repeat = entry == MODULE and len(args) > 1 and args[0] != "check"
-            yield pytest.param(entry, args, code, out_has, marks=pytest.mark.slow if repeat else (),
+            yield pytest.param(entry, args, code, out_has, marks=pytest.mark.slow(seconds=1) if repeat else (),
                                id=f"{' '.join(args)}-{code}-{out_has}-{name}")
 
 
