@@ -39,7 +39,9 @@ def pytest_configure(config):
 
 
 #: A rough cost per test, by mark, to order the files longest first: a ``slow`` test runs for
-#: tens of seconds, a ``process`` test starts an interpreter (most of them load spaCy there).
+#: tens of seconds, a ``process`` test starts an interpreter (most of them load spaCy there). A
+#: mark's ``seconds`` keyword overrides it: ``slow(seconds=4)`` is a test kept out of the fast
+#: set that is not itself long (one more process like the ones the fast set runs).
 _COST = {"slow": 40.0, "process": 4.0}
 _COST_OTHER = 0.15
 #: Files long without those marks (seconds on two cores, 2026-12-03): the meaning tier over 24
@@ -48,7 +50,8 @@ _LONG_FILES = {"tests/test_meaning.py": 15.0, "tests/test_browser.py": 12.0}
 
 
 def _cost(item) -> float:
-    return max((c for mark, c in _COST.items() if item.get_closest_marker(mark)), default=_COST_OTHER)
+    marks = [(item.get_closest_marker(mark), c) for mark, c in _COST.items()]
+    return max((m.kwargs.get("seconds", c) for m, c in marks if m is not None), default=_COST_OTHER)
 
 
 def _file_costs(items) -> dict[str, float]:

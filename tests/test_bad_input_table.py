@@ -351,6 +351,10 @@ def test_closed_stdout_is_an_output_error(inputs):
     assert "error: cannot write standard output: it is closed" in err and "Traceback" not in err
 
 
+# The two broken-pipe tests below are the cases "check passing" (text, exit 0) and "check failing
+# json" (exit 1) of test_broken_pipe.py, which run without the slow mark; each starts spaCy in a
+# fresh interpreter, so they run with the whole suite only.
+@pytest.mark.slow(seconds=4)
 @pytest.mark.process
 @pytest.mark.parametrize("fmt", ["json", "text"])
 def test_broken_pipe_on_a_passing_report_is_no_failure(inputs, fmt):
@@ -366,6 +370,7 @@ def test_broken_pipe_on_a_passing_report_is_no_failure(inputs, fmt):
     assert "Traceback" not in err and "Exception ignored" not in err
 
 
+@pytest.mark.slow(seconds=4)
 @pytest.mark.process
 def test_broken_pipe_keeps_a_failing_gate(inputs, tmp_path):
     wrong = tmp_path / "wrong.txt"

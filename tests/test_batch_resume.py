@@ -108,19 +108,24 @@ def test_every_record_has_its_result_in_order(full_run):
     assert f"{N_RECORDS + 1} records: {N_RECORDS} checked" in err
 
 
-def _interrupt(batch_file, out, sig) -> tuple[int, str]:
-    """Run the batch, and send ``sig`` at a random point after its first result is written."""
+def _interrupt(batch_file, out, sig) -> tuple[int, str, bool]:
+    """Run the batch, and send ``sig`` at a random point after its first result is written.
+    Returns the exit code, stderr, and whether the file held some but not all results while
+    the process was still running (the results are flushed as they are done)."""
     proc = subprocess.Popen(_cmd(batch_file, "-o", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 600  # the ready sign: a first result in the file (or the run over)
-    while (not out.exists() or not out.read_bytes()) and proc.poll() is None:
+    deadline = time.monotonic() + 600  # the ready sign: a first whole result in the file (or the run over)
+    data = b""
+    while b"\n" not in data and proc.poll() is None:
         if time.monotonic() > deadline:
             proc.kill()
             pytest.fail(f"no result in {out} after 600 s: {proc.communicate()[1].decode()[-2000:]}")
         time.sleep(0.02)
+        data = out.read_bytes() if out.exists() else b""
+    seen_partial = proc.poll() is None and 0 < data.count(b"\n") < N_RECORDS + 1
     time.sleep(random.uniform(0.0, 1.0))
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=300)
-    return proc.returncode, err.decode()
+    return proc.returncode, err.decode(), seen_partial
 
 
 @pytest.mark.process
@@ -128,7 +133,8 @@ def _interrupt(batch_file, out, sig) -> tuple[int, str]:
 def test_interrupted_batch_leaves_a_valid_prefix_and_resume_completes_it(batch_file, full_run, tmp_path, sig, run_cli):
     full, _ = full_run
     out = tmp_path / "results.jsonl"
-    code, err = _interrupt(batch_file, out, sig)
+    code, err, seen_partial = _interrupt(batch_file, out, sig)
+    assert seen_partial, "no partial results in the file while the batch ran: not flushed as they are done"
     partial = out.read_bytes()
     n = _valid_prefix(partial, full)
     if code in (0, 1, 2):  # it finished before the signal came: nothing to resume, but nothing lost
@@ -199,6 +205,7 @@ def test_resume_needs_an_output_file(batch_file, run_cli):
     assert code == 2 and "--resume needs -o OUT" in err
 
 
+@pytest.mark.slow(seconds=4)  # the interrupted runs above check it too, in the fast set
 @pytest.mark.process
 def test_results_are_flushed_as_they_are_done(batch_file, tmp_path):
     """The first results are in the file while later records are still being checked."""
@@ -250,9 +257,16 @@ def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig)
     assert b"Traceback" not in err and b"Exception ignored" not in err
 
 
+#: Each signal at once after the summary and a little later: both signals, and both ends of the
+#: delays, run without the slow mark; the other pairs (each a batch process that loads spaCy,
+#: ~4 s) run with the whole suite.
+_AFTER_SUMMARY = [pytest.param(sig, delay, marks=() if (sig, delay) in {(signal.SIGINT, 0.0), (signal.SIGTERM, 0.05)}
+                               else pytest.mark.slow(seconds=4), id=f"{int(sig)}-{delay}")
+                  for sig in (signal.SIGINT, signal.SIGTERM) for delay in (0.0, 0.01, 0.05)]
+
+
 @pytest.mark.process
-@pytest.mark.parametrize("delay", [0.0, 0.01, 0.05])
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig,delay", _AFTER_SUMMARY)
 def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(short_file, short_run, tmp_path, sig, delay):
     """Every result written and the summary printed: a signal on the way out (Typer's Ctrl-C
     handling, the interpreter's teardown) changes neither the exit code nor the output."""

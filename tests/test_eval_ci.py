@@ -83,6 +83,7 @@ def repo(tmp_path):
     return r
 
 
+@pytest.mark.slow(seconds=7)  # the Action's bash steps, each a fresh sourced process loading spaCy
 @pytest.mark.process
 def test_action_scores_gates_and_writes_the_summary(repo, tmp_path):
     steps, summary = run_action(repo, {"install": "false", "cases": "evals/cases.jsonl",
@@ -97,6 +98,7 @@ def test_action_scores_gates_and_writes_the_summary(repo, tmp_path):
     assert card["overall"]["grounded_share"] == 0.5
 
 
+@pytest.mark.slow(seconds=7)  # the Action's bash steps, each a fresh sourced process loading spaCy
 @pytest.mark.process
 def test_action_fails_the_job_on_a_regression(repo, tmp_path):
     steps, summary = run_action(repo, {"install": "false", "cases": "evals/cases.jsonl",
@@ -106,7 +108,7 @@ def test_action_fails_the_job_on_a_regression(repo, tmp_path):
     assert "fell: answered_unanswerable 1 -> 2 (+1, allowed 0)" in summary
 
 
-@pytest.mark.process
+@pytest.mark.process  # one step, one sourced process: the Action's steps run in the fast set too
 def test_action_fails_the_job_on_a_contradicted_fixture(repo, tmp_path):
     steps, summary = run_action(repo, {"install": "false", "fixtures": "evals/fixtures-stale.json"},
                                 tmp_path)

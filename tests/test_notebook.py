@@ -73,6 +73,7 @@ def test_notebook_is_clean_in_the_repository():
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), "commit it without outputs"
 
 
+@pytest.mark.slow(seconds=8)  # a Jupyter kernel runs the whole notebook, spaCy loaded in it
 def test_notebook_runs_headless():
     nb = run_notebook(EXAMPLES)
     html = "\n".join(outputs(nb, "text/html"))
@@ -86,6 +87,7 @@ def test_notebook_runs_headless():
         assert any("RAGTruth data not found" in m for m in outputs(nb, "text/markdown"))
 
 
+@pytest.mark.slow(seconds=8)  # a Jupyter kernel runs the whole notebook, spaCy loaded in it
 def test_notebook_without_ragtruth_degrades_to_a_note(tmp_path):
     """A copy of examples/ with no shared data beside it: a markdown note, no error."""
     work = tmp_path / "repo" / "examples"

@@ -49,8 +49,7 @@ def run(entry: str, *args: str, cwd: Path = REPO) -> tuple[int, str, list[str], 
     return proc.returncode, proc.stdout, rest, imported
 
 
-@pytest.mark.parametrize("entry", [CONSOLE, MODULE], ids=["console", "python -m"])
-@pytest.mark.parametrize("args, code, out_has", [
+HELP = [
     (["--version"], 0, f"sourced {sourced_nlp.__version__}"),
     (["--help"], 0, "Commands"),
     (["check", "--help"], 0, "ANSWER"),
@@ -59,7 +58,22 @@ def run(entry: str, *args: str, cwd: Path = REPO) -> tuple[int, str, list[str], 
     (["eval", "--help"], 0, "Usage"),
     (["calibrate", "--help"], 0, "GOLD.jsonl"),
     (["serve", "--help"], 0, "--port"),
-], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+]
+
+
+def _help_cases():
+    """Every case under both entry points. Past ``--version`` (which the console script answers
+    itself) both run the same ``run_to_exit(cli_main, args)`` after the same imports, so the
+    ``python -m`` run of a command's help other than ``check --help`` is a repeat: it runs with
+    the whole suite only (``slow``), one fresh interpreter each."""
+    for args, code, out_has in HELP:
+        for entry, name in ((CONSOLE, "console"), (MODULE, "python -m")):
+            repeat = entry == MODULE and len(args) > 1 and args[0] != "check"
+            yield pytest.param(entry, args, code, out_has, marks=pytest.mark.slow(seconds=1) if repeat else (),
+                               id=f"{' '.join(args)}-{code}-{out_has}-{name}")
+
+
+@pytest.mark.parametrize("entry, args, code, out_has", list(_help_cases()))
 def test_help_and_version_import_no_heavy_library(entry, args, code, out_has):
     rc, out, err, imported = run(entry, *args)
     assert rc == code, err
