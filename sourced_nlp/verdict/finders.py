@@ -2,14 +2,16 @@
 (:func:`~.wordalign.align_words`), takes the grounding back (:mod:`.guard`): a universal or
 exclusive quantifier the evidence does not bear out (:func:`find_scope`), two names in each
 other's place (:func:`find_roles`), a value or act said of another subject (:func:`find_binding`),
-a qualifier, hedge or attribution of the evidence the claim drops (:func:`find_dropped`).
+a qualifier, hedge or attribution of the evidence the claim drops (:func:`find_dropped`), a
+word the claim denies that the evidence affirms (:func:`find_denied`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
-from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
+from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
 from .wordalign import GuardLexicon, _is_content, same_name
 
 
@@ -264,3 +266,37 @@ def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
                                 [{"claim": "", "source": s, "kind": "attribution"}], e)]
     return []
 
+
+def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how, passages, cword,
+                others: Callable[[], list[list[list]]] = list) -> list[Finding]:
+    """A word the claim denies with a ``neg`` dependent ("the road that does not flood", "the
+    senator, who was not elected") that the evidence holds by its own lemma or form, affirmed: no
+    negation cue on any of the evidence's words of that lemma, on their heads, or in their
+    clauses. The negation component reads the cue of a sentence's main predicate only
+    (:mod:`sourced_nlp.components.negation`); this reads the cue on any word the claim shares
+    with its evidence, a relative or subordinate clause's. The cues and the
+    pseudo-negations ("not only") are those of ``models/negation.json``; a synonym or broader
+    word is no evidence of an affirmation (the evidence may deny in other words)."""
+    for k, t in enumerate(claim):
+        h = t[HEAD]
+        if t[DEP] != "neg" or t[RAW].replace("\u2019", "'") not in cues or h < 0 or h not in to or how.get(h) not in ("lemma", "form"):
+            continue
+        nxt = claim[k + 1][RAW] if k + 1 < len(claim) else ""
+        if f"{t[RAW]} {nxt}" in pseudo or t[RAW] == "no" and nxt == "longer":
+            continue
+        e, j = to[h]
+        lemma = ev[e][j][LEMMA]
+
+        def denied(toks: list[list], i: int) -> bool:
+            clause = _clause(toks, i)
+            reach = {i, *_ancestors(toks, i, 3), *_subtree(toks, clause if clause is not None else i)}
+            reach |= {c for a in (i, *_ancestors(toks, i, 3)) for c in _children(toks, a)}
+            return any(toks[x][RAW].replace("\u2019", "'") in cues or toks[x][LEMMA] in cues or toks[x][DEP] == "neg" for x in reach)
+
+        if any(denied(toks, i) for toks in (*ev, *others()) for i in range(len(toks)) if toks[i][LEMMA] == lemma):
+            continue
+        s = _text(passages[e], ev[e][j])
+        w = f"{cword(k)} {cword(h)}"
+        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{w}'; the source says '{s}'",
+                        [{"claim": w, "source": s, "kind": "polarity"}], e)]
+    return []

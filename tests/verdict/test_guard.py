@@ -80,6 +80,13 @@ ROWS = [
      ["Lake Aral is the third-largest lake in the region."], "contradicted", "contradicted.qualifier"),
     ("names in each other's place", "Initech sued Globex in 2021.", ["Globex sued Initech in 2021."],
      "contradicted", "contradicted.roles"),
+    # a denial the negation component does not read (not the main predicate's) on a word the evidence affirms
+    ("a denial in a relative clause", "The bridge that was not repaired reopened in May.",
+     ["The bridge that was repaired reopened in May."], "contradicted", "contradicted.polarity"),
+    ("a denial in a subordinate clause", "The road that does not flood in spring leads to the farm.",
+     ["The road that floods in spring leads to the farm."], "contradicted", "contradicted.polarity"),
+    ("a denial in a non-restrictive clause", "The senator, who was not elected in 2019, chairs the committee.",
+     ["The senator, who was elected in 2019, chairs the committee."], "contradicted", "contradicted.polarity"),
     ("a hedge dropped", "The museum will close in October.", ["The museum might close in October."],
      "unverified", "unverified.hedged"),
     ("a hedging modal over the claim's own verb", "The bridge will reopen in May.", ["The bridge could reopen in May."],
@@ -120,6 +127,13 @@ KEPT = [
     # a modal hedges what it governs: "could" over "eat", not over the plate and its sauce
     ("a modal over words the claim does not use", "The shawarma plate comes with a garlic sauce.",
      ["The shawarma plate comes with a garlic sauce I could eat every day."]),
+    # a denial the evidence shares, or that another passage of the source makes
+    ("a shared denial in a relative clause", "The bridge that was not repaired reopened in May.",
+     ["The bridge that was not repaired reopened in May."]),
+    ("a denial in another passage", "Red foxes have a white tail tip, while grey foxes do not have this white tip.",
+     ["Red foxes have a white tail tip, which is easy to see. The tails of the two species differ.",
+      "Grey foxes don\u2019t have a white tip on the tail."]),
+    ("not only", "The museum not only reopened in May but also expanded.", ["The museum reopened in May and expanded."]),
 ]
 
 
