@@ -270,11 +270,15 @@ def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
 def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how, passages, cword,
                 others: Callable[[], list[list[list]]] = list) -> list[Finding]:
     """A word the claim denies with a ``neg`` dependent ("the road that does not flood", "the
-    senator, who was not elected") that the evidence holds by its own lemma or form, affirmed: no
-    negation cue on any of the evidence's words of that lemma, on their heads, or in their
-    clauses. The negation component reads the cue of a sentence's main predicate only
-    (:mod:`sourced_nlp.components.negation`); this reads the cue on any word the claim shares
-    with its evidence, a relative or subordinate clause's. The cues and the
+    senator, who was not elected") that the evidence holds by its own lemma or form, affirmed:
+    no word of that lemma, in the evidence or in any other passage of the sources (``others``),
+    is denied by a cue on it, on a word above it up to its clause's verb, or on its object's
+    determiner ("do not have", "was not known", "has no tip"). Other passages count because a
+    contrast ("X have a tip, while Y do not") is grounded on the affirmed clause's passage and
+    may be denied in another; a cue deeper in a clause the word governs ("knew they would not
+    ...") does not deny it. The negation component reads the cue of a sentence's main predicate
+    only (:mod:`sourced_nlp.components.negation`); this reads the cue on any word the claim
+    shares with its evidence, a relative or subordinate clause's. The cues and the
     pseudo-negations ("not only") are those of ``models/negation.json``; a synonym or broader
     word is no evidence of an affirmation (the evidence may deny in other words)."""
     for k, t in enumerate(claim):
@@ -288,9 +292,17 @@ def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how
         lemma = ev[e][j][LEMMA]
 
         def denied(toks: list[list], i: int) -> bool:
+            # the cue on the word, on a word above it up to its clause's verb, or on its object
+            # ("do not have", "was not known", "has no tip"); not a cue deeper in a clause it
+            # governs ("knew they would not get into trouble")
             clause = _clause(toks, i)
-            reach = {i, *_ancestors(toks, i, 3), *_subtree(toks, clause if clause is not None else i)}
-            reach |= {c for a in (i, *_ancestors(toks, i, 3)) for c in _children(toks, a)}
+            above = [i]
+            for a in _ancestors(toks, i, 3):
+                if clause is None or i == clause or clause in above:
+                    break
+                above.append(a)
+            reach = {c for a in above for c in _children(toks, a)}
+            reach |= {d for c in _children(toks, i) for d in _children(toks, c) if toks[d][DEP] == "det"}
             return any(toks[x][RAW].replace("\u2019", "'") in cues or toks[x][LEMMA] in cues or toks[x][DEP] == "neg" for x in reach)
 
         if any(denied(toks, i) for toks in (*ev, *others()) for i in range(len(toks)) if toks[i][LEMMA] == lemma):

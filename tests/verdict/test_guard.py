@@ -87,6 +87,10 @@ ROWS = [
      ["The road that floods in spring leads to the farm."], "contradicted", "contradicted.polarity"),
     ("a denial in a non-restrictive clause", "The senator, who was not elected in 2019, chairs the committee.",
      ["The senator, who was elected in 2019, chairs the committee."], "contradicted", "contradicted.polarity"),
+    # a cue deeper in a clause the word governs does not deny the word
+    ("a denial below the word is not the word's", "The road that does not flood in spring leads to the farm.",
+     ["The road that floods in spring leads to the farm.", "The river floods the road so often that farmers do not use it."],
+     "contradicted", "contradicted.polarity"),
     ("a hedge dropped", "The museum will close in October.", ["The museum might close in October."],
      "unverified", "unverified.hedged"),
     ("a hedging modal over the claim's own verb", "The bridge will reopen in May.", ["The bridge could reopen in May."],
