@@ -312,3 +312,64 @@ def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how
         return [Finding("contradicted", "contradicted.polarity", f"the claim says '{w}'; the source says '{s}'",
                         [{"claim": w, "source": s, "kind": "polarity"}], e)]
     return []
+
+
+def _slot_of(lex: GuardLexicon, toks, i: int) -> tuple[int, str] | None:
+    """The word's slot: the content word it depends on and how (its dependency class, or the
+    preposition it hangs on: "parsing of sentences" is ``(parsing, "of")``)."""
+    t = toks[i]
+    h = t[HEAD]
+    if h < 0:
+        return None
+    if t[DEP] == "pobj" and toks[h][DEP] in ("prep", "agent", "dative") and toks[h][HEAD] >= 0:
+        return toks[h][HEAD], "of:" + toks[h][LEMMA]
+    return h, lex.dep_class.get(t[DEP], t[DEP])
+
+
+def _coordinated(toks, i: int, j: int) -> bool:
+    """Words ``i`` and ``j`` are members of one coordination ("a hammer, a saw and a drill")."""
+    def first(x: int) -> int:
+        while toks[x][DEP] == "conj" and toks[x][HEAD] >= 0:
+            x = toks[x][HEAD]
+        return x
+    return first(i) == first(j)
+
+
+def find_moved(lex: GuardLexicon, claim, ev, to, how, passages, cword) -> list[Finding]:
+    """Two nouns of the claim in each other's place, where the evidence holds both: "produces a
+    correct input for every output" against "produces a correct output for every input". Each
+    noun's slot (the aligned content word it depends on, and the dependency or preposition it
+    hangs on by: :func:`_slot_of`) holds, in the evidence, the word the other noun is aligned
+    with, and neither noun's own word is in its slot; two members of one list are in no
+    order (:func:`_coordinated`). Both by lemma or form; a noun the parser
+    tags as a proper one counts, names and values (of the NER, of a number) are
+    :func:`find_roles`' and :func:`find_binding`'s."""
+    def slot_in_ev(k: int) -> tuple[int, list[int]] | None:
+        sl = _slot_of(lex, claim, k)
+        if sl is None or sl[0] not in to:
+            return None
+        e, hj = to[sl[0]]
+        toks = ev[e]
+        return e, [i for i in range(len(toks)) if (x := _slot_of(lex, toks, i)) is not None and x[0] == hj and x[1] == sl[1]]
+
+    nouns = [k for k in to if claim[k][POS] in ("NOUN", "PROPN") and claim[k][FLAG] != "n" and how.get(k) in ("lemma", "form")]
+    for a in nouns:
+        sa = slot_in_ev(a)
+        if sa is None or to[a][0] != sa[0] or to[a][1] in sa[1]:
+            continue
+        for b in nouns:
+            if b == a or claim[b][LEMMA] == claim[a][LEMMA] or to[b][0] != sa[0] or to[b][1] not in sa[1]:
+                continue
+            sb = slot_in_ev(b)
+            if sb is None or sb[0] != sa[0] or to[a][1] not in sb[1] or to[b][1] in sb[1]:
+                continue
+            if _slot_of(lex, claim, a) == _slot_of(lex, claim, b) or _coordinated(claim, a, b) \
+                    or _coordinated(ev[sa[0]], to[a][1], to[b][1]):
+                continue  # members of one list, in any order
+            p = passages[sa[0]]
+            s = _text(p, ev[sa[0]][to[b][1]])
+            return [Finding("contradicted", "contradicted.roles",
+                            f"the claim has '{cword(a)}' and '{cword(b)}' in each other's place",
+                            [{"claim": f"{cword(a)} ... {cword(b)}", "source": f"{s} ... {_text(p, ev[sa[0]][to[a][1]])}", "kind": "roles"}],
+                            sa[0])]
+    return []

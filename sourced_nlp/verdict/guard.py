@@ -23,7 +23,9 @@ rule speak: a passage that states another value now decides):
 * **contradicted.polarity** — a word the claim denies ("a bridge that was not repaired",
   "pleaded not guilty") that the evidence holds by lemma, affirmed, and no passage of the
   sources denies: the negation component reads the main predicate's cue only.
-* **contradicted.roles** — two names of the claim in each other's place (who acquired whom).
+* **contradicted.roles** — two names of the claim in each other's place (who acquired whom), or
+  two nouns each in the other's slot ("from the reservoir to the lake" for "from the lake to the
+  reservoir").
 * **contradicted.entity** / **contradicted.value** — a value or act of the claim's named subject
   is said of another name in the evidence ("Version 3.0 removed the API" for "Version 2.0
   removed the API"); the claim's subject has another value in the same slot ("the free plan
@@ -57,7 +59,7 @@ from collections.abc import Callable
 
 from ..text.lexicons import load_lexicon
 from .context import ClaimContext
-from .finders import Finding, find_binding, find_denied, find_dropped, find_roles, find_scope
+from .finders import Finding, find_binding, find_denied, find_dropped, find_moved, find_roles, find_scope
 from .index import passage_at
 from .passage import Passage
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _children, _is_predicate, _negated, _text, _word_class
@@ -149,6 +151,7 @@ class Guard:
                             [], 0)], links
         out += find_roles(claim, ev_toks, to, passages, cword)
         hows = {ln.k: ln.how for ln in links}
+        out += find_moved(lex, claim, ev_toks, to, hows, passages, cword)
         out += find_denied(self.neg_cues, self.neg_pseudo, claim, ev_toks, to, hows, passages, cword,
                            lambda: [p.f["tokens"] for p in ctx.index.passages if not p.structured and "tokens" in p.f])  # type: ignore[typeddict-item]
         names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])
