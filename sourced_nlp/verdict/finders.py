@@ -270,7 +270,7 @@ def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
 def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how, passages, cword,
                 others: Callable[[], list[list[list]]] = list) -> list[Finding]:
     """A word the claim denies with a ``neg`` dependent ("the road that does not flood", "the
-    senator, who was not elected") that the evidence holds by its own lemma or form, affirmed:
+    senator, who was not elected") that the evidence holds by its own lemma, affirmed:
     no word of that lemma, in the evidence or in any other passage of the sources (``others``),
     is denied by a cue on it, on a word above it up to its clause's verb, or on its object's
     determiner ("do not have", "was not known", "has no tip"). Other passages count because a
@@ -279,11 +279,12 @@ def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how
     ...") does not deny it. The negation component reads the cue of a sentence's main predicate
     only (:mod:`sourced_nlp.components.negation`); this reads the cue on any word the claim
     shares with its evidence, a relative or subordinate clause's. The cues and the
-    pseudo-negations ("not only") are those of ``models/negation.json``; a synonym or broader
-    word is no evidence of an affirmation (the evidence may deny in other words)."""
+    pseudo-negations ("not only") are those of ``models/negation.json``; a synonym, a broader
+    word or another form of the stem ("waterlogged" / "water") is no evidence of an affirmation
+    (the evidence may deny in other words)."""
     for k, t in enumerate(claim):
         h = t[HEAD]
-        if t[DEP] != "neg" or t[RAW].replace("\u2019", "'") not in cues or h < 0 or h not in to or how.get(h) not in ("lemma", "form"):
+        if t[DEP] != "neg" or t[RAW].replace("\u2019", "'") not in cues or h < 0 or h not in to or how.get(h) != "lemma":
             continue
         nxt = claim[k + 1][RAW] if k + 1 < len(claim) else ""
         if f"{t[RAW]} {nxt}" in pseudo or t[RAW] == "no" and nxt == "longer":
