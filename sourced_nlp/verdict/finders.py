@@ -2,14 +2,16 @@
 (:func:`~.wordalign.align_words`), takes the grounding back (:mod:`.guard`): a universal or
 exclusive quantifier the evidence does not bear out (:func:`find_scope`), two names in each
 other's place (:func:`find_roles`), a value or act said of another subject (:func:`find_binding`),
-a qualifier, hedge or attribution of the evidence the claim drops (:func:`find_dropped`).
+a qualifier, hedge or attribution of the evidence the claim drops (:func:`find_dropped`), a
+word the claim denies that the evidence affirms (:func:`find_denied`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
-from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
+from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
 from .wordalign import GuardLexicon, _is_content, same_name
 
 
@@ -264,3 +266,111 @@ def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
                                 [{"claim": "", "source": s, "kind": "attribution"}], e)]
     return []
 
+
+def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how, passages, cword,
+                others: Callable[[], list[list[list]]] = list) -> list[Finding]:
+    """A word the claim denies with a ``neg`` dependent ("the road that does not flood", "the
+    senator, who was not elected") that the evidence holds by its own lemma, affirmed:
+    no word of that lemma, in the evidence or in any other passage of the sources (``others``),
+    is denied by a cue on it, on a word above it up to its clause's verb, or on its object's
+    determiner ("do not have", "was not known", "has no tip"). Other passages count because a
+    contrast ("X have a tip, while Y do not") is grounded on the affirmed clause's passage and
+    may be denied in another; a cue deeper in a clause the word governs ("knew they would not
+    ...") does not deny it. The negation component reads the cue of a sentence's main predicate
+    only (:mod:`sourced_nlp.components.negation`); this reads the cue on any word the claim
+    shares with its evidence, a relative or subordinate clause's. The cues and the
+    pseudo-negations ("not only") are those of ``models/negation.json``; a synonym, a broader
+    word or another form of the stem ("waterlogged" / "water") is no evidence of an affirmation
+    (the evidence may deny in other words)."""
+    for k, t in enumerate(claim):
+        h = t[HEAD]
+        if t[DEP] != "neg" or t[RAW].replace("\u2019", "'") not in cues or h < 0 or h not in to or how.get(h) != "lemma":
+            continue
+        nxt = claim[k + 1][RAW] if k + 1 < len(claim) else ""
+        if f"{t[RAW]} {nxt}" in pseudo or t[RAW] == "no" and nxt == "longer":
+            continue
+        e, j = to[h]
+        lemma = ev[e][j][LEMMA]
+
+        def denied(toks: list[list], i: int) -> bool:
+            # the cue on the word, on a word above it up to its clause's verb, or on its object
+            # ("do not have", "was not known", "has no tip"); not a cue deeper in a clause it
+            # governs ("knew they would not get into trouble")
+            clause = _clause(toks, i)
+            above = [i]
+            for a in _ancestors(toks, i, 3):
+                if clause is None or i == clause or clause in above:
+                    break
+                above.append(a)
+            reach = {c for a in above for c in _children(toks, a)}
+            reach |= {d for c in _children(toks, i) for d in _children(toks, c) if toks[d][DEP] == "det"}
+            return any(toks[x][RAW].replace("\u2019", "'") in cues or toks[x][LEMMA] in cues or toks[x][DEP] == "neg" for x in reach)
+
+        if any(denied(toks, i) for toks in (*ev, *others()) for i in range(len(toks)) if toks[i][LEMMA] == lemma):
+            continue
+        s = _text(passages[e], ev[e][j])
+        w = f"{cword(k)} {cword(h)}"
+        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{w}'; the source says '{s}'",
+                        [{"claim": w, "source": s, "kind": "polarity"}], e)]
+    return []
+
+
+def _slot_of(lex: GuardLexicon, toks, i: int) -> tuple[int, str] | None:
+    """The word's slot: the content word it depends on and how (its dependency class, or the
+    preposition it hangs on: "parsing of sentences" is ``(parsing, "of")``)."""
+    t = toks[i]
+    h = t[HEAD]
+    if h < 0:
+        return None
+    if t[DEP] == "pobj" and toks[h][DEP] in ("prep", "agent", "dative") and toks[h][HEAD] >= 0:
+        return toks[h][HEAD], "of:" + toks[h][LEMMA]
+    return h, lex.dep_class.get(t[DEP], t[DEP])
+
+
+def _coordinated(toks, i: int, j: int) -> bool:
+    """Words ``i`` and ``j`` are members of one coordination ("a hammer, a saw and a drill")."""
+    def first(x: int) -> int:
+        while toks[x][DEP] == "conj" and toks[x][HEAD] >= 0:
+            x = toks[x][HEAD]
+        return x
+    return first(i) == first(j)
+
+
+def find_moved(lex: GuardLexicon, claim, ev, to, how, passages, cword) -> list[Finding]:
+    """Two nouns of the claim in each other's place, where the evidence holds both: "produces a
+    correct input for every output" against "produces a correct output for every input". Each
+    noun's slot (the aligned content word it depends on, and the dependency or preposition it
+    hangs on by: :func:`_slot_of`) holds, in the evidence, the word the other noun is aligned
+    with, and neither noun's own word is in its slot; two members of one list are in no
+    order (:func:`_coordinated`). Both by lemma or form; a noun the parser
+    tags as a proper one counts, names and values (of the NER, of a number) are
+    :func:`find_roles`' and :func:`find_binding`'s."""
+    def slot_in_ev(k: int) -> tuple[int, list[int]] | None:
+        sl = _slot_of(lex, claim, k)
+        if sl is None or sl[0] not in to:
+            return None
+        e, hj = to[sl[0]]
+        toks = ev[e]
+        return e, [i for i in range(len(toks)) if (x := _slot_of(lex, toks, i)) is not None and x[0] == hj and x[1] == sl[1]]
+
+    nouns = [k for k in to if claim[k][POS] in ("NOUN", "PROPN") and claim[k][FLAG] != "n" and how.get(k) in ("lemma", "form")]
+    for a in nouns:
+        sa = slot_in_ev(a)
+        if sa is None or to[a][0] != sa[0] or to[a][1] in sa[1]:
+            continue
+        for b in nouns:
+            if b == a or claim[b][LEMMA] == claim[a][LEMMA] or to[b][0] != sa[0] or to[b][1] not in sa[1]:
+                continue
+            sb = slot_in_ev(b)
+            if sb is None or sb[0] != sa[0] or to[a][1] not in sb[1] or to[b][1] in sb[1]:
+                continue
+            if _slot_of(lex, claim, a) == _slot_of(lex, claim, b) or _coordinated(claim, a, b) \
+                    or _coordinated(ev[sa[0]], to[a][1], to[b][1]):
+                continue  # members of one list, in any order
+            p = passages[sa[0]]
+            s = _text(p, ev[sa[0]][to[b][1]])
+            return [Finding("contradicted", "contradicted.roles",
+                            f"the claim has '{cword(a)}' and '{cword(b)}' in each other's place",
+                            [{"claim": f"{cword(a)} ... {cword(b)}", "source": f"{s} ... {_text(p, ev[sa[0]][to[a][1]])}", "kind": "roles"}],
+                            sa[0])]
+    return []

@@ -20,7 +20,12 @@ rule speak: a passage that states another value now decides):
 * **contradicted.qualifier** — the claim drops a word of the evidence that changes who or what
   is meant: a title's status (``former`` CEO), an ordinal of a superlative (``second``-largest),
   an exception (``except Asia``).
-* **contradicted.roles** — two names of the claim in each other's place (who acquired whom).
+* **contradicted.polarity** — a word the claim denies ("a bridge that was not repaired",
+  "pleaded not guilty") that the evidence holds by lemma, affirmed, and no passage of the
+  sources denies: the negation component reads the main predicate's cue only.
+* **contradicted.roles** — two names of the claim in each other's place (who acquired whom), or
+  two nouns each in the other's slot ("from the reservoir to the lake" for "from the lake to the
+  reservoir").
 * **contradicted.entity** / **contradicted.value** — a value or act of the claim's named subject
   is said of another name in the evidence ("Version 3.0 removed the API" for "Version 2.0
   removed the API"); the claim's subject has another value in the same slot ("the free plan
@@ -54,7 +59,7 @@ from collections.abc import Callable
 
 from ..text.lexicons import load_lexicon
 from .context import ClaimContext
-from .finders import Finding, find_binding, find_dropped, find_roles, find_scope
+from .finders import Finding, find_binding, find_denied, find_dropped, find_moved, find_roles, find_scope
 from .index import passage_at
 from .passage import Passage
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _children, _is_predicate, _negated, _text, _word_class
@@ -62,7 +67,7 @@ from .types import Result, result
 from .wordalign import (  # noqa: F401
     GuardLexicon, Link, _is_content, align_words, alignment, carries, default_guard_lexicon, name_keys, name_labels, same_name)
 
-DECIDES = ("contradicted.antonym", "contradicted.scope", "contradicted.qualifier", "contradicted.roles",
+DECIDES = ("contradicted.antonym", "contradicted.polarity", "contradicted.scope", "contradicted.qualifier", "contradicted.roles",
            "contradicted.entity", "contradicted.value", "unverified.hedged", "unverified.unaligned", "unverified.unbound",
            "unverified.language")
 
@@ -91,6 +96,10 @@ class Guard:
         #: the words of the lexical antonym groups (``models/lexical.json``), canonical lemmas
         self.group_words: tuple[str, ...] = tuple(sorted(
             w for sides in load_lexicon("lexical")["antonym_groups"] for side in sides for w in side if " " not in w))
+        neg = load_lexicon("negation")
+        #: the negation cues and pseudo-negations of ``models/negation.json`` (:func:`find_denied`)
+        self.neg_cues = frozenset((*neg["neg_dep_cues"], *neg["determiner_cues"], *neg["preposition_cues"], *neg["verb_cues"]))
+        self.neg_pseudo = frozenset(neg["pseudo"])
 
     def with_meta(self, meta_words: frozenset[str]) -> "Guard":
         """The same guard, leaving ``meta_words`` (the verifier's) out of what must be aligned."""
@@ -141,6 +150,10 @@ class Guard:
             return [Finding("unverified", "unverified.language", "the claim is not in English; the rules read English only",
                             [], 0)], links
         out += find_roles(claim, ev_toks, to, passages, cword)
+        hows = {ln.k: ln.how for ln in links}
+        out += find_moved(lex, claim, ev_toks, to, hows, passages, cword)
+        out += find_denied(self.neg_cues, self.neg_pseudo, claim, ev_toks, to, hows, passages, cword,
+                           lambda: [p.f["tokens"] for p in ctx.index.passages if not p.structured and "tokens" in p.f])  # type: ignore[typeddict-item]
         names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])
         out += find_binding(lex, claim, ev_toks, to, passages, cword, name_labels(ctx.record), names)
         for ln in links:

@@ -80,6 +80,24 @@ ROWS = [
      ["Lake Aral is the third-largest lake in the region."], "contradicted", "contradicted.qualifier"),
     ("names in each other's place", "Initech sued Globex in 2021.", ["Globex sued Initech in 2021."],
      "contradicted", "contradicted.roles"),
+    # two nouns the evidence holds, each in the other's slot (the words are there, the roles are not)
+    ("nouns in each other's place", "The pump moves water from the lake to the reservoir at night.",
+     ["The pump moves water from the reservoir to the lake at night."], "contradicted", "contradicted.roles"),
+    ("an object and a prepositional object swapped", "The clinic assigns a nurse to every doctor on the ward.",
+     ["The clinic assigns a doctor to every nurse on the ward."], "contradicted", "contradicted.roles"),
+    ("a list member and a prepositional object swapped", "The model learns shapes, words, and the parsing of sentences.",
+     ["The model learns shapes, sentences, and the parsing of words."], "contradicted", "contradicted.roles"),
+    # a denial the negation component does not read (not the main predicate's) on a word the evidence affirms
+    ("a denial in a relative clause", "The bridge that was not repaired reopened in May.",
+     ["The bridge that was repaired reopened in May."], "contradicted", "contradicted.polarity"),
+    ("a denial in a subordinate clause", "The road that does not flood in spring leads to the farm.",
+     ["The road that floods in spring leads to the farm."], "contradicted", "contradicted.polarity"),
+    ("a denial in a non-restrictive clause", "The senator, who was not elected in 2019, chairs the committee.",
+     ["The senator, who was elected in 2019, chairs the committee."], "contradicted", "contradicted.polarity"),
+    # a cue deeper in a clause the word governs does not deny the word
+    ("a denial below the word is not the word's", "The road that does not flood in spring leads to the farm.",
+     ["The road that floods in spring leads to the farm.", "The river floods the road so often that farmers do not use it."],
+     "contradicted", "contradicted.polarity"),
     ("a hedge dropped", "The museum will close in October.", ["The museum might close in October."],
      "unverified", "unverified.hedged"),
     ("a hedging modal over the claim's own verb", "The bridge will reopen in May.", ["The bridge could reopen in May."],
@@ -120,6 +138,19 @@ KEPT = [
     # a modal hedges what it governs: "could" over "eat", not over the plate and its sauce
     ("a modal over words the claim does not use", "The shawarma plate comes with a garlic sauce.",
      ["The shawarma plate comes with a garlic sauce I could eat every day."]),
+    # a list in another order is no swap of roles; nor is one noun said in another construction
+    ("a list in another order", "The kit includes a hammer, a saw and a drill.", ["The kit includes a drill, a saw and a hammer."]),
+    ("a noun as a compound", "Steel production rose sharply in 1870.", ["The production of steel rose sharply in 1870."]),
+    # a denial the evidence shares, or that another passage of the source makes
+    ("a shared denial in a relative clause", "The bridge that was not repaired reopened in May.",
+     ["The bridge that was not repaired reopened in May."]),
+    ("a denial in another passage", "Red foxes have a white tail tip, while grey foxes do not have this white tip.",
+     ["Red foxes have a white tail tip, which is easy to see. The tails of the two species differ.",
+      "Grey foxes don\u2019t have a white tip on the tail."]),
+    ("not only", "The museum not only reopened in May but also expanded.", ["The museum reopened in May and expanded."]),
+    # another form of the stem is not the word the claim denies
+    ("a denied word against another form of its stem", "Water the basil often, keeping the soil moist but not waterlogged.",
+     ["Water the basil often and keep the soil moist."]),
 ]
 
 
