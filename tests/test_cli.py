@@ -607,12 +607,25 @@ WRITTEN = [  # (argv, the one error line's needles): every file a command writes
     (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "./r.json", "-o", "r.json"], ["is the --output r.json"]),
     (["check", "answer.txt", "source.txt", *REPLAY, "-o", "ans.jsonl"], ["--output ans.jsonl is the --judge-file ans.jsonl"]),
     (["batch", "batch.jsonl", *REPLAY, "-o", "link.jsonl"], ["--output link.jsonl is the --judge-file ans.jsonl"]),
+    # the audit log is appended to: it is none of the inputs and none of the other files written
+    (["check", "answer.txt", "source.txt", "--audit", "source.txt"], ["--audit source.txt is the source file source.txt", "refusing to write to it"]),
+    (["cite", "answer.txt", "source.txt", "--audit", "./answer.txt"], ["--audit ./answer.txt is the answer file answer.txt"]),
+    (["check", "answer.txt", "source.txt", "-o", "r.json", "--audit", "./r.json"], ["--audit ./r.json is the --output r.json"]),
+    (["check", "answer.txt", "source.txt", *REPLAY, "--audit", "hard.jsonl"], ["--audit hard.jsonl is the --judge-file ans.jsonl"]),
+    (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "j.jsonl", "--audit", "j.jsonl"],
+     ["--audit j.jsonl is the --judge-record j.jsonl"]),
+    (["batch", "batch.jsonl", "--audit", "batch.jsonl"], ["--audit batch.jsonl is the batch file batch.jsonl"]),
+    (["batch", "batch.jsonl", "-o", "r.jsonl", "--audit", "r.jsonl"], ["--audit r.jsonl is the --output r.jsonl"]),
+    (["eval", "fixtures", "batch.jsonl", "--audit", "batch.jsonl"], ["--audit batch.jsonl is the input batch.jsonl", "refusing to write to it"]),
+    (["eval", "score", "ans.jsonl", "--audit", "link.jsonl"], ["--audit link.jsonl is the input ans.jsonl"]),
+    (["eval", "score", "ans.jsonl", "-o", "sc.json", "--audit", "./sc.json"], ["--audit ./sc.json is the --output sc.json"]),
+    (["eval", "score", "ans.jsonl", "--markdown", "sc.md", "--audit", "sc.md"], ["--audit sc.md is the --markdown sc.md"]),
 ]
 
 
 @pytest.mark.parametrize("argv, needles", WRITTEN, ids=[" ".join(a) for a, _ in WRITTEN])
 def test_written_file_that_is_an_input_is_refused(run, files, monkeypatch, argv, needles):
-    """-o, --judge-record and calibrate's --record are refused when they are an input (the gold,
+    """-o, --judge-record, --audit and calibrate's --record are refused when they are an input (the gold,
     answer, source or batch file, the replayed --judge-file, through a symlink, a hard link or a
     ./ path) or each other; nothing is read or written."""
     tmp, _, _ = files

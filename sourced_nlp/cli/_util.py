@@ -337,7 +337,7 @@ def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[st
     from .outputs import _check_written
 
     name, model, concurrency, file, record, base_url, scope = judge or (None, None, 4, None, None, None, "unverified")
-    _check_written(out, _inputs(answer, sources, json_input), file, record)
+    _check_written(out, _inputs(answer, sources, json_input), file, record, audit=audit)
     fail_on, judge_error = fail_on_gates([fail_on] if isinstance(fail_on, str) else fail_on, DEFAULT_FAIL_ON[command])
     nlp = judging.pipeline(name, model, concurrency, file, record, meaning, base_url, scope)
     _validate_gates(fail_under, min_coverage)

@@ -143,7 +143,7 @@ def batch(
     whole OUT; with ``--resume`` it also says how many records were done in this run and how
     many results were kept from the earlier one.
     """
-    _check_written(out, [("batch file", file)], judge_file, judge_record)
+    _check_written(out, [("batch file", file)], judge_file, judge_record, audit=audit)
     gates = fail_on_gates(fail_on, DEFAULT_FAIL_ON["batch"])
     judged = (judge, judge_model, judge_concurrency, judge_file, judge_record)
     nlp = judging.pipeline(*judged, meaning, judge_base_url, judge_scope.value)

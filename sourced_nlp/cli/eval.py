@@ -45,7 +45,8 @@ def _check_out(path: str, inputs: tuple[str, ...] = (), option: str = "--output"
 
     for p in inputs:
         if os.path.exists(p) and _same_file(path, p):
-            raise SourceError(f"{option} {path} is the input {p}: refusing to overwrite an input")
+            why = "refusing to overwrite an input" if option in ("--output", "--markdown") else "refusing to write to it"
+            raise SourceError(f"{option} {path} is the input {p}: {why}")
     if os.path.isdir(path):
         raise SourceError(f"{option} {path} is a directory, not a file")
     parent = os.path.dirname(path) or "."
@@ -137,6 +138,13 @@ def score_cmd(
 
             if _same_file(markdown, out):
                 raise SourceError(f"--markdown {markdown} is the --output {out}: give them two files")
+    if audit:
+        from .outputs import _same_file
+
+        _check_out(audit, (run_file, *((prices,) if prices else ())), "--audit")
+        for option, path in (("--output", out), ("--markdown", markdown)):
+            if path and _same_file(audit, path):
+                raise SourceError(f"--audit {audit} is the {option} {path}: give them two files")
     rows = load_run(run_file)
     price = load_prices(prices) if prices else None
     card = score_run(rows, price, run_file=run_file, on_report=_audit_hook(audit))
@@ -208,6 +216,8 @@ def fixtures_cmd(
     """Check fixture answers against their sources (the pre-commit hook): exit 1 when one fails."""
     from ..evaluation.fixtures import check_fixtures
 
+    if audit:
+        _check_out(audit, tuple(files), "--audit")
     failed = 0
     for label, report, reasons in check_fixtures(files, fail_on, audit):
         c = report.counts

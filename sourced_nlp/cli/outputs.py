@@ -89,14 +89,17 @@ def _check_output(out: Optional[str], inputs: list[tuple[str, Optional[str]]], o
 
 
 def _check_written(out: Optional[str], inputs: list[tuple[str, Optional[str]]], judge_file: Optional[str],
-                   judge_record: Optional[str], record_option: str = "--judge-record") -> None:
+                   judge_record: Optional[str], record_option: str = "--judge-record", audit: Optional[str] = None) -> None:
     """:func:`_check_output` for every file a command writes: ``--output`` must be none of
-    ``inputs`` nor the judge's answers file (``--judge-file``, read by ``--judge replay``), and
-    the file the judge's answers are appended to (``record_option``) none of these nor ``--output``.
+    ``inputs`` nor the judge's answers file (``--judge-file``, read by ``--judge replay``); the
+    file the judge's answers are appended to (``record_option``) none of these nor ``--output``;
+    the audit log (``--audit``) none of these nor the judge's record file.
 
     Raises:
         UsageError: as :func:`_check_output`, naming the option at fault.
     """
     answers = [("--judge-file", judge_file)]
+    written = [("--output", None if out == "-" else out)]
     _check_output(out, inputs + answers)
-    _check_output(judge_record, inputs + answers + [("--output", None if out == "-" else out)], record_option)
+    _check_output(judge_record, inputs + answers + written, record_option)
+    _check_output(audit, inputs + answers + written + [(record_option, judge_record)], "--audit")
