@@ -59,6 +59,18 @@ def test_readme_links_to_every_page_and_stays_short():
     assert [p.name for p in PAGES if p.name != "index.md" and f"(docs/{p.name})" not in readme] == []
 
 
+def test_the_readme_python_quick_start_runs_as_written():
+    """The README's first Python block runs as a new user pastes it: its names are defined, the
+    counts are those its comment gives, and its last line raises as its comment says."""
+    import sourced_nlp
+
+    block = re.search(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S).group(1)
+    ns: dict = {}
+    with pytest.raises(sourced_nlp.NotGroundedError):
+        exec(compile(block, "README.md", "exec"), ns)
+    assert ns["report"].counts == {"grounded": 1, "contradicted": 1, "unverified": 0}
+
+
 # ------------------------------------------------------------------ the rule table of docs/rules.md
 
 RULE = re.compile(r"^(grounded|contradicted|unverified)\.[a-z_]+$")
