@@ -286,6 +286,8 @@ def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how
         h = t[HEAD]
         if t[DEP] != "neg" or t[RAW].replace("\u2019", "'") not in cues or h < 0 or h not in to or how.get(h) != "lemma":
             continue
+        if k > h:  # a cue after its head is a contrast the parse hung there ("..., not climate change")
+            continue
         nxt = claim[k + 1][RAW] if k + 1 < len(claim) else ""
         if f"{t[RAW]} {nxt}" in pseudo or t[RAW] == "no" and nxt == "longer":
             continue

@@ -148,6 +148,9 @@ KEPT = [
      ["Red foxes have a white tail tip, which is easy to see. The tails of the two species differ.",
       "Grey foxes don\u2019t have a white tip on the tail."]),
     ("not only", "The museum not only reopened in May but also expanded.", ["The museum reopened in May and expanded."]),
+    # a cue after the word it hangs on is a contrast of something else ("X, not Y"), no denial of it
+    ("a contrast after the word", "The fires were caused by a series of lightning strikes, not arson.",
+     ["The fires were caused by a series of lightning strikes in December."]),
     # another form of the stem is not the word the claim denies
     ("a denied word against another form of its stem", "Water the basil often, keeping the soil moist but not waterlogged.",
      ["Water the basil often and keep the soil moist."]),
