@@ -271,8 +271,8 @@ def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how
                 others: Callable[[], list[list[list]]] = list) -> list[Finding]:
     """A word the claim denies with a ``neg`` dependent ("the road that does not flood", "the
     senator, who was not elected") that the evidence holds by its own lemma, affirmed:
-    no word of that lemma, in the evidence or in any other passage of the sources (``others``),
-    is denied by a cue on it, on a word above it up to its clause's verb, or on its object's
+    no word of that lemma, in the evidence or in any other passage of the sources (``others``:
+    every passage, the evidence's included; the evidence alone when it gives none), is denied by a cue on it, on a word above it up to its clause's verb, or on its object's
     determiner ("do not have", "was not known", "has no tip"). Other passages count because a
     contrast ("X have a tip, while Y do not") is grounded on the affirmed clause's passage and
     may be denied in another; a cue deeper in a clause the word governs ("knew they would not
@@ -308,7 +308,7 @@ def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how
             reach |= {d for c in _children(toks, i) for d in _children(toks, c) if toks[d][DEP] == "det"}
             return any(toks[x][RAW].replace("\u2019", "'") in cues or toks[x][LEMMA] in cues or toks[x][DEP] == "neg" for x in reach)
 
-        if any(denied(toks, i) for toks in (*ev, *others()) for i in range(len(toks)) if toks[i][LEMMA] == lemma):
+        if any(denied(toks, i) for toks in (others() or ev) for i in range(len(toks)) if toks[i][LEMMA] == lemma):
             continue
         s = _text(passages[e], ev[e][j])
         w = f"{cword(k)} {cword(h)}"
