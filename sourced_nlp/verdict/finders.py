@@ -71,14 +71,28 @@ def find_scope(lex: GuardLexicon, claim, k, ev, to, passages, cword) -> Finding 
     return None
 
 
+def _role(toks, i: int) -> str | None:
+    """The part a name plays in its verb's event: ``agent`` (the active subject, the passive's
+    "by" phrase) or ``other`` (the passive subject, an object); None for any other dependency."""
+    while toks[i][DEP] in ("compound", "flat") and toks[i][HEAD] >= 0 and toks[toks[i][HEAD]][FLAG] == "n":
+        i = toks[i][HEAD]  # a word of a name ("Beta" of "Beta Corp") plays the part of its head
+    dep = toks[i][DEP]
+    if dep == "nsubj" or dep == "pobj" and toks[i][HEAD] >= 0 and toks[toks[i][HEAD]][DEP] == "agent":
+        return "agent"
+    return "other" if dep in ("nsubjpass", "dobj", "pobj") else None
+
+
 def find_roles(claim, ev, to, passages, cword) -> list[Finding]:
-    """Two names of the claim, subject and object of one verb, in each other's place."""
+    """Two names of the claim, the agent and another argument of one verb (:func:`_role`: the
+    voice read from the parse, so "Smith was defeated by Jones" is "Jones defeated Smith"), in
+    each other's part in the evidence."""
     subj = {k for k, t in enumerate(claim) if t[FLAG] == "n" and t[DEP] in ("nsubj", "nsubjpass") and k in to}
     obj = {k for k, t in enumerate(claim) if t[FLAG] == "n" and t[DEP] in ("dobj", "pobj") and k in to}
     for s in subj:
         for o in obj:
             (es, js), (eo, jo) = to[s], to[o]
-            if es == eo and ev[es][js][DEP] in ("dobj", "pobj") and ev[eo][jo][DEP] in ("nsubj", "nsubjpass") and claim[s][DEP] == "nsubj":
+            rs, ro = _role(claim, s), _role(claim, o)
+            if es == eo and rs != ro and _role(ev[es], js) == ro and _role(ev[eo], jo) == rs:
                 return [Finding("contradicted", "contradicted.roles",
                                 f"the claim has '{cword(s)}' and '{cword(o)}' in each other's place",
                                 [{"claim": f"{cword(s)} ... {cword(o)}", "source": f"{_text(passages[es], ev[eo][jo])} ... {_text(passages[es], ev[es][js])}",
@@ -255,7 +269,7 @@ def _provisional(lex: GuardLexicon, toks, t) -> bool:
 
 def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
     """The claim's main verb is said in the evidence under an attribution verb the claim does
-    not use ("critics say the plan will raise prices")."""
+    not use ("critics say the plan will raise prices", "the minister denied that she resigned")."""
     roots = [k for k, t in enumerate(claim) if t[HEAD] < 0 and k in to and to[k][0] == e]
     for k in roots:
         j = to[k][1]

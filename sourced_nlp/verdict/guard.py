@@ -23,7 +23,10 @@ rule speak: a passage that states another value now decides):
 * **contradicted.polarity** — a word the claim denies ("a bridge that was not repaired",
   "pleaded not guilty") that the evidence holds by lemma, affirmed, and no passage of the
   sources denies: the negation component reads the main predicate's cue only.
-* **contradicted.roles** — two names of the claim in each other's place (who acquired whom), or
+* **contradicted.polarity** also — a noun or name of the claim that its evidence sets aside
+  ("moved to Denver rather than Austin", "instead of", "not Austin": :mod:`.exclusion`).
+* **contradicted.roles** — two names of the claim in each other's place (who acquired whom, the
+  voice read from the parse: "Smith was defeated by Jones" is "Jones defeated Smith"), or
   two nouns each in the other's slot ("from the reservoir to the lake" for "from the lake to the
   reservoir").
 * **contradicted.entity** / **contradicted.value** — a value or act of the claim's named subject
@@ -60,6 +63,7 @@ from collections.abc import Callable
 from ..text.lexicons import load_lexicon
 from .context import ClaimContext
 from .finders import Finding, find_binding, find_denied, find_dropped, find_moved, find_roles, find_scope
+from .exclusion import find_excluded
 from .index import passage_at
 from .passage import Passage
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _children, _is_predicate, _negated, _text, _word_class
@@ -100,6 +104,8 @@ class Guard:
         #: the negation cues and pseudo-negations of ``models/negation.json`` (:func:`find_denied`)
         self.neg_cues = frozenset((*neg["neg_dep_cues"], *neg["determiner_cues"], *neg["preposition_cues"], *neg["verb_cues"]))
         self.neg_pseudo = frozenset(neg["pseudo"])
+        #: the exclusion cues of ``models/negation.json``, longest first (:func:`find_excluded`)
+        self.exclusion = tuple(sorted((tuple(c.split()) for c in neg.get("exclusion_cues", ())), key=len, reverse=True))
 
     def with_meta(self, meta_words: frozenset[str]) -> "Guard":
         """The same guard, leaving ``meta_words`` (the verifier's) out of what must be aligned."""
@@ -149,11 +155,11 @@ class Guard:
         if len(foreign) >= 2:
             return [Finding("unverified", "unverified.language", "the claim is not in English; the rules read English only",
                             [], 0)], links
-        out += find_roles(claim, ev_toks, to, passages, cword)
         hows = {ln.k: ln.how for ln in links}
-        out += find_moved(lex, claim, ev_toks, to, hows, passages, cword)
+        out += find_roles(claim, ev_toks, to, passages, cword) + find_moved(lex, claim, ev_toks, to, hows, passages, cword)
         out += find_denied(self.neg_cues, self.neg_pseudo, claim, ev_toks, to, hows, passages, cword,
                            lambda: [p.f["tokens"] for p in ctx.index.passages if not p.structured and "tokens" in p.f])  # type: ignore[typeddict-item]
+        out += find_excluded(self.exclusion, self.neg_pseudo, claim, ev_toks, to, passages, cword, Finding)
         names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])
         out += find_binding(lex, claim, ev_toks, to, passages, cword, name_labels(ctx.record), names)
         for ln in links:

@@ -118,6 +118,22 @@ ROWS = [
      ["The kiddie pool closes at 9 PM every night."], "unverified", "unverified.unbound"),
     ("not English", "Der Umsatz ist nicht stark gestiegen.", ["Der Umsatz ist stark gestiegen."],
      "unverified", "unverified.language"),
+    # the voice is read from the parse: the "by" phrase of a passive is its agent
+    ("a passive claim, the roles swapped", "Martinez was defeated by Okafor in the final round.",
+     ["Okafor was defeated by Martinez in the final round."], "contradicted", "contradicted.roles"),
+    ("an active claim against a passive source, the roles swapped", "Globex acquired Initech in 2021.",
+     ["Globex was acquired by Initech in 2021."], "contradicted", "contradicted.roles"),
+    ("a denial reported as the fact", "The senator voted for the bill in June.",
+     ["The senator denied that he voted for the bill in June."], "unverified", "unverified.hedged"),
+    ("a promise stated as done", "The mayor will repave Elm Street this summer.",
+     ["The mayor promised that she will repave Elm Street this summer."], "unverified", "unverified.hedged"),
+    # an alternative the source sets aside ("rather than", "instead of", "not X")
+    ("an alternative set aside by 'rather than'", "The festival moved to Lisbon in 2019.",
+     ["The festival moved to Porto rather than Lisbon in 2019."], "contradicted", "contradicted.polarity"),
+    ("an alternative set aside by 'instead of'", "The board appointed Ruiz as chair.",
+     ["The board appointed Chen instead of Ruiz as chair."], "contradicted", "contradicted.polarity"),
+    ("an alternative set aside by 'not'", "The plant will be built in Ohio.",
+     ["The plant will be built in Texas, not Ohio."], "contradicted", "contradicted.polarity"),
 ]
 
 KEPT = [
@@ -151,6 +167,16 @@ KEPT = [
     # a cue after the word it hangs on is a contrast of something else ("X, not Y"), no denial of it
     ("a contrast after the word", "The fires were caused by a series of lightning strikes, not arson.",
      ["The fires were caused by a series of lightning strikes in December."]),
+    # the same event in the other voice; the alternative the source keeps; a claim that sets the
+    # same alternative aside; "not only" sets nothing aside
+    ("the passive of the same event", "Okafor defeated Martinez in the final round.",
+     ["Martinez was defeated by Okafor in the final round."]),
+    ("the passive claim of an active source", "Initech was acquired by Globex in 2021.", ["Globex acquired Initech in 2021."]),
+    ("the alternative kept", "The festival moved to Porto in 2019.", ["The festival moved to Porto rather than Lisbon in 2019."]),
+    ("the same alternative set aside", "The festival moved to Porto rather than Lisbon in 2019.",
+     ["The festival moved to Porto rather than Lisbon in 2019."]),
+    ("not only a place", "The tour stops in Lisbon in May.", ["The tour stops not only in Lisbon but also in Porto in May."]),
+    ("a report of the subject's own", "The minister resigned in March.", ["The minister said that she resigned in March."]),
     # another form of the stem is not the word the claim denies
     ("a denied word against another form of its stem", "Water the basil often, keeping the soil moist but not waterlogged.",
      ["Water the basil often and keep the soil moist."]),
