@@ -61,6 +61,14 @@ ROWS = [
     ("byte-order mark at the start",
      "\ufeffContoso revenue rose 8% to $2.4 billion in 2023.", ["\ufeff" + SOURCE],
      [("Contoso revenue rose 8% to $2.4 billion in 2023.", "grounded")]),
+    # an invisible bidirectional control is read as a space: glued to a value it hid the value;
+    # inside a claim, the claim's text keeps it as written
+    ("a bidirectional control after a wrong figure",
+     "Contoso revenue rose 12% to $2.4 billion in 2023.\u202e", [SOURCE],
+     [("Contoso revenue rose 12% to $2.4 billion in 2023.", "contradicted")]),
+    ("bidirectional isolates around a figure",
+     "Contoso revenue rose \u2066\u20668%\u2069 to $2.4 billion in 2023.", [SOURCE],
+     [("Contoso revenue rose \u2066\u20668%\u2069 to $2.4 billion in 2023.", "grounded")]),
 ]
 
 

@@ -18,6 +18,10 @@ import re
 __all__ = ["reading_text", "has_markup", "BOM"]
 
 BOM = "\ufeff"
+#: the bidirectional controls (Unicode's Bidi_Control property): invisible, they reorder what a
+#: reader sees ("Trojan source") and glue themselves to the word beside them ("2023.\u202e"), so
+#: a value beside one is missed; each is read as a space
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 _TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>")
 _HIDDEN = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>|<!--.*?(?:-->|\Z)", re.IGNORECASE | re.DOTALL)
@@ -52,7 +56,8 @@ def reading_text(text: str) -> str:
         A string of the same length: each known tag replaced by spaces (a block tag by two line
         breaks then spaces, ``<br>`` by one line break then spaces), ``<script>``/``<style>``
         elements and comments by spaces (line breaks kept), a leading byte-order mark (U+FEFF)
-        by a space, every other character unchanged.
+        by a space, each bidirectional control (U+061C, U+200E-F, U+202A-E, U+2066-9) by a
+        space, every other character unchanged.
         Text without a known tag is returned as it is.
 
     Raises:
@@ -62,6 +67,7 @@ def reading_text(text: str) -> str:
         raise TypeError(f"reading_text(): text must be a str, not {type(text).__name__}")
     if text.startswith(BOM):  # a byte-order mark (a file read without utf-8-sig) is no character of the text
         text = " " + text[1:]
+    text = _BIDI.sub(" ", text)
     if "<" not in text:
         return text
     chars = list(text)
