@@ -260,7 +260,8 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
     ANSWER checked against the SOURCE files.
 
     Raises:
-        UsageError: both or neither of ``--json-input`` and ANSWER SOURCE... given.
+        UsageError: both or neither of ``--json-input`` and ANSWER SOURCE... given; a SOURCE
+            that is ``-``.
         SourceError: an unreadable answer or source file.
     """
     if json_input is not None:
@@ -275,6 +276,9 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
             raise UsageError("missing ANSWER (a file path, or - for stdin)")
         if not sources:
             raise UsageError("no SOURCE given: need at least one source file")
+        if "-" in sources:  # standard input is the answer's, or --json-input's
+            raise UsageError("a SOURCE cannot be - (standard input): give source files; only ANSWER may be -, "
+                             "or give answer and sources as one JSON record with --json-input -")
         answer_text = read_answer(answer)
         _refuse_record_as_answer(answer_text, answer)
         source_list = _load_sources(sources)
