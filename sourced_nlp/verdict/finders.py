@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
-from .wordalign import GuardLexicon, _is_content, same_name
+from .wordalign import GuardLexicon, _is_content, name_labels, same_name
 
 
 class Finding(NamedTuple):
@@ -110,7 +110,9 @@ def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, name
     unverified.unbound. A subject that is a pronoun or a description of a name ("the
     73-year-old aid worker") may be the claim's own: no finding; so may the claim's subject
     without an adjective of the claim ("the pool" / "the small pool"), unless the evidence's
-    has a modifier of its own ("the team tier" / "the basic tier"): :func:`_bare`."""
+    has a modifier of its own ("the team tier" / "the basic tier"): :func:`_bare`. Two person
+    names of one word each ("Smith" / "Marion") may be one person's: unverified.unbound, not
+    contradicted.entity (:func:`_maybe_one_person`)."""
     for c, (e, j) in to.items():
         tok = claim[c]
         cc = _clause(claim, c)
@@ -154,6 +156,10 @@ def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, name
         if named:
             if toks[es][FLAG] != "n" or any(holds(cs, i) for i in range(len(toks))):
                 continue  # a description that may be the name's; a passage that names both
+            if _maybe_one_person(claim, cs, labels, toks, es, name_labels(p.f)):
+                return [Finding("unverified", "unverified.unbound",
+                                f"the source says '{cword(c)}' of '{theirs}': it may or may not be '{ours}' (a first name and a surname)",
+                                [{"claim": ours, "source": theirs, "kind": "subject"}], e)]
             return [Finding("contradicted", "contradicted.entity", f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
                             [{"claim": ours, "source": theirs, "kind": "entity"}], e)]
         if toks[es][FLAG] == "n":
@@ -166,6 +172,18 @@ def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, name
         return [Finding("unverified", "unverified.unbound", f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
                         [{"claim": ours, "source": theirs, "kind": "subject"}], e)]
     return []
+
+
+def _maybe_one_person(claim, cs, labels, toks, es, ev_labels) -> bool:
+    """The claim's subject and the evidence's are each a person's name of one word, with no
+    title or other word of the name ("Smith" / "Marion", not "Dr. Okafor" / "Dr. Lindqvist"):
+    one may be the first name and the other the surname of one person. At least one of them is
+    a person's by the NER; the other a person's or a proper noun with no label (the small
+    model leaves many one-word names unlabelled: "Marion died four years later")."""
+    def single(ts, i, lab) -> bool:
+        return lab.get(i) in ("PERSON", "", None) and ts[i][POS] == "PROPN" and not any(
+            ts[c][DEP] in ("compound", "flat") for c in _children(ts, i))  # "Dr." of "Dr. Okafor" is a compound too
+    return single(claim, cs, labels) and single(toks, es, ev_labels) and "PERSON" in (labels.get(cs), ev_labels.get(es))
 
 
 def _bare(lex: GuardLexicon, toks, e, inside, to, holds) -> bool:

@@ -118,6 +118,10 @@ ROWS = [
      ["The kiddie pool closes at 9 PM every night."], "unverified", "unverified.unbound"),
     ("not English", "Der Umsatz ist nicht stark gestiegen.", ["Der Umsatz ist stark gestiegen."],
      "unverified", "unverified.language"),
+    # two one-word person names may be one person's first name and surname: no contradiction
+    ("a one-word name that may be the person's first name", "Smith died in Blackville on 24 January 1957.",
+     ["Smith and Walls moved to Blackville, New Brunswick. Marion died four years later on 24 January 1957, aged 66."],
+     "unverified", "unverified.unbound"),
     # the voice is read from the parse: the "by" phrase of a passive is its agent
     ("a passive claim, the roles swapped", "Martinez was defeated by Okafor in the final round.",
      ["Okafor was defeated by Martinez in the final round."], "contradicted", "contradicted.roles"),
