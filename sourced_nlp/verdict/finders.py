@@ -9,20 +9,11 @@ word the claim denies that the evidence affirms (:func:`find_denied`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
+from .finding import Finding
+from .veridical import claim_hedged, find_attributed
 from .wordalign import GuardLexicon, _is_content, name_labels, same_name
-
-
-class Finding(NamedTuple):
-    """What the guard found: the verdict and rule it gives, its reason, and what differs."""
-
-    verdict: str
-    rule: str
-    reason: str
-    differs: list[dict]
-    passage: int
 
 
 def find_scope(lex: GuardLexicon, claim, k, ev, to, passages, cword) -> Finding | None:
@@ -225,10 +216,7 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
     aligned = {v for v in to.values()}
     claim_lemmas = {t[LEMMA] for t in claim}
     out: list[Finding] = []
-    # a claim that hedges or attributes itself ("can", "prosecutors say") states no bare fact
-    hedged = bool(ctx.record.get("hedged")) or any(
-        t[TAG] == "MD" and t[LEMMA] != "will" or t[LEMMA] in lex.attribution_verbs or t[LEMMA] in ("say", "accord", "report", "state")
-        for t in claim)
+    hedged = claim_hedged(lex, ctx, claim)
     for e, toks in enumerate(ev):
         p = passages[e]
         for j, t in enumerate(toks):
@@ -283,20 +271,6 @@ def _provisional(lex: GuardLexicon, toks, t) -> bool:
     if t[TAG] in ("NNS", "NNPS"):
         return False
     return t[DEP] in ("compound", "amod", "nmod") or t[DEP] == "pobj" and t[HEAD] >= 0 and toks[t[HEAD]][LEMMA] in ("in", "as")
-
-
-def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
-    """The claim's main verb is said in the evidence under an attribution verb the claim does
-    not use ("critics say the plan will raise prices", "the minister denied that she resigned")."""
-    roots = [k for k, t in enumerate(claim) if t[HEAD] < 0 and k in to and to[k][0] == e]
-    for k in roots:
-        j = to[k][1]
-        for a in _ancestors(toks, j, 2):
-            if toks[a][LEMMA] in lex.attribution_verbs and (e, a) not in to.values():
-                s = _text(p, toks[a])
-                return [Finding("unverified", "unverified.hedged", f"the source attributes it: '{s}'",
-                                [{"claim": "", "source": s, "kind": "attribution"}], e)]
-    return []
 
 
 def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how, passages, cword,

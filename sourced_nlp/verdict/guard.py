@@ -36,7 +36,8 @@ rule speak: a passage that states another value now decides):
 * **unverified.hedged** — the evidence hedges (``may``, ``reportedly``; a modal only over words
   the claim shares: "might close", not "a sauce I could eat every day") or attributes ("according
   to", "critics say") what the claim states as fact, or marks it as not final ("preliminary,
-  superseded").
+  superseded"), or does not assert the claim's predicate at all: a plan, a condition, a modal
+  or tense the claim does not share, "nearly" (:mod:`.veridical`).
 * **unverified.unbound** — a value is said of another subject in the evidence ("10 users" of
   the Pro plan for the free plan's), and no clause of the claim's subject gives another value.
 * **unverified.language** — the claim is not in English (two function words of another
@@ -62,8 +63,9 @@ from collections.abc import Callable
 
 from ..text.lexicons import load_lexicon
 from .context import ClaimContext
-from .finders import Finding, find_binding, find_denied, find_dropped, find_moved, find_roles, find_scope
+from .finders import Finding, claim_hedged, find_binding, find_denied, find_dropped, find_moved, find_roles, find_scope
 from .exclusion import find_excluded
+from .veridical import find_unasserted
 from .index import passage_at
 from .passage import Passage
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _children, _is_predicate, _negated, _text, _word_class
@@ -142,7 +144,8 @@ class Guard:
         words (:func:`align_words`)."""
         lex = self.lex
         ev_toks = [p.f["tokens"] for p in passages]  # type: ignore[typeddict-item]
-        links = align_words(claim, ev_toks, lex, (name_keys(ctx.record), [name_keys(p.f) for p in passages]))
+        names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])
+        links = align_words(claim, ev_toks, lex, names)
         to = {ln.k: ln.ev for ln in links if ln.ev is not None}
         used = set(to.values())
         ctext = ctx.record["text"]
@@ -151,8 +154,7 @@ class Guard:
             return ctext[claim[k][START]:claim[k][END]]
 
         out: list[Finding] = []
-        foreign = [t for t in claim if t[RAW] in lex.foreign]
-        if len(foreign) >= 2:
+        if sum(t[RAW] in lex.foreign for t in claim) >= 2:
             return [Finding("unverified", "unverified.language", "the claim is not in English; the rules read English only",
                             [], 0)], links
         hows = {ln.k: ln.how for ln in links}
@@ -160,7 +162,6 @@ class Guard:
         out += find_denied(self.neg_cues, self.neg_pseudo, claim, ev_toks, to, hows, passages, cword,
                            lambda: [p.f["tokens"] for p in ctx.index.passages if not p.structured and "tokens" in p.f])  # type: ignore[typeddict-item]
         out += find_excluded(self.exclusion, self.neg_pseudo, claim, ev_toks, to, passages, cword, Finding)
-        names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])
         out += find_binding(lex, claim, ev_toks, to, passages, cword, name_labels(ctx.record), names)
         for ln in links:
             if ln.ev is not None or claim[ln.k][FLAG] == "n":
@@ -200,6 +201,7 @@ class Guard:
                 out.append(Finding("unverified", "unverified.unaligned", f"the source does not say '{w}'",
                                    [{"claim": w, "source": "", "kind": "word"}], 0))
         out += find_dropped(lex, ctx, claim, ev_toks, to, used, passages)
+        out += [] if claim_hedged(lex, ctx, claim) else find_unasserted(lex, claim, ev_toks, to, passages, Finding)
         return out, links
 
     def _opposed(self, a: list, b: list, a_text: str, b_text: str, groups: Callable[[str, str], bool]) -> bool:
@@ -229,6 +231,17 @@ class Guard:
         if self.unaligned == "all":
             return True
         if self.unaligned == "slots":
+            import os
+            exp = os.environ.get("SOURCED_EXP", "")
+            tok = claim[k]
+            if not exp or not _is_predicate(claim, k):
+                return False
+            if exp == "state":
+                return tok[POS] == "ADJ" or tok[TAG] == "VBN" and any(claim[c][DEP] == "auxpass" for c in _children(claim, k))
+            if exp == "adj":
+                return tok[POS] == "ADJ"
+            if exp == "pass":
+                return tok[TAG] == "VBN" and any(claim[c][DEP] == "auxpass" for c in _children(claim, k))
             return False
         return self._closed_or_predicate(claim, k, self.lex.exclusive)
 

@@ -48,6 +48,8 @@ class GuardLexicon:
     provisional: frozenset[str]
     foreign: frozenset[str]
     light: frozenset[str]
+    #: the words that assert the clause they govern (:mod:`.veridical`); None: that finder is off
+    veridical: frozenset[str] | None = None
 
     @classmethod
     def load(cls, wordnet: str = "wordnet", guard: str = "guard", lexical: str = "lexical") -> "GuardLexicon":
@@ -88,6 +90,7 @@ class GuardLexicon:
             provisional=frozenset(g["provisional"]),
             foreign=frozenset(g["foreign_function_words"]),
             light=frozenset(g.get("light", ())),
+            veridical=frozenset(g["veridical"]) if "veridical" in g else None,
         )
 
     def related(self, a: str, b: str) -> str | None:

@@ -131,6 +131,19 @@ ROWS = [
      ["The senator denied that he voted for the bill in June."], "unverified", "unverified.hedged"),
     ("a promise stated as done", "The mayor will repave Elm Street this summer.",
      ["The mayor promised that she will repave Elm Street this summer."], "unverified", "unverified.hedged"),
+    # what the evidence does not assert: a governor that is no veridical word, a modal or tense
+    # the claim does not share, a condition, an approximator (sourced_nlp/verdict/veridical.py)
+    ("an event only scheduled", "The ferry service resumed on Friday.", ["The ferry service is scheduled to resume on Friday."],
+     "unverified", "unverified.hedged"),
+    ("a question raised", "The merger lowered prices.", ["Analysts wondered whether the merger lowered prices."],
+     "unverified", "unverified.hedged"),
+    ("unable to", "The rescuers reached the summit.", ["The rescuers were unable to reach the summit."], "unverified", "unverified.hedged"),
+    ("a future stated as past", "The bakery opened a second shop in March.", ["The bakery will open a second shop in March."],
+     "unverified", "unverified.hedged"),
+    ("a condition dropped", "The city will build a new stadium.", ["If voters agree, the city will build a new stadium."],
+     "unverified", "unverified.hedged"),
+    ("an event that nearly happened", "The dam burst during the storm.", ["The dam nearly burst during the storm."],
+     "unverified", "unverified.hedged"),
     # an alternative the source sets aside ("rather than", "instead of", "not X")
     ("an alternative set aside by 'rather than'", "The festival moved to Lisbon in 2019.",
      ["The festival moved to Porto rather than Lisbon in 2019."], "contradicted", "contradicted.polarity"),
@@ -180,6 +193,10 @@ KEPT = [
     ("the same alternative set aside", "The festival moved to Porto rather than Lisbon in 2019.",
      ["The festival moved to Porto rather than Lisbon in 2019."]),
     ("not only a place", "The tour stops in Lisbon in May.", ["The tour stops not only in Lisbon but also in Porto in May."]),
+    ("a fact the source confirms", "The bridge reopened on Monday.", ["The ministry confirmed that the bridge reopened on Monday."]),
+    ("an implicative verb", "The climbers reached the summit on Tuesday.", ["The climbers managed to reach the summit on Tuesday."]),
+    ("an instruction states no fact", "Preheat the oven to 200 degrees.", ["Before baking, preheat the oven to 200 degrees."]),
+    ("the same future", "The clinic will open a new wing in 2027.", ["The clinic will open a new wing in 2027."]),
     ("a report of the subject's own", "The minister resigned in March.", ["The minister said that she resigned in March."]),
     # another form of the stem is not the word the claim denies
     ("a denied word against another form of its stem", "Water the basil often, keeping the soil moist but not waterlogged.",

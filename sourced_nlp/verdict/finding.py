@@ -1,0 +1,15 @@
+"""What a finder of the guard (:mod:`.finders`, :mod:`.veridical`, :mod:`.exclusion`) returns."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Finding(NamedTuple):
+    """What the guard found: the verdict and rule it gives, its reason, and what differs."""
+
+    verdict: str
+    rule: str
+    reason: str
+    differs: list[dict]
+    passage: int
