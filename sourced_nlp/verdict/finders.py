@@ -223,11 +223,14 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
             if (e, j) in used or t[LEMMA] in claim_lemmas:
                 continue
             near = [a for a in _ancestors(toks, j, 2) if (e, a) in aligned]
+            lemma, s, h0 = t[LEMMA], _text(p, t), t[HEAD]
+            if lemma in lex.status and h0 >= 0 and (toks[h0][LEMMA] in claim_lemmas or any(
+                    (e, c) in aligned and toks[c][FLAG] == "n" for c in (*_children(toks, h0), toks[h0][HEAD]) if c >= 0)):
+                near = [h0]  # "former director Osei": the title the claim names, or the title of its name
             if not near:
                 continue
             head = toks[near[0]]
-            lemma, s = t[LEMMA], _text(p, t)
-            if lemma in lex.status and t[DEP] in ("amod", "compound", "advmod") and head[FLAG] != "n" and head[POS] == "NOUN":
+            if lemma in lex.status and t[DEP] in ("amod", "compound", "advmod") and t[FLAG] != "n" and head[POS] in ("NOUN", "PROPN"):
                 out.append(Finding("contradicted", "contradicted.qualifier", f"the source says '{s} {_text(p, head)}'",
                                    [{"claim": "", "source": s, "kind": "qualifier"}], e))
             elif (lemma in lex.ordinals or t[FLAG] == "o") and head[TAG] == "JJS":
@@ -237,7 +240,7 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
                 out.append(Finding("contradicted", "contradicted.qualifier", f"the source makes an exception: '{s} ...'",
                                    [{"claim": "", "source": s, "kind": "qualifier"}], e))
             elif not hedged and (_modal_hedge(lex, toks, j, e, aligned) if t[TAG] == "MD" else
-                                 lemma in lex.hedges or lemma in lex.attribution_preps and t[DEP] == "prep"):
+                                 lemma in lex.hedges and t[POS] != "PROPN" or lemma in lex.attribution_preps and t[DEP] == "prep"):
                 out.append(Finding("unverified", "unverified.hedged", f"the source hedges or attributes it: '{s}'",
                                    [{"claim": "", "source": s, "kind": "hedge"}], e))
         if not hedged:

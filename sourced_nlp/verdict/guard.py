@@ -67,6 +67,7 @@ from .finders import Finding, claim_hedged, find_binding, find_denied, find_drop
 from .exclusion import find_excluded
 from .veridical import find_unasserted
 from .index import passage_at
+from .rates import find_rate
 from .passage import Passage
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _children, _is_predicate, _negated, _text, _word_class
 from .types import Result, result
@@ -146,7 +147,7 @@ class Guard:
         ev_toks = [p.f["tokens"] for p in passages]  # type: ignore[typeddict-item]
         names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])
         links = align_words(claim, ev_toks, lex, names)
-        to = {ln.k: ln.ev for ln in links if ln.ev is not None}
+        to, hows = {ln.k: ln.ev for ln in links if ln.ev is not None}, {ln.k: ln.how for ln in links}
         used = set(to.values())
         ctext = ctx.record["text"]
 
@@ -157,11 +158,11 @@ class Guard:
         if sum(t[RAW] in lex.foreign for t in claim) >= 2:
             return [Finding("unverified", "unverified.language", "the claim is not in English; the rules read English only",
                             [], 0)], links
-        hows = {ln.k: ln.how for ln in links}
         out += find_roles(claim, ev_toks, to, passages, cword) + find_moved(lex, claim, ev_toks, to, hows, passages, cword)
         out += find_denied(self.neg_cues, self.neg_pseudo, claim, ev_toks, to, hows, passages, cword,
                            lambda: [p.f["tokens"] for p in ctx.index.passages if not p.structured and "tokens" in p.f])  # type: ignore[typeddict-item]
-        out += find_excluded(self.exclusion, self.neg_pseudo, claim, ev_toks, to, passages, cword, Finding)
+        out += find_excluded(self.exclusion, self.neg_pseudo, claim, ev_toks, to, passages, cword, Finding) \
+            + find_rate(lex, claim, ev_toks, to, passages, cword)
         out += find_binding(lex, claim, ev_toks, to, passages, cword, name_labels(ctx.record), names)
         for ln in links:
             if ln.ev is not None or claim[ln.k][FLAG] == "n":
@@ -227,23 +228,26 @@ class Guard:
         return self._closed_or_predicate(claim, k, self.lex.temporal)
 
     def _required(self, claim: list[list], k: int) -> bool:
-        """A carrier word with no counterpart keeps the claim from grounded at this level."""
-        if self.unaligned == "all":
+        """A carrier word with no counterpart keeps the claim from grounded at this level; at
+        every level, a status of a named person ("interim president Alvarez", ``status`` of
+        ``models/guard.json``) the evidence does not give."""
+        if self.unaligned == "all" or self._status_of_name(claim, k):
             return True
         if self.unaligned == "slots":
-            import os
-            exp = os.environ.get("SOURCED_EXP", "")
-            tok = claim[k]
-            if not exp or not _is_predicate(claim, k):
-                return False
-            if exp == "state":
-                return tok[POS] == "ADJ" or tok[TAG] == "VBN" and any(claim[c][DEP] == "auxpass" for c in _children(claim, k))
-            if exp == "adj":
-                return tok[POS] == "ADJ"
-            if exp == "pass":
-                return tok[TAG] == "VBN" and any(claim[c][DEP] == "auxpass" for c in _children(claim, k))
             return False
         return self._closed_or_predicate(claim, k, self.lex.exclusive)
+
+    def _status_of_name(self, claim: list[list], k: int) -> bool:
+        """The word is a status (``status`` of ``models/guard.json``) of a named person: of a
+        proper name, or of a title compounded with one ("interim president Alvarez"); not of a
+        month or day ("late November")."""
+        tok, h = claim[k], claim[k][HEAD]
+        if tok[LEMMA] not in self.lex.status or tok[DEP] not in ("amod", "compound") or tok[FLAG] == "n" or h < 0:
+            return False
+        head = claim[h]
+        if self.lex.sets.get(head[LEMMA]):
+            return False
+        return head[FLAG] == "n" and head[POS] == "PROPN" or head[DEP] == "compound" and head[HEAD] >= 0 and claim[head[HEAD]][POS] == "PROPN"
 
     def _closed_or_predicate(self, claim: list[list], k: int, also: frozenset[str]) -> bool:
         """The word is a comparative, superlative or ordinal, a quantifier, one of ``also``, or a

@@ -144,6 +144,15 @@ ROWS = [
      "unverified", "unverified.hedged"),
     ("an event that nearly happened", "The dam burst during the storm.", ["The dam nearly burst during the storm."],
      "unverified", "unverified.hedged"),
+    # the denominator of a rate (sourced_nlp/verdict/rates.py)
+    ("a rate per another unit", "The river carries 300 tonnes of silt per year.", ["The river carries 300 tonnes of silt per month."],
+     "contradicted", "contradicted.value"),
+    ("a rate as an 'a' phrase", "The gym charges $25 a week.", ["The gym charges $25 a month."], "contradicted", "contradicted.value"),
+    # a status on a title of a named person
+    ("a status of the source on a named title", "Director Amara Osei signed the order.",
+     ["Former director Amara Osei signed the order."], "contradicted", "contradicted.qualifier"),
+    ("a status the source does not give", "Acting mayor Brandt cut the ribbon.", ["Mayor Brandt cut the ribbon."],
+     "unverified", "unverified.unaligned"),
     # an alternative the source sets aside ("rather than", "instead of", "not X")
     ("an alternative set aside by 'rather than'", "The festival moved to Lisbon in 2019.",
      ["The festival moved to Porto rather than Lisbon in 2019."], "contradicted", "contradicted.polarity"),
@@ -197,6 +206,8 @@ KEPT = [
     ("an implicative verb", "The climbers reached the summit on Tuesday.", ["The climbers managed to reach the summit on Tuesday."]),
     ("an instruction states no fact", "Preheat the oven to 200 degrees.", ["Before baking, preheat the oven to 200 degrees."]),
     ("the same future", "The clinic will open a new wing in 2027.", ["The clinic will open a new wing in 2027."]),
+    ("the same rate in other words", "The pump delivers 40 litres per minute.", ["The pump delivers 40 litres every minute."]),
+    ("the month May is no hedge", "The library reopened in May.", ["The library reopened in May after repairs."]),
     ("a report of the subject's own", "The minister resigned in March.", ["The minister said that she resigned in March."]),
     # another form of the stem is not the word the claim denies
     ("a denied word against another form of its stem", "Water the basil often, keeping the soil moist but not waterlogged.",
