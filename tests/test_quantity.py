@@ -188,6 +188,10 @@ COMPARISONS = [
     ("1.8 million", "1,812,000", "match"),
     ("about 50", "48", "match"),
     ("more than 1,000", "1,042", "match"),
+    # a bound is stated as written: its end is not rounded ("more than 5%" is not 4.6%)
+    ("more than 5%", "4.6%", "conflict"),
+    ("at least 5%", "4.6%", "conflict"),
+    ("over 5%", "5.2%", "match"),
     ("8% to 10%", "8-10%", "match"),
     ("between 8 and 10 percent", "8-10%", "match"),
     ("in 2021", "March 3, 2021", "match"),

@@ -154,7 +154,8 @@ def _scaled_text(q: Quantity) -> bool:
 def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     """Compare a claimed value with a source value.
 
-    The claim interval is widened by ``claim.precision`` (a claim rounds what the source states),
+    The claim interval is widened by ``claim.precision`` (a claim rounds what the source states;
+    not a bound, "more than 5%", whose end is stated as written),
     for an exact count, amount or measure against an exact source value by at most
     ``_ROUNDING`` (5%) of the claim's value ("$56 billion" states "$56.2 billion"; "$2 billion"
     does not state "$2.4 billion").
@@ -172,7 +173,8 @@ def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     """
     if not comparable(claim, source):
         return "incomparable"
-    widen = claim.precision
+    # a bound ("more than 5%", "at least 500") is stated as written: its end is not rounded
+    widen = 0.0 if math.isinf(claim.low) != math.isinf(claim.high) else claim.precision
     if (claim.kind in ("money", "number", "measure") and not claim.approx and not source.approx
             and math.isfinite(claim.low) and math.isfinite(claim.high)):
         widen = min(widen, _ROUNDING * max(abs(claim.low), abs(claim.high)))
