@@ -353,9 +353,9 @@ def find_moved(lex: GuardLexicon, claim, ev, to, how, passages, cword) -> list[F
     noun's slot (the aligned content word it depends on, and the dependency or preposition it
     hangs on by: :func:`_slot_of`) holds, in the evidence, the word the other noun is aligned
     with, and neither noun's own word is in its slot; two members of one list are in no
-    order (:func:`_coordinated`). Both by lemma or form; a noun the parser
-    tags as a proper one counts, names and values (of the NER, of a number) are
-    :func:`find_roles`' and :func:`find_binding`'s."""
+    order (:func:`_coordinated`). Nouns by lemma or form, names by key ("from Porto to Ajax" /
+    "from Ajax to Porto", "Ortiz's deputy, Varga" / "Varga's deputy, Ortiz"); values are
+    :func:`find_binding`'s."""
     def slot_in_ev(k: int) -> tuple[int, list[int]] | None:
         sl = _slot_of(lex, claim, k)
         if sl is None or sl[0] not in to:
@@ -364,7 +364,8 @@ def find_moved(lex: GuardLexicon, claim, ev, to, how, passages, cword) -> list[F
         toks = ev[e]
         return e, [i for i in range(len(toks)) if (x := _slot_of(lex, toks, i)) is not None and x[0] == hj and x[1] == sl[1]]
 
-    nouns = [k for k in to if claim[k][POS] in ("NOUN", "PROPN") and claim[k][FLAG] != "n" and how.get(k) in ("lemma", "form")]
+    nouns = [k for k in to if claim[k][POS] in ("NOUN", "PROPN") and (
+        claim[k][FLAG] != "n" and how.get(k) in ("lemma", "form") or claim[k][FLAG] == "n" and how.get(k) == "name")]
     for a in nouns:
         sa = slot_in_ev(a)
         if sa is None or to[a][0] != sa[0] or to[a][1] in sa[1]:

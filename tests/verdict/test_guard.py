@@ -144,6 +144,11 @@ ROWS = [
      "unverified", "unverified.hedged"),
     ("an event that nearly happened", "The dam burst during the storm.", ["The dam nearly burst during the storm."],
      "unverified", "unverified.hedged"),
+    # two names, each in the other's slot of a preposition or a possessive
+    ("names in each other's prepositional slots", "The player moved from Porto to Ajax.", ["The player moved from Ajax to Porto."],
+     "contradicted", "contradicted.roles"),
+    ("possessive names swapped", "Ortiz's deputy, Varga, signed the memo.", ["Varga's deputy, Ortiz, signed the memo."],
+     "contradicted", "contradicted.roles"),
     # the denominator of a rate (sourced_nlp/verdict/rates.py)
     ("a rate per another unit", "The river carries 300 tonnes of silt per year.", ["The river carries 300 tonnes of silt per month."],
      "contradicted", "contradicted.value"),
@@ -206,6 +211,8 @@ KEPT = [
     ("an implicative verb", "The climbers reached the summit on Tuesday.", ["The climbers managed to reach the summit on Tuesday."]),
     ("an instruction states no fact", "Preheat the oven to 200 degrees.", ["Before baking, preheat the oven to 200 degrees."]),
     ("the same future", "The clinic will open a new wing in 2027.", ["The clinic will open a new wing in 2027."]),
+    ("two names of a list in another order", "The trade deal links Chile and Peru.", ["The trade deal links Peru and Chile."]),
+    ("two names after 'between' in another order", "Talks between Chile and Peru resumed.", ["Talks between Peru and Chile resumed."]),
     ("the same rate in other words", "The pump delivers 40 litres per minute.", ["The pump delivers 40 litres every minute."]),
     ("the month May is no hedge", "The library reopened in May.", ["The library reopened in May after repairs."]),
     ("a report of the subject's own", "The minister resigned in March.", ["The minister said that she resigned in March."]),
