@@ -41,12 +41,11 @@ def excluded_by(toks, i: int, cues: tuple[tuple[str, ...], ...], pseudo: frozens
     ends = [start]
     if start > 0 and toks[start - 1][TAG] == "IN":
         ends.append(start - 1)
-    words = [t[RAW].lower() for t in toks]
     for end in ends:
         for cue in cues:
             n = len(cue)
-            if end >= n and tuple(words[end - n:end]) == cue:
-                if cue == ("not",) and f"not {words[end]}" in pseudo:
+            if end >= n and tuple(t[RAW].lower() for t in toks[end - n:end]) == cue:
+                if cue == ("not",) and f"not {toks[end][RAW].lower()}" in pseudo:
                     continue
                 return " ".join(cue)
     return None

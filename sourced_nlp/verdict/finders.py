@@ -356,22 +356,36 @@ def find_moved(lex: GuardLexicon, claim, ev, to, how, passages, cword) -> list[F
     order (:func:`_coordinated`). Nouns by lemma or form, names by key ("from Porto to Ajax" /
     "from Ajax to Porto", "Ortiz's deputy, Varga" / "Varga's deputy, Ortiz"); values are
     :func:`find_binding`'s."""
+    ev_slots: dict[int, dict[tuple[int, str], list[int]]] = {}  # each passage's words by slot, once
+    memo: dict[int, tuple[int, list[int]] | None] = {}
+
     def slot_in_ev(k: int) -> tuple[int, list[int]] | None:
+        if k in memo:
+            return memo[k]
         sl = _slot_of(lex, claim, k)
-        if sl is None or sl[0] not in to:
-            return None
-        e, hj = to[sl[0]]
-        toks = ev[e]
-        return e, [i for i in range(len(toks)) if (x := _slot_of(lex, toks, i)) is not None and x[0] == hj and x[1] == sl[1]]
+        out = None
+        if sl is not None and sl[0] in to:
+            e, hj = to[sl[0]]
+            if e not in ev_slots:
+                ev_slots[e] = {}
+                for i in range(len(ev[e])):
+                    if (x := _slot_of(lex, ev[e], i)) is not None:
+                        ev_slots[e].setdefault(x, []).append(i)
+            out = e, ev_slots[e].get((hj, sl[1]), [])
+        memo[k] = out
+        return out
 
     nouns = [k for k in to if claim[k][POS] in ("NOUN", "PROPN") and (
         claim[k][FLAG] != "n" and how.get(k) in ("lemma", "form") or claim[k][FLAG] == "n" and how.get(k) == "name")]
+    at: dict[tuple[int, int], list[int]] = {}  # the claim nouns aligned with each evidence word
+    for n, b in enumerate(nouns):
+        at.setdefault(to[b], []).append(n)
     for a in nouns:
         sa = slot_in_ev(a)
         if sa is None or to[a][0] != sa[0] or to[a][1] in sa[1]:
             continue
-        for b in nouns:
-            if b == a or claim[b][LEMMA] == claim[a][LEMMA] or to[b][0] != sa[0] or to[b][1] not in sa[1]:
+        for b in [nouns[n] for n in sorted({n for j in sa[1] for n in at.get((sa[0], j), ())})]:
+            if b == a or claim[b][LEMMA] == claim[a][LEMMA]:
                 continue
             sb = slot_in_ev(b)
             if sb is None or sb[0] != sa[0] or to[a][1] not in sb[1] or to[b][1] in sb[1]:

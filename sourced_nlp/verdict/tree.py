@@ -69,8 +69,24 @@ def _negated(toks: list[list], k: int) -> bool:
     return any(toks[i][DEP] == "neg" or toks[i][LEMMA] in ("not", "n't") for i in (*range(max(0, k - 2), k), *_children(toks, k)))
 
 
+#: the children of every word of the token lists read lately, by the list's identity (the list is
+#: kept with them, so that its id is not reused while it is here); a sentence of n words asked
+#: for the children of each word cost n * n steps without it
+_KIDS: dict[int, tuple[list, list[list[int]]]] = {}
+
+
 def _children(toks: list[list], i: int) -> list[int]:
-    return [j for j, t in enumerate(toks) if t[HEAD] == i]
+    """The words whose head is word ``i``, in order."""
+    hit = _KIDS.get(id(toks))
+    if hit is None or hit[0] is not toks or len(hit[1]) != len(toks):
+        kids: list[list[int]] = [[] for _ in toks]
+        for j, t in enumerate(toks):
+            if 0 <= t[HEAD] < len(toks):
+                kids[t[HEAD]].append(j)
+        if len(_KIDS) >= 256:
+            _KIDS.clear()
+        hit = _KIDS[id(toks)] = (toks, kids)
+    return list(hit[1][i]) if 0 <= i < len(toks) else []
 
 
 def _text(p: Passage, tok: list) -> str:
