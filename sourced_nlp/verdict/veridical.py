@@ -24,7 +24,9 @@ word the claim's main predicate is aligned with, in its evidence passage, and fi
 - **an approximator**: "nearly" or "almost" on the evidence's verb (the event did not happen).
 
 Each is ``unverified.hedged``, the evidence word shown. A claim that hedges itself (a modal other
-than "will", an attribution) is left to :func:`~.finders.find_dropped`.
+than "will", an attribution: :func:`claim_hedged`) is left to :func:`~.finders.find_dropped`, which
+also asks :func:`find_attributed` whether the claim's verb is said under an attribution verb of
+the evidence ("critics say", "denied that").
 """
 
 from __future__ import annotations
