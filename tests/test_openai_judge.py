@@ -25,10 +25,11 @@ from sourced_nlp.judges.quotes import settle  # noqa: E402
 
 SOURCE = "Contoso opened offices in Lisbon and Oslo in March."
 SOURCES = {"s": SOURCE}
-# a claim the rules ground on the words it shares with the source, though being asked to resign is
-# not resigning (no case of shared/cases/traps.jsonl is grounded by the rules today)
-CEO_SOURCE = "The CEO was asked to resign in January."
-CEO_CLAIM = "The CEO resigned in January."
+# a claim the rules ground on the words it shares with the source, though "ahead of" schedule is not
+# "behind" it (a pair no lexicon of the rules holds; no case of shared/cases/traps.jsonl is grounded
+# by the rules today)
+LATE_SOURCE = "The bridge project was completed behind schedule in January."
+LATE_CLAIM = "The bridge project was completed ahead of schedule in January."
 
 
 def _judgment(verdict: str, quote: str = "", reason: str = "") -> dict:
@@ -47,8 +48,8 @@ TABLE = {
     "slow": {"sleep": 1.5, "judgment": _judgment("unverified")},
     "newer model": {"no_max_tokens": True, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
     "plain server": {"no_schema": True, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
-    "CEO resigned": {"judgment": _judgment("unverified", reason="asked to resign is not resigned")},
-    "CEO quit": {"judgment": _judgment("contradicted", "The CEO was asked to resign", "asked, not done")},
+    "completed ahead": {"judgment": _judgment("unverified", reason="ahead of schedule is not behind it")},
+    "finished ahead": {"judgment": _judgment("contradicted", "The bridge project was completed behind schedule", "behind, not ahead")},
 }
 
 
@@ -246,9 +247,9 @@ def test_azure_openai_through_the_sdks_own_client_and_variables(server, monkeypa
 def files(tmp_path):
     (tmp_path / "answer.txt").write_text("Contoso expanded into two European capitals.\n", encoding="utf8")
     (tmp_path / "source.txt").write_text(SOURCE + "\n", encoding="utf8")
-    (tmp_path / "ceo-answer.txt").write_text(CEO_CLAIM + "\n", encoding="utf8")
-    (tmp_path / "ceo-quit.txt").write_text("The CEO quit in January.\n", encoding="utf8")
-    (tmp_path / "ceo.txt").write_text(CEO_SOURCE + "\n", encoding="utf8")
+    (tmp_path / "late-answer.txt").write_text(LATE_CLAIM + "\n", encoding="utf8")
+    (tmp_path / "late-finished.txt").write_text("The bridge project finished ahead of schedule in January.\n", encoding="utf8")
+    (tmp_path / "late.txt").write_text(LATE_SOURCE + "\n", encoding="utf8")
     return tmp_path
 
 
@@ -314,7 +315,7 @@ def test_base_url_is_refused_for_another_backend_and_needs_a_model(server, files
 
 
 def test_scope_all_takes_a_claim_the_rules_ground_down_to_unverified(server, files):
-    base = ["ceo-answer.txt", "ceo.txt", "--format", "json"]
+    base = ["late-answer.txt", "late.txt", "--format", "json"]
     code, rules, _ = _check(files, *base)
     assert [(c["verdict"], c["rule"]) for c in rules["claims"]] == [("grounded", "grounded.passage")]
     judge = ["--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m"]
@@ -327,16 +328,16 @@ def test_scope_all_takes_a_claim_the_rules_ground_down_to_unverified(server, fil
 
 
 def test_scope_all_takes_a_grounded_claim_down_to_contradicted_on_a_verified_quote(server, files):
-    code, report, err = _check(files, "ceo-quit.txt", "ceo.txt", "--format", "json", "--judge", "openai",
+    code, report, err = _check(files, "late-finished.txt", "late.txt", "--format", "json", "--judge", "openai",
                                "--judge-base-url", server.url, "--judge-model", "m", "--judge-scope", "all")
     (claim,) = report["claims"]
     assert code == 1, err  # the default gate fails on a contradicted claim
     assert (claim["verdict"], claim["rule"]) == ("contradicted", "contradicted.judge_overruled")
-    assert claim["evidence"][0]["text"] == "The CEO was asked to resign"
+    assert claim["evidence"][0]["text"] == "The bridge project was completed behind schedule"
 
 
 def test_scope_unverified_sends_no_grounded_claim_and_changes_no_output(server, files):
-    base = ["ceo-answer.txt", "ceo.txt", "--format", "json"]
+    base = ["late-answer.txt", "late.txt", "--format", "json"]
     without = _check(files, *base)
     judged = _check(files, *base, "--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m")
     scoped = _check(files, *base, "--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m",
@@ -346,7 +347,7 @@ def test_scope_unverified_sends_no_grounded_claim_and_changes_no_output(server, 
 
 
 def test_batch_takes_the_judge_options_too(server, files):
-    record = {"id": "r1", "output": CEO_CLAIM, "sources": [{"id": "ceo", "text": CEO_SOURCE}]}
+    record = {"id": "r1", "output": LATE_CLAIM, "sources": [{"id": "late", "text": LATE_SOURCE}]}
     (files / "r.jsonl").write_text(json.dumps(record) + "\n", encoding="utf8")
     code, out, err = invoke_cli("batch", "r.jsonl", "--judge", "openai", "--judge-base-url", server.url, "--judge-model",
                                 "m", "--judge-scope", "all", cwd=files)
@@ -401,7 +402,7 @@ def test_scope_all_only_takes_grounded_claims_down_and_leaves_the_rest_as_the_de
 
 
 def test_calibrate_tiered_with_scope_all_asks_the_judge_about_the_rules_groundings(server, files):
-    row = {"claim": CEO_CLAIM, "sources": [{"id": "ceo", "text": CEO_SOURCE}], "label": "unverified"}
+    row = {"claim": LATE_CLAIM, "sources": [{"id": "late", "text": LATE_SOURCE}], "label": "unverified"}
     (files / "gold.jsonl").write_text(json.dumps(row) + "\n", encoding="utf8")
     judge = ["--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m", "--tiered"]
     confusion = {}
