@@ -166,14 +166,10 @@ def find_binding(lex: GuardLexicon, claim, ev, to, passages, cword, labels, name
 
 
 def _maybe_one_person(claim, cs, labels, toks, es, ev_labels) -> bool:
-    """The claim's subject and the evidence's are each a person's name of one word, with no
-    title or other word of the name ("Smith" / "Marion", not "Dr. Okafor" / "Dr. Lindqvist"):
-    one may be the first name and the other the surname of one person. At least one of them is
-    a person's by the NER; the other a person's or a proper noun with no label (the small
-    model leaves many one-word names unlabelled: "Marion died four years later")."""
-    def single(ts, i, lab) -> bool:
-        return lab.get(i) in ("PERSON", "", None) and ts[i][POS] == "PROPN" and not any(
-            ts[c][DEP] in ("compound", "flat") for c in _children(ts, i))  # "Dr." of "Dr. Okafor" is a compound too
+    """Both subjects are one-word names, no title ("Smith" / "Marion", not "Dr. Okafor"): one may be
+    the other's first name. One is a person's by the NER, the other a person's or unlabelled."""
+    def single(ts, i, lab) -> bool:  # "Dr." of "Dr. Okafor" is a compound too
+        return lab.get(i) in ("PERSON", "", None) and ts[i][POS] == "PROPN" and not any(ts[c][DEP] in ("compound", "flat") for c in _children(ts, i))
     return single(claim, cs, labels) and single(toks, es, ev_labels) and "PERSON" in (labels.get(cs), ev_labels.get(es))
 
 
