@@ -12,6 +12,7 @@ preposition of the verb, "of" a coordinator of the kept noun, "not" a negation o
 
 from __future__ import annotations
 
+from .finding import Finding
 from .tree import DEP, FLAG, HEAD, POS, RAW, TAG, _children, _text
 
 
@@ -51,10 +52,10 @@ def excluded_by(toks, i: int, cues: tuple[tuple[str, ...], ...], pseudo: frozens
     return None
 
 
-def find_excluded(cues, pseudo, claim, ev, to, passages, cword, finding):
+def find_excluded(cues, pseudo, claim, ev, to, passages, cword) -> list[Finding]:
     """A claim word (a noun or name) that the claim affirms and its evidence sets aside with an
     exclusion cue (:func:`excluded_by`): ``contradicted.polarity``, the cue and the word shown.
-    ``finding`` builds the result (:class:`~.finders.Finding`). A claim that sets the word aside
+    A claim that sets the word aside
     itself ("Denver rather than Austin") is read the same way and gives nothing."""
     for k, (e, j) in sorted(to.items()):
         if excluded_by(claim, k, cues, pseudo) is not None:
@@ -63,6 +64,6 @@ def find_excluded(cues, pseudo, claim, ev, to, passages, cword, finding):
         if cue is None:
             continue
         s = f"{cue} {_text(passages[e], ev[e][j])}"
-        return [finding("contradicted", "contradicted.polarity", f"the claim says '{cword(k)}'; the source says '{s}'",
+        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{cword(k)}'; the source says '{s}'",
                         [{"claim": cword(k), "source": s, "kind": "polarity"}], e)]
     return []

@@ -161,7 +161,7 @@ class Guard:
         out += find_roles(claim, ev_toks, to, passages, cword) + find_moved(lex, claim, ev_toks, to, hows, passages, cword)
         out += find_denied(self.neg_cues, self.neg_pseudo, claim, ev_toks, to, hows, passages, cword,
                            lambda: [p.f["tokens"] for p in ctx.index.passages if not p.structured and "tokens" in p.f])  # type: ignore[typeddict-item]
-        out += find_excluded(self.exclusion, self.neg_pseudo, claim, ev_toks, to, passages, cword, Finding) \
+        out += find_excluded(self.exclusion, self.neg_pseudo, claim, ev_toks, to, passages, cword) \
             + find_rate(lex, claim, ev_toks, to, passages, cword)
         out += find_binding(lex, claim, ev_toks, to, passages, cword, name_labels(ctx.record), names)
         for ln in links:
@@ -202,7 +202,7 @@ class Guard:
                 out.append(Finding("unverified", "unverified.unaligned", f"the source does not say '{w}'",
                                    [{"claim": w, "source": "", "kind": "word"}], 0))
         out += find_dropped(lex, ctx, claim, ev_toks, to, used, passages)
-        out += [] if claim_hedged(lex, ctx, claim) else find_unasserted(lex, claim, ev_toks, to, passages, Finding)
+        out += [] if claim_hedged(lex, ctx, claim) else find_unasserted(lex, claim, ev_toks, to, passages)
         return out, links
 
     def _opposed(self, a: list, b: list, a_text: str, b_text: str, groups: Callable[[str, str], bool]) -> bool:

@@ -96,9 +96,9 @@ def _governor(toks, j: int, aligned: set[int]) -> int | None:
     return None
 
 
-def find_unasserted(lex, claim, ev, to, passages, finding) -> list:
+def find_unasserted(lex, claim, ev, to, passages) -> list[Finding]:
     """The evidence word of the claim's main predicate, not asserted (module docstring):
-    ``[finding("unverified", "unverified.hedged", reason, differs, passage)]`` or ``[]``."""
+    ``[Finding("unverified", "unverified.hedged", reason, differs, passage)]`` or ``[]``."""
     if lex.veridical is None:
         return []  # a guard lexicon without the veridical words
     # a statement's main predicate; an instruction ("Open a command prompt": a base-form verb
@@ -108,11 +108,11 @@ def find_unasserted(lex, claim, ev, to, passages, finding) -> list:
     # a root "be" stands for its complement ("The service is free")
     roots += [c for k, t in enumerate(claim) if t[HEAD] < 0 and t[POS] == "AUX" for c in _children(claim, k)
               if claim[c][DEP] == "acomp" and c in to]
+    claim_lemmas = {t[LEMMA] for t in claim}
     for k in roots:
         e, j = to[k]
         toks, p = ev[e], passages[e]
         aligned = {jj for (ee, jj) in to.values() if ee == e}
-        claim_lemmas = {t[LEMMA] for t in claim}
         word = None
         g = _governor(toks, j, aligned)
         if g is not None and toks[g][LEMMA] not in claim_lemmas and not _asserts(lex, toks, g):
@@ -133,7 +133,7 @@ def find_unasserted(lex, claim, ev, to, passages, finding) -> list:
                 if near is not None and toks[near][LEMMA] not in claim_lemmas:
                     word = f"{_text(p, toks[near])} {_text(p, toks[j])}"
         if word is not None:
-            return [finding("unverified", "unverified.hedged", f"the source does not state it as done: '{word}'",
+            return [Finding("unverified", "unverified.hedged", f"the source does not state it as done: '{word}'",
                             [{"claim": "", "source": word, "kind": "hedge"}], e)]
     return []
 
