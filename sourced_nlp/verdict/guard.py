@@ -135,6 +135,18 @@ class Guard:
             out = result("unverified", first.reason, max(0.15, min(0.65, support)), [ev], first.differs, rule=first.rule)
         return {**out, "alignment": words}  # type: ignore[typeddict-item]
 
+    def read(self, ctx: ClaimContext, res: Result) -> list[Finding]:
+        """Every finding against a grounded ``res``, in the order the guard weighs them (an empty
+        list when ``res`` is not grounded or the guard does not read it: a record, no tokens).
+        The benchmark of the rules' precision (``bench/rule_precision.py``) counts each of them."""
+        if res["verdict"] != "grounded" or not res["evidence"]:
+            return []
+        claim_toks = ctx.record.get("tokens")
+        passages = [self._passage(ctx, ev) for ev in res["evidence"]]
+        if not claim_toks or any(p is None or p.structured or "tokens" not in p.f for p in passages):
+            return []
+        return self.findings(ctx, claim_toks, passages)[0]  # type: ignore[arg-type]
+
     @staticmethod
     def _passage(ctx: ClaimContext, ev: dict) -> Passage | None:
         pid = passage_at(ctx.index, ev["source"], ev["start"], ev["end"])
