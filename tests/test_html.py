@@ -218,6 +218,7 @@ def test_frame_one_row_per_claim():
     assert list(df.columns) == [
         "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
         "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence", "rule",
+        "rule_precision",
     ]
     assert len(df) == 3
     assert list(df["rule"][:2]) == ["contradicted.value", "grounded.passage"] and pd.isna(df.loc[2, "rule"])

@@ -18,12 +18,14 @@ __all__ = ["FRAME_COLUMNS", "claim_row", "claims_frame"]
 FRAME_COLUMNS = (
     "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
     "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence", "rule",
+    "rule_precision",
 )
 
 
 def claim_row(i: int, c: ClaimResult) -> dict:
     """The row of claim ``c`` at position ``i`` of its report, keyed by :data:`FRAME_COLUMNS`:
-    the first evidence passage only (``None`` without one), ``differs`` as ``"12% ≠ 8%"``."""
+    the first evidence passage only (``None`` without one), ``differs`` as ``"12% ≠ 8%"``,
+    ``rule_precision`` the measured precision in [0, 1] of the claim's rule (None: unmeasured)."""
     e = c.evidence[0] if c.evidence else None
     return {
         "claim": i,
@@ -40,13 +42,15 @@ def claim_row(i: int, c: ClaimResult) -> dict:
         "evidence_text": e.text if e else None,
         "n_evidence": len(c.evidence),
         "rule": c.rule,
+        "rule_precision": c.rule_precision,
     }
 
 
 def claims_frame(rows: list[dict], batch: bool = True):
     """The ``pandas.DataFrame`` of claim rows (:func:`claim_row`, each preceded by its
     ``report`` key when ``batch``): the columns of :data:`FRAME_COLUMNS`, ``verdict`` a
-    categorical of :data:`~sourced_nlp.report.marks.VERDICTS`, offsets nullable integers.
+    categorical of :data:`~sourced_nlp.report.marks.VERDICTS`, offsets nullable integers,
+    ``rule_precision`` float (NaN: unmeasured).
 
     Raises:
         ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).
@@ -64,5 +68,6 @@ def claims_frame(rows: list[dict], batch: bool = True):
         df[col] = df[col].astype("int64")
     for col in ("evidence_start", "evidence_end"):
         df[col] = df[col].astype("Int64")
-    df["support"] = df["support"].astype("float64")
+    for col in ("support", "rule_precision"):
+        df[col] = df[col].astype("float64")
     return df

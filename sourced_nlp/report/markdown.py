@@ -3,6 +3,8 @@
 Pure module (no spaCy): a counts table, then one row per claim (mark, verdict, claim, evidence
 ``source:start-end``, reason); a report from a check adds its score, citation coverage and
 findings per severity to the counts table, each claim's citation status, and a findings table.
+A report whose claims carry their rules' measured precision (``rule_precision``) has a
+``rule precision`` column after the verdict: ``93%``, or ``unmeasured`` for a rule never measured.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .findings import findings_markdown, severity_counts
-from .marks import MARKS, differs_joined, md_cell
+from .marks import MARKS, differs_joined, md_cell, measured as _measured, precision_cell
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import Report
@@ -21,14 +23,15 @@ __all__ = ["render_markdown"]
 def render_markdown(report: Report) -> str:
     """The Markdown summary of ``report`` (see the module docstring); ends with a newline."""
     counts = report.counts
+    measured = _measured(c.rule_precision for c in report.claims)
     lines = [
         "| grounded | contradicted | unverified | skipped |",
         "|---:|---:|---:|---:|",
         f"| {counts['grounded']} | {counts['contradicted']} | {counts['unverified']} "
         f"| {len(report.skipped)} |",
         "",
-        "| | verdict | claim | evidence | reason |",
-        "|---|---|---|---|---|",
+        "| | verdict |" + (" rule precision |" if measured else "") + " claim | evidence | reason |",
+        "|---|---|" + ("---:|" if measured else "") + "---|---|---|",
     ]
     for c in report.claims:
         ev = ", ".join(f"`{md_cell(e.source)}:{e.start}-{e.end}`" for e in c.evidence)
@@ -38,8 +41,9 @@ def render_markdown(report: Report) -> str:
             reason = f"{reason} ({diff})" if reason else diff
         if report.findings is not None and c.citation_status not in (None, "uncited"):
             reason = f"{reason} · citation {c.citation_status}" if reason else f"citation {c.citation_status}"
+        trust = f" {precision_cell(c.rule_precision)} |" if measured else ""
         lines.append(
-            f"| {MARKS[c.verdict]} | {c.verdict} | {md_cell(c.text)} | {ev} | {md_cell(reason)} |"
+            f"| {MARKS[c.verdict]} | {c.verdict} |{trust} {md_cell(c.text)} | {ev} | {md_cell(reason)} |"
         )
     if report.findings is not None:
         sev = severity_counts(report.findings)

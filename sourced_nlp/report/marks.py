@@ -49,3 +49,43 @@ def shorten(text: Any, limit: int) -> str:
     cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
     return cut + " …"
 
+
+
+#: What a claim whose rule has no measured precision shows in place of a figure.
+UNMEASURED = "unmeasured"
+
+
+def measured(precisions: Iterable[float | None]) -> bool:
+    """Whether a report's claims carry their rules' measured precision (``rule_precision``): one
+    figure at least. The views show the figures, and ``unmeasured`` for a claim without one, only
+    then, so a report saved before the figures existed reads as it did."""
+    return any(p is not None for p in precisions)
+
+
+def precision_words(share: float | None) -> str:
+    """A rule's measured precision in words: ``0.93`` -> ``"93% precise on natural text"``;
+    :data:`UNMEASURED` for None (a rule never measured)."""
+    if share is None:
+        return UNMEASURED
+    return f"{share:.0%} precise on natural text"
+
+
+def precision_cell(share: float | None) -> str:
+    """A rule's measured precision as a table cell: ``0.93`` -> ``"93%"``; :data:`UNMEASURED`
+    for None."""
+    return UNMEASURED if share is None else f"{share:.0%}"
+
+
+def trust_order(precisions: Iterable[float | None]) -> list[int]:
+    """The positions of claims ordered for review, the least trusted first: ascending measured
+    precision of their rules (``rule_precision``, a share in [0, 1]), the claims with no figure
+    before every measured one, ties kept in answer order.
+
+    Args:
+        precisions: each claim's ``rule_precision``, in answer order.
+
+    Returns:
+        The claims' positions (0-based), least trusted first.
+    """
+    values = list(precisions)
+    return sorted(range(len(values)), key=lambda i: (values[i] is not None, values[i] or 0.0, i))

@@ -13,7 +13,9 @@ its report through these classes) and :meth:`Report.from_dict` reads it back aft
 claims whose citations resolve and support them) are present when the report comes from a
 check (:mod:`sourced_nlp.citing.provenance`); claims then also carry ``citation_status``. A claim's
 ``rule`` (optional) is the dotted name of the rule that decided its verdict
-(``grounded.passage``, ``contradicted.value``, ``unverified.too_little``, ...).
+(``grounded.passage``, ``contradicted.value``, ``unverified.too_little``, ...), and its
+``rule_precision`` (optional) how often that rule's verdict was right on natural labelled text
+(:mod:`sourced_nlp.verdict.precision`).
 
 Claim ``start``/``end`` are character offsets into the answer; evidence ``start``/``end`` are
 character offsets into the source named by ``source``.
@@ -85,6 +87,11 @@ class ClaimResult:
         rule: the dotted name of the rule that decided the verdict (``grounded.passage``,
             ``contradicted.value``, ``unverified.too_little``, ...: the module of
             :mod:`sourced_nlp.verdict` that holds it); None for a report that does not name it.
+        rule_precision: the measured precision in [0, 1] of a verdict given by ``rule`` (for a
+            grounding rule, in the band of ``support``): how often the rule's verdict was right on
+            natural labelled text (``models/rule_precision.json``, written by
+            ``bench/rule_precision.py``; :mod:`sourced_nlp.verdict.precision`). None where the
+            rule was never measured (or the report does not say).
         judge: what a judge answered (:mod:`sourced_nlp.judges`), when one was asked.
         meaning: the meaning tier's ``{"model", "version", "score"}`` when it decided the claim
             (``grounded.meaning`` / ``contradicted.meaning``, :mod:`sourced_nlp.verdict.rules.meaning`).
@@ -104,6 +111,7 @@ class ClaimResult:
     citations: list[dict] = field(default_factory=list)
     citation_status: str | None = None
     rule: str | None = None
+    rule_precision: float | None = None
     judge: dict | None = None
     meaning: dict | None = field(default=None, metadata={"keys": {"model": "string", "version": "string", "score": "number"}})
     alignment: list[dict] | None = field(default=None, metadata={"keys": {"word": "string", "start": "integer", "end": "integer", "how": "string"}})
@@ -124,7 +132,7 @@ class ClaimResult:
             "differs": [dict(x) for x in self.differs],
             "citations": [dict(x) for x in self.citations],
         }
-        for key in ("alignment", "citation_status", "rule", "judge", "meaning"):
+        for key in ("alignment", "citation_status", "rule_precision", "rule", "judge", "meaning"):
             if (value := getattr(self, key)) is not None:
                 d[key] = dict(value) if isinstance(value, dict) else [dict(x) for x in value] if isinstance(value, (list, tuple)) else value
         return d
@@ -143,6 +151,7 @@ class ClaimResult:
             citations=[dict(x) for x in d.get("citations") or []],
             citation_status=d.get("citation_status"),
             rule=d.get("rule"),
+            rule_precision=float(d["rule_precision"]) if d.get("rule_precision") is not None else None,
             judge=dict(d["judge"]) if isinstance(d.get("judge"), dict) else None,
             meaning=dict(d["meaning"]) if isinstance(d.get("meaning"), dict) else None,
             alignment=[dict(x) for x in d["alignment"]] if isinstance(d.get("alignment"), (list, tuple)) else None,
@@ -346,8 +355,10 @@ class Report:
         answer), ``verdict`` (categorical, ordered as :data:`VERDICTS`), ``support``,
         ``reason``, ``differs`` (``"12% ≠ 8%"``, ``"; "``-joined, ``""`` if none),
         ``evidence_source``, ``evidence_start``, ``evidence_end``, ``evidence_text`` (the first
-        evidence passage; ``None``/``<NA>`` without one), ``n_evidence`` and ``rule`` (the
-        rule that decided the verdict; ``None`` when the report does not name it).
+        evidence passage; ``None``/``<NA>`` without one), ``n_evidence``, ``rule`` (the
+        rule that decided the verdict; ``None`` when the report does not name it) and
+        ``rule_precision`` (that rule's measured precision in [0, 1] on natural text, float;
+        NaN where unmeasured).
 
         Raises:
             ImportError: pandas is not installed (``pip install 'sourced-nlp[notebook]'``).

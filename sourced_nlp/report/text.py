@@ -11,7 +11,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from .marks import MARKS, VERDICTS, differs_text, mark
+from .marks import MARKS, VERDICTS, differs_text, mark, measured, precision_words
 from .marks import shorten as _shorten
 from .model import Report
 
@@ -33,20 +33,23 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True, 
     the evidence (``source start–end: passage``, passage shortened to ~200 chars) and, for a
     contradiction, what differs (``claim 40% ≠ source 8%``), else the reason; skipped segments
     dimmed with their kind; then a counts line. ``verbose`` adds, under each claim, the rule
-    that decided its verdict (``rule grounded.passage``), when the report names it, and the words
-    of the claim its evidence does not hold (its ``alignment``).
+    that decided its verdict, when the report names it, with that rule's measured precision on
+    natural text when the report carries the figures (``rule grounded.passage · 93% precise on
+    natural text``; ``unmeasured`` for a rule never measured), and the words of the claim its evidence does not hold (its
+    ``alignment``).
 
     Args:
         report: the report to show.
         console: where to print; colour follows the console (off for ``NO_COLOR`` or a pipe).
         show_skipped: also list the skipped (non-claim) segments.
-        verbose: also show each claim's rule (``sourced check -v``).
+        verbose: also show each claim's rule and its precision (``sourced check -v``).
     """
     # Claims and skipped segments in answer order.
     items: list[tuple[int, int, object]] = [(c.start, 0, c) for c in report.claims]
     if show_skipped:
         items += [(s.start, 1, s) for s in report.skipped]
     items.sort(key=lambda t: (t[0], t[1]))
+    figures = measured(c.rule_precision for c in report.claims)
 
     for _, is_skipped, item in items:
         if is_skipped:
@@ -75,7 +78,8 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True, 
         elif c.reason:
             console.print(f"    [dim]{escape(c.reason)}[/dim]", highlight=False)
         if verbose and c.rule:
-            console.print(f"    [dim]rule {escape(c.rule)}[/dim]", highlight=False)
+            trust = f" · {precision_words(c.rule_precision)}" if figures else ""
+            console.print(f"    [dim]rule {escape(c.rule)}{trust}[/dim]", highlight=False)
         unaligned = [w["word"] for w in c.alignment or () if w.get("how") == "unaligned"]
         if verbose and unaligned:  # the guard of grounded: the words the evidence does not hold
             console.print(f"    [dim]not in the evidence: {escape(', '.join(unaligned))}[/dim]", highlight=False)
