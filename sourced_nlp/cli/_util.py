@@ -328,22 +328,25 @@ VERBOSE = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP)
 def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[str], sources: Optional[list[str]],
                    json_input: Optional[str], fmt: str, fail_on: Any, fail_under: Optional[float],
                    min_coverage: Optional[float], out: Optional[str], audit: Optional[str], verbose: bool,
-                   judge: Optional[tuple] = None, meaning: bool = True) -> int:
+                   judge: Optional[tuple] = None, meaning: bool = True, strict: tuple = (False, None)) -> int:
     """The body of ``check`` and ``cite`` (``how``: :func:`sourced_nlp.api.check` or
     :func:`~sourced_nlp.api.cite`; ``command`` names it in the audit log): outputs refused
     first, the pipeline for the judge options (``judge``: ``(name, model, concurrency, file,
-    record, base_url, scope)``) and ``meaning``, the gates checked, the report made, logged, written, and the
+    record, base_url, scope)``), ``meaning`` and ``strict`` (``(--strict, --strict-level)``,
+    :mod:`.strict`; a saved report from ``--json-input`` is shown as saved), the gates checked, the report made, logged, written, and the
     gate's exit code returned. ``fail_on``: the ``--fail-on`` values given (a list; the first
     of ``DEFAULT_FAIL_ON[command]`` when none names a verdict), or one gate as a string.
     A judge whose requests failed is said on stderr (one line), whatever the gate."""
     from ..evaluation import audit as _audit
     from . import judge as judging
     from .outputs import _check_written
+    from .strict import strict_level
 
     name, model, concurrency, file, record, base_url, scope = judge or (None, None, 4, None, None, None, "unverified")
     _check_written(out, _inputs(answer, sources, json_input), file, record, audit=audit)
     fail_on, judge_error = fail_on_gates([fail_on] if isinstance(fail_on, str) else fail_on, DEFAULT_FAIL_ON[command])
-    nlp = judging.pipeline(name, model, concurrency, file, record, meaning, base_url, scope)
+    level = strict_level(*strict)
+    nlp = judging.pipeline(name, model, concurrency, file, record, meaning, base_url, scope, level)
     _validate_gates(fail_under, min_coverage)
     report = _report_for(answer, sources, json_input, how, nlp)
     _audit.log_files(audit, command, report, [answer, json_input, *(sources or [])])

@@ -20,6 +20,7 @@ from . import judge as judging
 from ._util import AUDIT_HELP, BatchFormat, _output, _stdout_console, _where, app
 from .gate import DEFAULT_FAIL_ON, FAIL_ON_METAVAR, FailOn, fail_on_gates, judge_failure_line, judge_failures
 from .meaning import MEANING
+from .strict import STRICT, STRICT_LEVEL, strict_config, strict_level
 from .outputs import UsageError, _check_written
 from .signals import _FINISHED, Interrupted, _Signals
 
@@ -125,7 +126,7 @@ def batch(
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
     judge_base_url: Optional[str] = judging.JUDGE_BASE_URL, judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
-    meaning: bool = MEANING,
+    meaning: bool = MEANING, strict: bool = STRICT, strict_level_: Optional[float] = STRICT_LEVEL,
     dask: Optional[str] = DASK, partition_size: int = PARTITION_SIZE,
 ) -> int:
     """Check many records from a JSONL file, one result per non-blank input line, in order.
@@ -146,8 +147,9 @@ def batch(
     _check_written(out, [("batch file", file)], judge_file, judge_record, audit=audit)
     gates = fail_on_gates(fail_on, DEFAULT_FAIL_ON["batch"])
     judged = (judge, judge_model, judge_concurrency, judge_file, judge_record)
-    nlp = judging.pipeline(*judged, meaning, judge_base_url, judge_scope.value)
-    judge_cfg = _worker_config(*judged, meaning, judge_base_url, judge_scope.value)
+    level = strict_level(strict, strict_level_)
+    nlp = judging.pipeline(*judged, meaning, judge_base_url, judge_scope.value, level)
+    judge_cfg = _worker_config(*judged, meaning, judge_base_url, judge_scope.value, level)
     if dask is not None:
         _dask_batch().parse_address(dask)
     out = None if out == "-" else out  # "-o -": standard output, as for the inputs
@@ -281,12 +283,15 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str, file: str
 
 def _worker_config(judge: Optional[str], model: Optional[str], concurrency: int, file: Optional[str],
                    record: Optional[str], meaning: bool, base_url: Optional[str] = None,
-                   scope: str = "unverified") -> Optional[dict]:
+                   scope: str = "unverified", strict: Optional[float] = None) -> Optional[dict]:
     """The ``sourced_verify`` config every Dask worker builds its pipeline with: the judge's
-    entry, and ``meaning: null`` for the rules only; None for the default pipeline."""
+    entry, ``meaning: null`` for the rules only, and the ``strict`` level when one is set; None
+    for the default pipeline."""
     cfg = {"judge": judging.judge_config(judge, model, concurrency, file, record, base_url, scope)} if judge else None
     if not meaning:  # the rules only: the config of every worker too
         cfg = {**(cfg or {}), "meaning": None}
+    if strict is not None:
+        cfg = {**(cfg or {}), **strict_config(strict)}
     return cfg
 
 

@@ -13,6 +13,7 @@ from . import judge as judging
 from ._util import AUDIT, OUTPUT, VERBOSE, Format, app, check_and_gate
 from .gate import FAIL_ON_HELP, FAIL_ON_METAVAR, FAIL_UNDER, MIN_COVERAGE, FailOn
 from .meaning import MEANING
+from .strict import STRICT, STRICT_LEVEL
 
 
 @app.command()
@@ -40,7 +41,7 @@ def check(
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
     judge_base_url: Optional[str] = judging.JUDGE_BASE_URL, judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
-    meaning: bool = MEANING,
+    meaning: bool = MEANING, strict: bool = STRICT, strict_level: Optional[float] = STRICT_LEVEL,
 ) -> int:
     """Check ANSWER against SOURCE files and print the report.
 
@@ -50,4 +51,4 @@ def check(
     return check_and_gate(api.check, "check", answer, sources, json_input, fmt.value, fail_on, fail_under,
                           min_coverage, out, audit, verbose,
                           (judge, judge_model, judge_concurrency, judge_file, judge_record, judge_base_url,
-                           judge_scope.value), meaning)
+                           judge_scope.value), meaning, (strict, strict_level))

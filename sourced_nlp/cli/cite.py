@@ -13,6 +13,7 @@ from . import judge as judging
 from ._util import AUDIT, OUTPUT, VERBOSE, Format, app, check_and_gate
 from .gate import FAIL_ON_HELP, FAIL_ON_METAVAR, FAIL_UNDER, MIN_COVERAGE, FailOn
 from .meaning import MEANING
+from .strict import STRICT, STRICT_LEVEL
 
 
 @app.command()
@@ -38,7 +39,7 @@ def cite(
     judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
     judge_base_url: Optional[str] = judging.JUDGE_BASE_URL, judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
-    meaning: bool = MEANING,
+    meaning: bool = MEANING, strict: bool = STRICT, strict_level: Optional[float] = STRICT_LEVEL,
 ) -> int:
     """Check a cited ANSWER: each claim against the sources it cites, each citation resolved
     and its quote located; findings with severities, a grounding score, citation coverage.
@@ -49,4 +50,4 @@ def cite(
     return check_and_gate(api.cite, "cite", answer, sources, json_input, fmt.value, fail_on, fail_under,
                           min_coverage, out, audit, verbose,
                           (judge, judge_model, judge_concurrency, judge_file, judge_record, judge_base_url,
-                           judge_scope.value), meaning)
+                           judge_scope.value), meaning, (strict, strict_level))

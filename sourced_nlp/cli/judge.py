@@ -89,14 +89,16 @@ def check_options(name: str, model: Optional[str], concurrency: int, file: Optio
 
 def pipeline(name: Optional[str], model: Optional[str] = None, concurrency: int = 4, file: Optional[str] = None,
              record: Optional[str] = None, meaning: bool = True, base_url: Optional[str] = None,
-             scope: str = "unverified") -> Any:
-    """The pipeline for ``--judge NAME`` and ``--meaning/--no-meaning`` (None without a judge
-    and with the meaning tier: the default pipeline applies).
+             scope: str = "unverified", strict: Optional[float] = None) -> Any:
+    """The pipeline for ``--judge NAME``, ``--meaning/--no-meaning`` and the strict level
+    (``strict``, :mod:`.strict`; None: off). None without a judge, with the meaning tier and
+    without strict: the default pipeline applies.
 
     Raises:
         ValueError: as :func:`check_options`, or a judge config the backend refuses.
     """
     from .meaning import meaning_config
+    from .strict import strict_config
 
     if name is None:
         if file or record:
@@ -105,10 +107,10 @@ def pipeline(name: Optional[str], model: Optional[str] = None, concurrency: int 
             raise ValueError("--judge-base-url needs --judge NAME")
         if getattr(scope, "value", scope) != "unverified":
             raise ValueError("--judge-scope all needs --judge NAME")
-        if meaning:
+        if meaning and strict is None:
             return None
     from .. import api
 
     judged = ({"judge": judge_config(name, model, concurrency, file, record, base_url, scope)}
               if name is not None else {})
-    return api.load_pipeline(config={**judged, **meaning_config(meaning)})
+    return api.load_pipeline(config={**judged, **meaning_config(meaning), **strict_config(strict)})

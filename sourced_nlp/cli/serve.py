@@ -13,11 +13,13 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
+from typing import Optional
 
 import typer
 
 from ..errors import SourceError
 from ._util import app
+from .strict import STRICT, STRICT_LEVEL, strict_config, strict_level
 
 #: What the server needs beyond the package's own dependencies (the ``serve`` extra).
 NEEDS = ("starlette", "uvicorn", "multipart")
@@ -113,16 +115,18 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
                              help="The address to listen on. The default is this machine only; any other "
                              "address lets whoever reaches it use the page (there is no log-in)."),
+    strict: bool = STRICT, strict_level_: Optional[float] = STRICT_LEVEL,
 ) -> int:
     """Serve a local web page where a person pastes an answer, adds sources (pasted, or .txt,
     .md and .json files) and sees the HTML report; beside it a JSON API, POST /check and POST
     /cite, giving the report of 'sourced check --format json'.
 
-    The pipeline is loaded once, at start-up. Input limits are the command line's: a text too
+    The pipeline is loaded once, at start-up (with --strict, the strict one). Input limits are the command line's: a text too
     long is HTTP 413, any other input that cannot be used 400, each with one message. Needs the
     serve extra: pip install 'sourced-nlp[serve]'. Exit 2 without it, or when the address
     cannot be listened on.
     """
+    level = strict_level(strict, strict_level_)
     if not _have_extra():
         typer.echo(f"error: {EXTRA_MISSING}", err=True)
         return 2
@@ -134,7 +138,7 @@ def serve(
     from .. import api
 
     typer.echo("sourced serve: loading the pipeline ...", err=True)
-    nlp = api.load_pipeline()
+    nlp = api.load_pipeline(config=strict_config(level))
     try:
         return _run(sock, nlp)
     finally:

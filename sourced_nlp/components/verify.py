@@ -25,6 +25,14 @@ Pluggable parts, through spaCy's registry (``@misc``; their functions are in :mo
 * The lexicons, by bundled name or path: ``lexicon`` (``models/lexical.json``), ``records``,
   ``verdict_words``, ``negation`` and ``units`` (:class:`sourced_nlp.verdict.lexicon.VerdictLexicon`);
   ``nlp.to_disk`` writes each of them beside the component, ``from_disk`` reads them back.
+* ``precision``: the table of each rule's measured precision on natural text, by bundled name or
+  path (``models/rule_precision.json``, written by ``bench/rule_precision.py``;
+  :mod:`sourced_nlp.verdict.precision`); every claim's ``rule_precision`` is read from it.
+  ``to_disk`` writes it beside the lexicons (``precision.json``), ``from_disk`` reads it back.
+* ``strict``: null (the default: no verdict changes), or a share in (0, 1]: a ``grounded`` claim
+  whose rule's measured precision is under it (or unmeasured) becomes ``unverified``, rule
+  ``unverified.strict``, its evidence kept (``sourced check --strict``; ``STRICT_DEFAULT`` of
+  :mod:`sourced_nlp.verdict.precision` is 0.9).
 
 Adding ``sourced_verify`` to a pipeline adds the upstream sourced components it needs
 (``sourced_claims``, ``sourced_quantities``, ``sourced_entities``, ``sourced_negation``,
@@ -52,6 +60,7 @@ from .. import judges
 from ..citing import provenance
 from ..citing.citation_check import json_citation
 from ..judges.backends import register as _register_judges
+from ..judges.tier import refresh_findings
 from ..text.citations import locate
 from ..text.lexicons import load_lexicon
 from ..report.findings import report_findings
@@ -60,6 +69,7 @@ from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
 from ..verdict.guard import Guard
+from ..verdict.precision import PrecisionTable, check_strict, load_precision, strict_claim
 from ..verdict.rules.empty import no_features, no_sources
 from .indexer import SourceIndexer
 from .passages import Lexical
@@ -74,14 +84,16 @@ _THRESHOLD_NAMES = tuple(f.name for f in dataclasses.fields(Thresholds))
 LEXICONS = {"lexicon": "lexical", "records": "records", "verdict_words": "verdict", "negation": "negation", "units": "units"}
 
 
-def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: int | None = None) -> None:
+def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: int | None = None,
+                    strict: float | None = None) -> None:
     """Check the tunables of ``sourced_verify`` before it is built.
 
     Every float field of :class:`~sourced_nlp.verdict.thresholds.Thresholds` is a share in
     [0, 1]; every int field and ``cache_size`` (how many parsed sources are kept) is a count
     that must be an integer >= 1 (:func:`~sourced_nlp.verdict.thresholds.validate_thresholds`),
     and so must ``lazy_parse_chars`` (the length above which a prose source is parsed only
-    where its claims need it) unless it is None (every source parsed whole).
+    where its claims need it) unless it is None (every source parsed whole). ``strict`` is None
+    or a share in (0, 1] (:func:`~sourced_nlp.verdict.precision.check_strict`).
 
     Raises:
         ValueError: naming the field, the value given and the allowed range, for the first
@@ -91,6 +103,7 @@ def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: i
     if lazy_parse_chars is not None:
         counts["lazy_parse_chars"] = lazy_parse_chars
     validate_thresholds(thresholds, counts)
+    check_strict(strict)
 
 
 @Language.factory(
@@ -103,6 +116,8 @@ def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: i
         "cache_size": 256,
         "lazy_parse_chars": 20_000,
         "require_citations": False,
+        "precision": "rule_precision",
+        "strict": None,
         "rules": {"@misc": "sourced.rules.v1"},
         "word_matcher": {"@misc": "sourced.word_matcher.v1"},
         "judge": None,
@@ -119,7 +134,7 @@ def make_verify(
     support_spread: float, support_novel_words: float, support_novel_name: float, swap_min_words: int,
     fusion_record_lines: int, key_span: int, text_value_words: int, cache_size: int, rules: Sequence[Rule],
     word_matcher: WordMatcher, lazy_parse_chars: int | None = 20_000, require_citations: bool = False,
-    judge=None, meaning=None, guard: Guard | None = None
+    judge=None, meaning=None, guard: Guard | None = None, precision: str = "rule_precision", strict: float | None = None
 ) -> "Verify":
     """Create the verifier; adds the missing upstream sourced components first. The thresholds
     are the fields of :class:`~sourced_nlp.verdict.thresholds.Thresholds`, by name.
@@ -130,14 +145,14 @@ def make_verify(
     """
     given = locals()
     t = Thresholds(**{name: given[name] for name in _THRESHOLD_NAMES})
-    validate_config(t, cache_size, lazy_parse_chars)
+    validate_config(t, cache_size, lazy_parse_chars, strict)
     for upstream in UPSTREAM:
         if upstream not in nlp.pipe_names:
             nlp.add_pipe(upstream)
     lexicons = {"lexicon": lexicon, "records": records, "verdict_words": verdict_words, "negation": negation, "units": units}
     return Verify(nlp, name, lexicons=lexicons, thresholds=t, cache_size=cache_size,
                   lazy_parse_chars=lazy_parse_chars, require_citations=require_citations, rules=rules, word_matcher=word_matcher,
-                  judge=judge, meaning=meaning, guard=guard)
+                  judge=judge, meaning=meaning, guard=guard, precision=precision, strict=strict)
 
 
 class Verify:
@@ -162,16 +177,24 @@ class Verify:
             after every rule that can show a verdict and before the judge; None: the rules only.
         guard: the guard of ``grounded`` (``sourced.guard.v1``), which every grounded result of
             the rules and the meaning tier passes; None: no guard.
+        precision: the table of the rules' measured precision, a bundled name or path
+            (``"rule_precision"``: ``models/rule_precision.json``), or a
+            :class:`~sourced_nlp.verdict.precision.PrecisionTable`.
+        strict: None, or the least measured precision (a share in (0, 1]) a grounding's rule
+            must have for the claim to stay ``grounded`` (see the module docstring).
 
     Raises:
-        ValueError: a threshold or ``cache_size`` out of range (see :func:`validate_config`).
-        FileNotFoundError: a lexicon that is neither bundled nor a file.
+        ValueError: a threshold, ``cache_size`` or ``strict`` out of range (see :func:`validate_config`).
+        FileNotFoundError: a lexicon or precision table that is neither bundled nor a file.
     """
 
     def __init__(self, nlp: Language, name: str, *, lexicons: dict[str, str] | None = None, thresholds: Thresholds,
                  cache_size: int, lazy_parse_chars: int | None = 20_000, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
-                 word_matcher: WordMatcher = word_in, judge=None, meaning: Rule | None = None, guard: Guard | None = None) -> None:
-        validate_config(thresholds, cache_size, lazy_parse_chars)
+                 word_matcher: WordMatcher = word_in, judge=None, meaning: Rule | None = None, guard: Guard | None = None,
+                 precision: str | PrecisionTable = "rule_precision", strict: float | None = None) -> None:
+        validate_config(thresholds, cache_size, lazy_parse_chars, strict)
+        self.strict = strict
+        self.precision = precision if isinstance(precision, PrecisionTable) else load_precision(precision)
         self.meaning = meaning  # the meaning tier: just before the last rule (unverified), when given
         self.judge = judge  # a sourced.judge.*.v1 backend: asked about the claims the rules leave unverified
         self.require_citations = require_citations
@@ -184,6 +207,20 @@ class Verify:
         self.cache_size = cache_size
         self.indexer = SourceIndexer(nlp, name, thresholds, cache_size, lazy_parse_chars)
         self._load_lexicons({**LEXICONS, **(lexicons or {})})
+
+    @property
+    def strict(self) -> float | None:
+        """The strict level: None (off), or the least measured precision in (0, 1] a grounding's
+        rule must have (module docstring); setting it takes effect at once.
+
+        Raises:
+            ValueError: set to a value that is neither None nor a number in (0, 1].
+        """
+        return self._strict
+
+    @strict.setter
+    def strict(self, level: float | None) -> None:
+        self._strict = check_strict(level)
 
     @property
     def lazy_parse_chars(self) -> int | None:
@@ -226,18 +263,23 @@ class Verify:
         return (*self.rules[:-1], self.meaning, self.rules[-1])
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        """Write each lexicon the component reads (``<key>.json`` in ``path``), so that a
-        pipeline saved with a lexicon given as a path loads without that path."""
+        """Write each lexicon the component reads (``<key>.json`` in ``path``) and its precision
+        table (``precision.json``), so that a pipeline saved with one given as a path loads
+        without that path."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         for key, ref in self.lexicons.items():
             srsly.write_json(path / f"{key}.json", load_lexicon(ref))
+        srsly.write_json(path / "precision.json", dict(self.precision.data))
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "Verify":
-        """Read back the lexicons :meth:`to_disk` wrote (a missing file keeps the configured one)."""
+        """Read back the lexicons and the precision table :meth:`to_disk` wrote (a missing file
+        keeps the configured one)."""
         path = Path(path)
         refs = {key: str(path / f"{key}.json") if (path / f"{key}.json").is_file() else ref for key, ref in self.lexicons.items()}
         self._load_lexicons(refs)
+        if (path / "precision.json").is_file():  # read here, not through the cache of names and paths
+            self.precision = load_precision(srsly.read_json(path / "precision.json"))
         return self
 
     def index_for(self, sources: list[dict], claims: Sequence[dict] | None = None) -> PassageIndex:
@@ -253,7 +295,9 @@ class Verify:
     def __call__(self, doc: Doc) -> Doc:
         """Per claim: its citations checked, its verdict (the cited sources first), its citation
         status and findings; then the judge (when one is configured) on what stays unverified;
-        then every claim span relabelled once and ``doc._.report`` built. A JSON reply's citations
+        then each claim's ``rule_precision`` (its final rule's, :meth:`_trusted`) and, with
+        ``strict``, the groundings of the less precise rules taken down; then every claim span
+        relabelled once and ``doc._.report`` built. A JSON reply's citations
         (``doc._.reply_citations``) go on their claim spans first."""
         _add_reply_citations(doc)
         raw = doc._.sources
@@ -286,9 +330,31 @@ class Verify:
                 passages[len(claims_out) - 1] = judges.candidates(index, raw_rec) if index is not None else []
         if self.judge is not None:  # the judge tier (sourced_nlp.judges), after every rule
             claims_out = judges.apply_judge(self.judge, claims_out, passages, texts, findings)
+        claims_out = self._trusted(claims_out, findings)
         doc.spans[extensions.CLAIMS_KEY] = [_relabelled(doc, span, c) for span, c in zip(spans, claims_out)]
         doc._.report = self._report(doc, sources, claims_out, findings)
         return doc
+
+    def _trusted(self, claims: list[dict], findings: list[dict]) -> list[dict]:
+        """Each claim dict with ``rule_precision``: the measured precision of the rule that
+        decided it last (the judge's, when the judge changed it), in the band of its support,
+        from :attr:`precision`; None for a rule the table does not hold. With :attr:`strict`, a
+        grounded claim under the level becomes ``unverified.strict``
+        (:func:`~sourced_nlp.verdict.precision.strict_claim`), its citation status and its
+        findings (``findings``, in place) those of its new verdict."""
+        out = []
+        for i, claim in enumerate(claims):
+            claim = dict(claim, rule_precision=self.precision.of(claim.get("rule"), claim.get("support")))
+            strict = strict_claim(claim, self.strict) if self.strict is not None else None
+            if strict is not None:
+                strict["rule_precision"] = self.precision.of(strict["rule"], strict.get("support"))
+                if strict.get("citations"):
+                    checked = strict["citations"]
+                    strict["citation_status"] = provenance.citation_status(checked, provenance.cited_sources(checked), strict)
+                refresh_findings(findings, i, claim, strict)
+                claim = strict
+            out.append(claim)
+        return out
 
     def _check_claim(self, span: Span, raw_rec: dict, sources: list[dict], texts: dict[str, str],
                      index: PassageIndex, whole: PassageIndex | None, quantities: list | None, cited_kept: dict,

@@ -128,8 +128,9 @@ def _rechecked_claim(judge: Judge, claim: dict, s: Settled) -> dict:
     return out
 
 
-def _refresh_findings(findings: list[dict], i: int, old: Mapping, new: Mapping) -> None:
-    """Replace claim ``i``'s verdict finding once the judge changed its verdict (in place)."""
+def refresh_findings(findings: list[dict], i: int, old: Mapping, new: Mapping) -> None:
+    """Replace claim ``i``'s verdict finding once its verdict changed after the rules (the judge's,
+    or ``strict``'s in ``sourced_verify``), in place: ``old`` and ``new`` are its claim dicts."""
     if new["verdict"] == old["verdict"]:
         return
     findings[:] = [f for f in findings if not (f.get("claim") == i and (
@@ -175,6 +176,6 @@ def apply_judge(judge: Judge, claims: Sequence[dict], passages: Mapping[int, Seq
         old = claims[inp.index]
         new = _rechecked_claim(judge, old, s) if old.get("verdict") == "grounded" else _settled_claim(judge, old, s)
         if findings is not None:
-            _refresh_findings(findings, inp.index, old, new)
+            refresh_findings(findings, inp.index, old, new)
         out[inp.index] = new
     return out

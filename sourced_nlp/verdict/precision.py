@@ -15,12 +15,18 @@ grounding rule's figure is also given by band of ``support`` (``bands``: the low
 claim grounded at support 0.97 reads the figure of its own band.
 
 :class:`PrecisionTable` reads the file; :func:`default_precision` is the shipped one.
+
+``strict`` (``sourced_verify``'s config, ``--strict``): :func:`strict_claim` keeps a ``grounded``
+verdict only when its rule's measured precision is at least the level, else the claim becomes
+``unverified`` with the rule ``unverified.strict`` (its evidence kept); :func:`check_strict`
+validates the level.
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +34,9 @@ from ..text.lexicons import lexicon_data
 
 #: the measured precision a grounding's rule must have for ``strict`` (``--strict``) to keep it
 STRICT_DEFAULT = 0.9
+#: the rule of a grounding that ``strict`` took down (:func:`strict_claim`)
+STRICT_RULE = "unverified.strict"
+DECIDES = (STRICT_RULE,)
 
 
 class PrecisionTable:
@@ -91,3 +100,52 @@ def load_precision(ref: str | Mapping[str, Any] = "rule_precision") -> Precision
 def default_precision() -> PrecisionTable:
     """The shipped table (``models/rule_precision.json``)."""
     return _load("rule_precision")
+
+
+def check_strict(level: object, name: str = "sourced_verify config: strict", off: str = " or null") -> float | None:
+    """``level`` as the strict level: a number in (0, 1], or None (strict off).
+
+    Args:
+        level: the value given (a config value, a ``--strict-level``).
+        name: how the message names it.
+        off: how the message names the value that turns strict off ("" where there is none).
+
+    Returns:
+        The level as a float, or None.
+
+    Raises:
+        ValueError: a bool, a string, NaN, or a number outside (0, 1], naming the value given.
+    """
+    if level is None:
+        return None
+    ok = isinstance(level, (int, float)) and not isinstance(level, bool) and not math.isnan(level) and 0.0 < level <= 1.0
+    if not ok:
+        raise ValueError(f"{name} must be a number in (0, 1] (the least measured precision of a grounding's rule)"
+                         f"{off}, got {level!r}")
+    return float(level)
+
+
+def strict_claim(claim: Mapping[str, Any], level: float) -> dict | None:
+    """The claim dict (``report["claims"]`` shape, ``rule_precision`` set) as ``strict`` at
+    ``level`` leaves it: a ``grounded`` claim whose ``rule_precision`` is None or under ``level``
+    becomes ``unverified`` with rule :data:`STRICT_RULE`, ``rule_precision`` None and a reason
+    naming the rule, its figure and the level; its evidence, support and alignment are kept.
+    None when the claim stays as it is (not grounded, or its rule precise enough)."""
+    if claim.get("verdict") != "grounded":
+        return None
+    figure = claim.get("rule_precision")
+    if figure is not None and figure >= level:
+        return None
+    rule = claim.get("rule") or "a rule not named"
+    if figure is None:
+        reason = f"grounded by {rule}, whose precision is not measured, so under the strict level {_pct(level)}"
+    else:
+        digits = 1 if _pct(figure) == _pct(level) else 0  # 89.6% under 90%: not "90% is below 90%"
+        reason = (f"grounded by {rule}, whose measured precision {_pct(figure, digits)} is below the strict "
+                  f"level {_pct(level, digits)}")
+    return dict(claim, verdict="unverified", rule=STRICT_RULE, rule_precision=None, reason=reason)
+
+
+def _pct(share: float, digits: int = 0) -> str:
+    """A share in [0, 1] as a percentage: ``0.82`` -> ``"82%"``."""
+    return f"{share:.{digits}%}"
