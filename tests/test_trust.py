@@ -407,6 +407,14 @@ def test_cli_strict(run_cli, files, options, level):
             b.get("rule_precision") == 1.0 for b in before if b["verdict"] == "grounded")
 
 
+def test_the_help_gives_the_default_strict_level(run_cli):
+    from sourced_nlp.cli.strict import HELP_DEFAULT
+
+    assert HELP_DEFAULT == STRICT_DEFAULT
+    code, out, _ = run_cli("check", "--help")
+    assert code == 0 and f"at least {STRICT_DEFAULT:.0%} precise" in " ".join(out.split())
+
+
 @pytest.mark.parametrize("command", ["check", "cite", "batch", "serve"])
 @pytest.mark.parametrize("value,needle", [
     ("0", "--strict-level must be a number in (0, 1]"),

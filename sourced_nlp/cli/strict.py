@@ -11,16 +11,19 @@ from typing import Optional
 
 import typer
 
-from ..verdict.precision import STRICT_DEFAULT, check_strict
+#: :data:`~sourced_nlp.verdict.precision.STRICT_DEFAULT`, written here for the help text alone:
+#: importing that module loads the verdict package (rapidfuzz), which ``--help`` must not
+#: (tests/test_trust.py checks that the two agree; :func:`strict_level` reads the module's).
+HELP_DEFAULT = 0.9
 
 STRICT = typer.Option(
     False, "--strict",
     help=f"Keep only the groundings of the most precise rules: a claim stays grounded only when its rule was "
-         f"measured at least {STRICT_DEFAULT:.0%} precise on natural text (--strict-level for another level); "
+         f"measured at least {HELP_DEFAULT:.0%} precise on natural text (--strict-level for another level); "
          "any other grounding becomes unverified (rule unverified.strict), its evidence kept.")
 STRICT_LEVEL = typer.Option(
     None, "--strict-level", metavar="SHARE",
-    help=f"The level of --strict, a share in (0, 1] (default {STRICT_DEFAULT}); giving it turns --strict on.")
+    help=f"The level of --strict, a share in (0, 1] (default {HELP_DEFAULT}); giving it turns --strict on.")
 
 
 def strict_level(strict: bool, level: Optional[float]) -> Optional[float]:
@@ -30,9 +33,13 @@ def strict_level(strict: bool, level: Optional[float]) -> Optional[float]:
     Raises:
         ValueError: a ``--strict-level`` outside (0, 1] (or NaN), one line naming the value.
     """
+    if level is None and not strict:
+        return None  # nothing imported: the verdict package is loaded only by a check
+    from ..verdict.precision import STRICT_DEFAULT, check_strict
+
     if level is not None:
         return check_strict(level, "--strict-level", off="")
-    return STRICT_DEFAULT if strict else None
+    return STRICT_DEFAULT
 
 
 def strict_config(level: Optional[float]) -> dict:
