@@ -287,3 +287,58 @@ def test_the_alignment_is_in_the_report(nlp, run_cli, tmp_path):
     assert "not in the evidence: raised" in out
     code, out, _ = run_cli("check", str(tmp_path / "a.txt"), str(tmp_path / "s.txt"))
     assert "not in the evidence" not in out
+
+
+def test_each_finder_module_names_what_it_gives():
+    """The guard's ``DECIDES`` is the union of its finders' modules' (one finder a module); the
+    finders are asked in one order, the per-word ones (antonym, scope, unaligned) within it."""
+    import importlib
+
+    from sourced_nlp.verdict import guard
+
+    names = [f.__name__ for f in guard.DEFAULT_FINDERS]
+    assert names == ["find_language", "find_roles", "find_moved", "find_denied", "find_excluded", "find_rate", "find_binding",
+                     "find_unaccounted", "find_dropped", "find_unasserted"]
+    assert [f.__name__ for f in guard.WORD_FINDERS] == ["find_antonym", "find_scope", "find_unaligned"]
+    given: set[str] = set()
+    for find in (*guard.DEFAULT_FINDERS, *guard.WORD_FINDERS):
+        module = importlib.import_module(find.__module__)
+        assert module.__name__.startswith("sourced_nlp.verdict.guard."), module.__name__
+        given |= set(module.DECIDES)
+    assert given == set(guard.DECIDES)
+
+
+def test_token_records_are_read_by_name():
+    """The stored records stay plain lists; the guard reads them as :class:`Token` s."""
+    from sourced_nlp.verdict.tree import Token, tokens
+
+    records = [["repair", "VERB", "VBD", "ROOT", -1, 0, 8, "", "repair"], ["bridge", "NOUN", "NN", "dobj", 0, 9, 15, "n", "bridge"]]
+    toks = tokens(records)
+    assert toks == [Token(*r) for r in records] and toks is tokens(records)
+    assert (toks[1].lemma, toks[1].dep, toks[1].head, toks[1].start, toks[1].end, toks[1].flag) == ("bridge", "dobj", 0, 9, 15, "n")
+    assert isinstance(records[0], list)
+
+
+def test_old_import_paths():
+    """The finders' modules before the guard was a package still give their names."""
+    from sourced_nlp.verdict import guard
+    from sourced_nlp.verdict.exclusion import excluded_by, find_excluded
+    from sourced_nlp.verdict.finders import (Finding, bound_value, claim_hedged, find_attributed, find_binding, find_denied,
+                                             find_dropped, find_moved, find_roles, find_scope)
+    from sourced_nlp.verdict.finding import Finding as F2
+    from sourced_nlp.verdict.rates import denominator, find_rate
+    from sourced_nlp.verdict.veridical import find_unasserted
+
+    assert Finding is F2 is guard.Finding
+    assert (find_excluded, find_rate, find_unasserted, find_scope) == (guard.find_excluded, guard.find_rate, guard.find_unasserted,
+                                                                       guard.find_scope)
+    assert all(callable(f) for f in (excluded_by, bound_value, claim_hedged, find_attributed, find_binding, find_denied, find_dropped,
+                                     find_moved, find_roles, denominator))
+
+
+def test_the_guard_package_ships():
+    """The guard is a package of its own: the wheel's package list names it."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"sourced_nlp.verdict.guard"' in text
