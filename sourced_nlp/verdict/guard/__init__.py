@@ -64,6 +64,9 @@ the token records (:class:`~sourced_nlp.verdict.tree.Token`) and the walks of th
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+
 from ...text.lexicons import load_lexicon
 from ..context import ClaimContext
 from ..finding import Finding
@@ -115,34 +118,55 @@ DEFAULT_FINDERS: tuple[Finder, ...] = (
 #: the finders whose finding is the only one: a claim not in English is read no further
 ALONE: tuple[Finder, ...] = (find_language,)
 
+#: the lexicons the guard reads, key -> bundled default: its own ``wordnet`` (``models/wordnet.json``)
+#: and ``guard`` (``models/guard.json``), set in ``sourced.guard.v1``; and ``sourced_verify``'s
+#: ``lexicon`` (``models/lexical.json``: the hedges, the antonym groups) and ``negation``
+#: (``models/negation.json``: the negation and exclusion cues), which the component gives it
+#: (:meth:`Guard.with_lexicons`)
+LEXICONS = {"wordnet": "wordnet", "guard": "guard", "lexicon": "lexical", "negation": "negation"}
+#: the guard's own lexicons (of :data:`LEXICONS`), which ``sourced_verify`` does not read itself
+OWN_LEXICONS = ("wordnet", "guard")
+
 
 class Guard:
     """Reads a grounded claim's alignment (module docstring).
 
     Args:
-        lexicon: the guard's words.
+        lexicon: the guard's words; None: read from the ``wordnet``, ``guard`` and ``lexicon``
+            lexicons of ``lexicons``.
         meta_words: lemmas a claim uses to point at its sources, never required.
         unaligned: which claim words with no counterpart keep a claim from grounded
             (:data:`UNALIGNED`).
+        lexicons: bundled name or path of each lexicon the guard reads (:data:`LEXICONS` keys;
+            a missing key takes the bundled one, but for ``wordnet`` and ``guard`` when
+            ``lexicon`` is given: None, not known). Kept as :attr:`lexicons`.
 
     Raises:
         ValueError: an ``unaligned`` that is none of :data:`UNALIGNED`.
+        FileNotFoundError: a lexicon that is neither bundled nor a file.
     """
 
     #: the finders the guard asks, in order
     finders: tuple[Finder, ...] = DEFAULT_FINDERS
 
     def __init__(self, lexicon: GuardLexicon | None = None, meta_words: frozenset[str] = frozenset(),
-                 unaligned: str = "slots") -> None:
+                 unaligned: str = "slots", lexicons: Mapping[str, str | None] | None = None) -> None:
         if unaligned not in UNALIGNED:
             raise ValueError(f"sourced_verify config: guard_unaligned must be one of {', '.join(UNALIGNED)}, got {unaligned!r}")
-        self.lex = lexicon or default_guard_lexicon()
+        unknown = dict.fromkeys(OWN_LEXICONS) if lexicon is not None else {}
+        #: the bundled name or path of each lexicon the guard reads (:data:`LEXICONS`; None: a
+        #: lexicon given as an object, :class:`GuardLexicon`, whose files are not known)
+        self.lexicons: dict[str, str | None] = {**LEXICONS, **unknown, **(lexicons or {})}
+        refs = self.lexicons
+        if lexicon is None and all(refs[k] == LEXICONS[k] for k in (*OWN_LEXICONS, "lexicon")):
+            lexicon = default_guard_lexicon()
+        self.lex = lexicon or GuardLexicon.load(wordnet=refs["wordnet"], guard=refs["guard"], lexical=refs["lexicon"])  # type: ignore[arg-type]
         self.meta = meta_words
         self.unaligned = unaligned
         #: the words of the lexical antonym groups (``models/lexical.json``), canonical lemmas
         self.group_words: tuple[str, ...] = tuple(sorted(
-            w for sides in load_lexicon("lexical")["antonym_groups"] for side in sides for w in side if " " not in w))
-        neg = load_lexicon("negation")
+            w for sides in load_lexicon(refs["lexicon"])["antonym_groups"] for side in sides for w in side if " " not in w))  # type: ignore[arg-type]
+        neg = load_lexicon(refs["negation"])  # type: ignore[arg-type]
         #: the negation cues and pseudo-negations of ``models/negation.json`` (:func:`find_denied`)
         self.neg_cues = frozenset((*neg["neg_dep_cues"], *neg["determiner_cues"], *neg["preposition_cues"], *neg["verb_cues"]))
         self.neg_pseudo = frozenset(neg["pseudo"])
@@ -151,7 +175,28 @@ class Guard:
 
     def with_meta(self, meta_words: frozenset[str]) -> "Guard":
         """The same guard, leaving ``meta_words`` (the verifier's) out of what must be aligned."""
-        return Guard(self.lex, meta_words, self.unaligned)
+        return Guard(self.lex, meta_words, self.unaligned, self.lexicons)
+
+    def with_lexicons(self, **refs: str) -> "Guard":
+        """The same guard reading other lexicons (:data:`LEXICONS` keys, bundled name or path):
+        ``sourced_verify`` gives it its ``lexicon`` and ``negation``, and ``from_disk`` the files
+        ``to_disk`` wrote. Its :class:`GuardLexicon` is read again for another ``wordnet`` or
+        ``guard``; for another ``lexicon`` only its hedges are.
+
+        Raises:
+            KeyError: a key that is none of :data:`LEXICONS`.
+            FileNotFoundError: a lexicon that is neither bundled nor a file.
+        """
+        unknown = sorted(set(refs) - set(LEXICONS))
+        if unknown:
+            raise KeyError(f"the guard reads no lexicon {unknown}; its lexicons are {sorted(LEXICONS)}")
+        new = {**self.lexicons, **refs}
+        lex = self.lex
+        if any(new[k] != self.lexicons[k] for k in OWN_LEXICONS):
+            lex = GuardLexicon.load(wordnet=new["wordnet"] or "wordnet", guard=new["guard"] or "guard", lexical=new["lexicon"] or "lexical")
+        elif new["lexicon"] != self.lexicons["lexicon"]:
+            lex = dataclasses.replace(lex, hedges=frozenset(load_lexicon(new["lexicon"] or "lexical")["hedges"]))
+        return Guard(lex, self.meta, self.unaligned, new)
 
     def __call__(self, ctx: ClaimContext, res: Result) -> Result:
         """``res`` as is, unless it is ``grounded`` and a finding takes it back (module docstring)."""
@@ -216,7 +261,7 @@ class Guard:
         return None if pid is None else ctx.index.passages[pid]
 
 
-__all__ = ["ALONE", "DECIDES", "DEFAULT_FINDERS", "UNALIGNED", "WORD_FINDERS", "Finder", "Finding", "Guard", "GuardContext",
+__all__ = ["ALONE", "DECIDES", "DEFAULT_FINDERS", "LEXICONS", "OWN_LEXICONS", "UNALIGNED", "WORD_FINDERS", "Finder", "Finding", "Guard", "GuardContext",
            "GuardLexicon", "Link", "Token", "align_words", "alignment", "bound_value", "carries", "claim_hedged", "default_guard_lexicon",
            "denominator", "excluded_by", "find_attributed", "find_binding", "find_denied", "find_dropped", "find_excluded",
            "find_language", "find_moved", "find_rate", "find_roles", "find_scope", "find_unaccounted", "find_unasserted",
