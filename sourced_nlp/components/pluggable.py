@@ -60,13 +60,14 @@ def make_guard(unaligned: str = "slots", wordnet: str = "wordnet", guard: str = 
     meaning is unaccounted for. ``unaligned``: which claim words with no counterpart keep a claim
     from grounded (``slots``: only a word with another word in its slot; ``predicates``: also the
     main predicates and the closed classes; ``all``: every word that carries meaning; the three
-    settings' figures are in bench/RESULTS.md). ``wordnet``/``guard``: the lexicons, bundled
-    name or path.
+    settings' figures are in bench/RESULTS.md). ``wordnet``/``guard``: the guard's own lexicons,
+    bundled name or path; it reads ``sourced_verify``'s ``lexicon`` and ``negation`` too, which
+    the component gives it (:meth:`~sourced_nlp.verdict.guard.Guard.with_lexicons`).
 
     Raises:
         ValueError: an ``unaligned`` that is none of the three.
     """
-    return Guard(GuardLexicon.load(wordnet=wordnet, guard=guard), unaligned=unaligned)
+    return Guard(GuardLexicon.load(wordnet=wordnet, guard=guard), unaligned=unaligned, lexicons={"wordnet": wordnet, "guard": guard})
 
 
 from .meaning_v2 import make_entailment  # noqa: E402,F401 - registers sourced.meaning.v2

@@ -24,7 +24,9 @@ Pluggable parts, through spaCy's registry (``@misc``; their functions are in :mo
   ``{"@misc": "sourced.word_matcher.v1"}`` (:func:`sourced_nlp.verdict.words.word_in`).
 * The lexicons, by bundled name or path: ``lexicon`` (``models/lexical.json``), ``records``,
   ``verdict_words``, ``negation`` and ``units`` (:class:`sourced_nlp.verdict.lexicon.VerdictLexicon`);
-  ``nlp.to_disk`` writes each of them beside the component, ``from_disk`` reads them back.
+  the guard reads ``lexicon`` and ``negation`` too, and its own ``wordnet`` and ``guard``
+  (``sourced.guard.v1``). ``nlp.to_disk`` writes each of them beside the component (the guard's
+  own in ``guard/``), ``from_disk`` reads them back.
 * ``precision``: the table of each rule's measured precision on natural text, by bundled name or
   path (``models/rule_precision.json``, written by ``bench/rule_precision.py``;
   :mod:`sourced_nlp.verdict.precision`); every claim's ``rule_precision`` is read from it.
@@ -68,7 +70,7 @@ from ..report.model import ClaimResult, Report, Skipped
 from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
-from ..verdict.guard import Guard
+from ..verdict.guard import OWN_LEXICONS, Guard
 from ..verdict.precision import PrecisionTable, check_strict, load_precision, strict_claim
 from ..verdict.rules.empty import no_features, no_sources
 from .indexer import SourceIndexer
@@ -234,6 +236,8 @@ class Verify:
 
     def _load_lexicons(self, refs: dict[str, str]) -> None:
         self.lexicons = refs
+        if self.guard is not None:  # the guard reads the component's lexical and negation lexicons
+            self.guard = self.guard.with_lexicons(lexicon=refs["lexicon"], negation=refs["negation"])
         self.lexical = Lexical(refs["lexicon"])
         self.verdict_lexicon = VerdictLexicon.load(records=refs["records"], verdict=refs["verdict_words"],
                                                    negation=refs["negation"], lexical=refs["lexicon"], units=refs["units"])
@@ -263,20 +267,26 @@ class Verify:
         return (*self.rules[:-1], self.meaning, self.rules[-1])
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        """Write each lexicon the component reads (``<key>.json`` in ``path``) and its precision
-        table (``precision.json``), so that a pipeline saved with one given as a path loads
-        without that path."""
+        """Write each lexicon the component reads (``<key>.json`` in ``path``), the guard's own
+        (``guard/<key>.json``: ``wordnet``, ``guard``) and the precision table (``precision.json``),
+        so that a pipeline saved with one given as a path loads without that path."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         for key, ref in self.lexicons.items():
             srsly.write_json(path / f"{key}.json", load_lexicon(ref))
         srsly.write_json(path / "precision.json", dict(self.precision.data))
+        for key, ref in _guard_own(self.guard).items():
+            (path / "guard").mkdir(exist_ok=True)
+            srsly.write_json(path / "guard" / f"{key}.json", load_lexicon(ref))
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "Verify":
         """Read back the lexicons and the precision table :meth:`to_disk` wrote (a missing file
         keeps the configured one)."""
         path = Path(path)
         refs = {key: str(path / f"{key}.json") if (path / f"{key}.json").is_file() else ref for key, ref in self.lexicons.items()}
+        own = {key: str(path / "guard" / f"{key}.json") for key in _guard_own(self.guard) if (path / "guard" / f"{key}.json").is_file()}
+        if own:
+            self.guard = self.guard.with_lexicons(**own)  # type: ignore[union-attr]
         self._load_lexicons(refs)
         if (path / "precision.json").is_file():  # read here, not through the cache of names and paths
             self.precision = load_precision(srsly.read_json(path / "precision.json"))
@@ -396,6 +406,14 @@ class Verify:
         if self.require_citations:
             provenance.require_citations(report)
         return report
+
+
+def _guard_own(guard: Guard | None) -> dict[str, str]:
+    """The guard's own lexicons (``wordnet``, ``guard``) by bundled name or path; none for no
+    guard, or one whose lexicon was given as an object."""
+    if guard is None:
+        return {}
+    return {key: ref for key in OWN_LEXICONS if (ref := guard.lexicons.get(key)) is not None}
 
 
 def _add_reply_citations(doc: Doc) -> None:

@@ -15,9 +15,10 @@ rules can be read and tested on their own. For each claim:
    (:mod:`.support`).
 4. **Guard.** A ``grounded`` result is aligned with its evidence word by word
    (:mod:`.guard`) and taken back when a word that carries the claim's meaning is not
-   accounted for; when it is, the ``contradicted`` rule may then decide. The guard's word
-   alignment and lexicon are in :mod:`.wordalign`, its walks of the parse in :mod:`.tree`, and
-   what each of its rules finds in :mod:`.finders`.
+   accounted for; when it is, the ``contradicted`` rule may then decide. Its finders are one
+   a module in :mod:`.guard`, asked in the order of :data:`~.guard.DEFAULT_FINDERS`; its word
+   alignment and lexicon are in :mod:`.wordalign`, its token records and walks of the parse in
+   :mod:`.tree`.
 
 May import only :mod:`sourced_nlp.text` (and its own :mod:`.meaning`, the learned tier).
 """

@@ -1,69 +1,9 @@
-"""An alternative the evidence sets aside: "moved to Denver rather than Austin", "hired Lee
-instead of Park", "to Denver, not Austin". A claim that states the set-aside alternative ("moved to
-Austin") is aligned word by word with that very passage, every word found, and would be
-grounded; the guard (:mod:`.guard`) asks :func:`find_excluded` first.
-
-The cues are the ``exclusion_cues`` of ``models/negation.json``: the connectives that put one
-noun phrase in place of another (Quirk et al. 1985, "replacive" coordination: "rather than",
-"instead of", "as opposed to", "in place of") and a bare "not" before a noun phrase. They are read
-on the surface, just before the phrase, because the parser hangs them in several ways ("than" a
-preposition of the verb, "of" a coordinator of the kept noun, "not" a negation of the kept noun).
+"""An alternative the evidence sets aside ("moved to Denver rather than Austin"): now
+:mod:`sourced_nlp.verdict.guard.excluded`; importable from here for one release.
 """
 
 from __future__ import annotations
 
-from .finding import Finding
-from .tree import DEP, FLAG, HEAD, POS, RAW, TAG, _children, _text
+from .guard.excluded import _phrase_start, excluded_by, find_excluded
 
-
-def _phrase_start(toks, i: int) -> int:
-    """The first word of the noun phrase that word ``i`` is in: up its name or modifier
-    attachments to the head noun, then the left-most word below it, leaving out a cue the parser
-    hung on it (a negation, an adverb, a coordinator, a preposition, punctuation)."""
-    while toks[i][DEP] in ("compound", "flat", "amod", "nummod") and toks[i][HEAD] >= 0:
-        i = toks[i][HEAD]
-    start, todo = i, [i]
-    while todo:
-        k = todo.pop()
-        for c in _children(toks, k):
-            if toks[c][DEP] not in ("neg", "advmod", "cc", "prep", "punct", "conj", "appos", "relcl", "acl"):
-                start = min(start, c)
-                todo.append(c)
-    return start
-
-
-def excluded_by(toks, i: int, cues: tuple[tuple[str, ...], ...], pseudo: frozenset[str]) -> str | None:
-    """The cue that sets aside the noun phrase of word ``i`` ("rather than"), or None. The cue
-    stands just before the phrase, or before the one preposition it hangs on ("not to Austin");
-    a pseudo-negation ("not only", "not just") sets nothing aside."""
-    if toks[i][POS] not in ("NOUN", "PROPN", "NUM") and toks[i][FLAG] != "n":
-        return None
-    start = _phrase_start(toks, i)
-    ends = [start]
-    if start > 0 and toks[start - 1][TAG] == "IN":
-        ends.append(start - 1)
-    for end in ends:
-        for cue in cues:
-            n = len(cue)
-            if end >= n and tuple(t[RAW].lower() for t in toks[end - n:end]) == cue:
-                if cue == ("not",) and f"not {toks[end][RAW].lower()}" in pseudo:
-                    continue
-                return " ".join(cue)
-    return None
-
-
-def find_excluded(cues, pseudo, claim, ev, to, passages, cword) -> list[Finding]:
-    """A claim word (a noun or name) that the claim affirms and its evidence sets aside with an
-    exclusion cue (:func:`excluded_by`): ``contradicted.polarity``, the cue and the word shown.
-    A claim that sets the word aside
-    itself ("Denver rather than Austin") is read the same way and gives nothing."""
-    for k, (e, j) in sorted(to.items()):
-        if excluded_by(claim, k, cues, pseudo) is not None:
-            continue
-        cue = excluded_by(ev[e], j, cues, pseudo)
-        if cue is None:
-            continue
-        s = f"{cue} {_text(passages[e], ev[e][j])}"
-        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{cword(k)}'; the source says '{s}'",
-                        [{"claim": cword(k), "source": s, "kind": "polarity"}], e)]
-    return []
+__all__ = ["excluded_by", "find_excluded"]

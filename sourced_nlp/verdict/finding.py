@@ -1,4 +1,4 @@
-"""What a finder of the guard (:mod:`.finders`, :mod:`.veridical`, :mod:`.exclusion`) returns."""
+"""What a finder of the guard (:mod:`sourced_nlp.verdict.guard`, one finder a module) returns."""
 
 from __future__ import annotations
 

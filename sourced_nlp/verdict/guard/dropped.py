@@ -1,0 +1,97 @@
+"""Finder of what the claim drops (:func:`find_dropped`): words of the evidence that qualify what the
+claim states, on a word the claim aligns with, missing from the claim: a status, an ordinal of a
+superlative, an exception (``contradicted.qualifier``); a hedge, an attribution or a provisional
+mark (``unverified.hedged``, unless the claim hedges too; an attribution verb over the claim's
+verb: :func:`find_attributed`).
+"""
+
+from __future__ import annotations
+
+from ..finding import Finding
+from ..tree import _ancestors, _children, _subtree, _text
+from ..wordalign import GuardLexicon
+from .context import GuardContext
+
+DECIDES = ("contradicted.qualifier", "unverified.hedged")
+
+
+def find_dropped(gctx: GuardContext) -> list[Finding]:
+    """Words of the evidence that qualify what the claim states, on a word the claim aligns
+    with, missing from the claim: a status, an ordinal of a superlative, an exception
+    (contradicted); a hedge or an attribution (unverified, unless the claim hedges too)."""
+    lex, claim, ev, to, used, passages = gctx.lex, gctx.claim, gctx.ev, gctx.to, gctx.used, gctx.passages
+    aligned = {v for v in to.values()}
+    claim_lemmas = {t.lemma for t in claim}
+    out: list[Finding] = []
+    hedged = gctx.hedged
+    for e, toks in enumerate(ev):
+        p = passages[e]
+        for j, t in enumerate(toks):
+            if (e, j) in used or t.lemma in claim_lemmas:
+                continue
+            near = [a for a in _ancestors(toks, j, 2) if (e, a) in aligned]
+            lemma, s, h0 = t.lemma, _text(p, t), t.head
+            if lemma in lex.status and h0 >= 0 and (toks[h0].lemma in claim_lemmas or any(
+                    (e, c) in aligned and toks[c].flag == "n" for c in (*_children(toks, h0), toks[h0].head) if c >= 0)):
+                near = [h0]  # "former director Osei": the title the claim names, or the title of its name
+            if not near:
+                continue
+            head = toks[near[0]]
+            if lemma in lex.status and t.dep in ("amod", "compound", "advmod") and t.flag != "n" and head.pos in ("NOUN", "PROPN"):
+                out.append(Finding("contradicted", "contradicted.qualifier", f"the source says '{s} {_text(p, head)}'",
+                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
+            elif (lemma in lex.ordinals or t.flag == "o") and head.tag == "JJS":
+                out.append(Finding("contradicted", "contradicted.qualifier", f"the source says '{s} {_text(p, head)}'",
+                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
+            elif lemma in lex.exceptions and t.dep in ("prep", "advcl", "mark", "cc"):
+                out.append(Finding("contradicted", "contradicted.qualifier", f"the source makes an exception: '{s} ...'",
+                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
+            elif not hedged and (_modal_hedge(lex, toks, j, e, aligned) if t.tag == "MD" else
+                                 lemma in lex.hedges and t.pos != "PROPN" or lemma in lex.attribution_preps and t.dep == "prep"):
+                out.append(Finding("unverified", "unverified.hedged", f"the source hedges or attributes it: '{s}'",
+                                   [{"claim": "", "source": s, "kind": "hedge"}], e))
+        if not hedged:
+            out += find_attributed(lex, claim, toks, to, e, p)
+        marked = next((t for t in toks if _provisional(lex, toks, t) and t.lemma not in claim_lemmas), None)
+        if marked is not None:
+            out.append(Finding("unverified", "unverified.hedged", f"the source marks it '{_text(p, marked)}'",
+                               [{"claim": "", "source": _text(p, marked), "kind": "provisional"}], e))
+    return out
+
+
+def _modal_hedge(lex: GuardLexicon, toks, j, e, aligned) -> bool:
+    """A hedging modal ("may", "might", "could") hedges the claim only where it governs words the
+    claim is aligned with: an aligned word under the verb it is the auxiliary of ("the museum
+    might close": close; not "I could eat this every day" next to the dish the claim names)."""
+    t = toks[j]
+    if t.lemma not in lex.hedge_modals and t.lemma not in lex.hedges or t.head < 0:
+        return False
+    return any((e, i) in aligned for i in _subtree(toks, t.head) if i != j)
+
+
+def _provisional(lex: GuardLexicon, toks, t) -> bool:
+    """The word marks the passage's statement as not final (``provisional`` of
+    ``models/guard.json``): an adjective or participle ("preliminary", "superseded"), or a noun as
+    a status: a modifier ("draft budget") or "in draft"; not a countable noun ("drafts" on tap,
+    "the draft was approved")."""
+    if t.lemma not in lex.provisional:
+        return False
+    if t.pos not in ("NOUN", "PROPN"):
+        return True
+    if t.tag in ("NNS", "NNPS"):
+        return False
+    return t.dep in ("compound", "amod", "nmod") or t.dep == "pobj" and t.head >= 0 and toks[t.head].lemma in ("in", "as")
+
+
+def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
+    """The claim's main verb is said in the evidence under an attribution verb the claim does
+    not use ("critics say the plan will raise prices", "the minister denied that she resigned")."""
+    roots = [k for k, t in enumerate(claim) if t.head < 0 and k in to and to[k][0] == e]
+    for k in roots:
+        j = to[k][1]
+        for a in _ancestors(toks, j, 2):
+            if toks[a].lemma in lex.attribution_verbs and (e, a) not in to.values():
+                s = _text(p, toks[a])
+                return [Finding("unverified", "unverified.hedged", f"the source attributes it: '{s}'",
+                                [{"claim": "", "source": s, "kind": "attribution"}], e)]
+    return []

@@ -1,0 +1,19 @@
+"""Finder ``unverified.language``: the claim is not in English (two function words of another
+language, ``foreign_function_words`` of ``models/guard.json``): the rules read English only. Its
+finding is the only one (:data:`~sourced_nlp.verdict.guard.ALONE`).
+"""
+
+from __future__ import annotations
+
+from ..finding import Finding
+from .context import GuardContext
+
+DECIDES = ("unverified.language",)
+
+
+def find_language(gctx: GuardContext) -> list[Finding]:
+    """``[Finding("unverified", "unverified.language", ...)]`` when two words of the claim or
+    more are function words of another language, else ``[]``."""
+    if sum(t.raw in gctx.lex.foreign for t in gctx.claim) >= 2:
+        return [Finding("unverified", "unverified.language", "the claim is not in English; the rules read English only", [], 0)]
+    return []

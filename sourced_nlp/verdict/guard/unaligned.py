@@ -1,0 +1,85 @@
+"""Word finder ``unverified.unaligned``: a word that carries the claim's meaning (a verb, adjective
+or adverb; a quantifier, ordinal, comparative or superlative; a temporal relation) has no
+counterpart in the evidence, or another word stands in its slot ("raised" where the source says
+"held"). The reason names the word (:func:`find_unaligned`).
+
+Which words carry meaning is read from the parse (parts of speech, tags, dependency labels) and
+the closed classes of ``models/guard.json`` (whose optional ``light`` list names words that may
+stay unaligned under the stricter settings; none is shipped); which of them keep a claim from
+``grounded`` with no counterpart at all is the guard's ``unaligned`` setting
+(:data:`~sourced_nlp.verdict.guard.UNALIGNED`).
+"""
+
+from __future__ import annotations
+
+from ..finding import Finding
+from ..tree import Token, _is_predicate, _text
+from ..wordalign import carries
+from .context import GuardContext
+
+DECIDES = ("unverified.unaligned",)
+
+
+def find_unaligned(gctx: GuardContext, k: int) -> Finding | None:
+    """Unaligned claim word ``k``, when it carries meaning (:func:`~sourced_nlp.verdict.wordalign.carries`;
+    a noun in other words, "on-time rate" / "on-time performance", is the coverage rules' call):
+    another word in its slot where that keeps the claim from grounded (:func:`substitutable`),
+    or no counterpart where the guard's setting requires one (:func:`required`). None otherwise."""
+    claim, lex = gctx.claim, gctx.lex
+    if not carries(claim[k], lex, gctx.meta):
+        return None
+    w = gctx.cword(k)
+    slot = gctx.slot(k)
+    if slot is not None and gctx.ev[slot[0]][slot[1]].pos in lex.slot_pos and substitutable(gctx, claim, k):
+        s = _text(gctx.passages[slot[0]], gctx.ev[slot[0]][slot[1]])
+        return Finding("unverified", "unverified.unaligned", f"the claim says '{w}' where the source says '{s}'",
+                       [{"claim": w, "source": s, "kind": "word"}], slot[0])
+    if required(gctx, claim, k):
+        return Finding("unverified", "unverified.unaligned", f"the source does not say '{w}'",
+                       [{"claim": w, "source": "", "kind": "word"}], 0)
+    return None
+
+
+def substitutable(gctx: GuardContext, claim: list[Token], k: int) -> bool:
+    """Another word in the slot of this one keeps the claim from grounded: the claim's main
+    predicate ("raised" where the source says "held"), or a closed-class word (a quantifier,
+    ordinal, comparative or superlative, temporal relation). A modifier in other words ("new"
+    / "permanent" location) is the coverage rules' call."""
+    return _closed_or_predicate(gctx, claim, k, gctx.lex.temporal)
+
+
+def required(gctx: GuardContext, claim: list[Token], k: int) -> bool:
+    """A carrier word with no counterpart keeps the claim from grounded at this level; at
+    every level, a status of a named person ("interim president Alvarez", ``status`` of
+    ``models/guard.json``) the evidence does not give."""
+    if gctx.unaligned == "all" or _status_of_name(gctx, claim, k):
+        return True
+    if gctx.unaligned == "slots":
+        return False
+    return _closed_or_predicate(gctx, claim, k, gctx.lex.exclusive)
+
+
+def _status_of_name(gctx: GuardContext, claim: list[Token], k: int) -> bool:
+    """The word is a status (``status`` of ``models/guard.json``) of a named person: of a
+    proper name, or of a title compounded with one ("interim president Alvarez"); not of a
+    month or day ("late November")."""
+    lex = gctx.lex
+    tok, h = claim[k], claim[k].head
+    if tok.lemma not in lex.status or tok.dep not in ("amod", "compound") or tok.flag == "n" or h < 0:
+        return False
+    head = claim[h]
+    if lex.sets.get(head.lemma):
+        return False
+    return head.flag == "n" and head.pos == "PROPN" or head.dep == "compound" and head.head >= 0 and claim[head.head].pos == "PROPN"
+
+
+def _closed_or_predicate(gctx: GuardContext, claim: list[Token], k: int, also: frozenset[str]) -> bool:
+    """The word is a comparative, superlative or ordinal, a quantifier, one of ``also``, or a
+    main predicate (a verb or adjective that is the root, the complement of a root "be", or
+    joined to one)."""
+    tok, lex = claim[k], gctx.lex
+    if tok.tag in lex.carrier_tags or tok.flag == "o" or tok.lemma in lex.ordinals or tok.lemma in also:
+        return True
+    if tok.tag in lex.quantifier_tags and tok.lemma in lex.scale:
+        return True
+    return tok.pos in ("VERB", "ADJ") and (_is_predicate(claim, k) or tok.dep == "conj" and _is_predicate(claim, tok.head))
