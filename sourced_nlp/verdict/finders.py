@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .tree import DEP, END, FLAG, HEAD, LEMMA, POS, RAW, START, TAG, _ancestors, _children, _clause, _negated, _subject, _subtree, _text
+from .bound import one_thing, status_bound
 from .finding import Finding
 from .veridical import claim_hedged, find_attributed
 from .wordalign import GuardLexicon, _is_content, name_labels, same_name
@@ -226,7 +227,8 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
             if not near:
                 continue
             head = toks[near[0]]
-            if lemma in lex.status and t[DEP] in ("amod", "compound", "advmod") and t[FLAG] != "n" and head[POS] in ("NOUN", "PROPN"):
+            if lemma in lex.status and t[DEP] in ("amod", "compound", "advmod") and t[FLAG] != "n" and head[POS] in ("NOUN", "PROPN") \
+                    and status_bound(claim, toks, e, near[0], to):
                 out.append(Finding("contradicted", "contradicted.qualifier", f"the source says '{s} {_text(p, head)}'",
                                    [{"claim": "", "source": s, "kind": "qualifier"}], e))
             elif (lemma in lex.ordinals or t[FLAG] == "o") and head[TAG] == "JJS":
@@ -236,7 +238,8 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
                 out.append(Finding("contradicted", "contradicted.qualifier", f"the source makes an exception: '{s} ...'",
                                    [{"claim": "", "source": s, "kind": "qualifier"}], e))
             elif not hedged and (_modal_hedge(lex, toks, j, e, aligned) if t[TAG] == "MD" else
-                                 lemma in lex.hedges and t[POS] != "PROPN" or lemma in lex.attribution_preps and t[DEP] == "prep"):
+                                 lemma in lex.hedges and t[POS] != "PROPN"
+                                 or lemma in lex.attribution_preps and t[DEP] == "prep" and _vague_source(toks, j)):
                 out.append(Finding("unverified", "unverified.hedged", f"the source hedges or attributes it: '{s}'",
                                    [{"claim": "", "source": s, "kind": "hedge"}], e))
         if not hedged:
@@ -246,6 +249,24 @@ def find_dropped(lex: GuardLexicon, ctx, claim, ev, to, used, passages) -> list[
             out.append(Finding("unverified", "unverified.hedged", f"the source marks it '{_text(p, marked)}'",
                                [{"claim": "", "source": _text(p, marked), "kind": "provisional"}], e))
     return out
+
+
+def _vague_source(toks, j: int) -> bool:
+    """The source an attribution ("according to ...") names is vague: a bare plural or an
+    indefinite ("according to critics", "according to some analysts", "according to reports"),
+    not a named or definite one ("according to Cal Fire", "according to the police", "according
+    to her grandmother"), which only says where the statement comes from. Measured on natural
+    text (``bench/rule_precision.py``): "according to" took back 23 groundings, 3 of them
+    hallucinated, against 14.5% of what the guard lets through; most named a definite source."""
+    for c in _children(toks, j):
+        for o in [c, *_children(toks, c)]:
+            if toks[o][DEP] != "pobj":
+                continue
+            if toks[o][FLAG] == "n" or toks[o][POS] in ("PROPN", "PRON"):
+                return False
+            return not any(toks[d][DEP] in ("det", "poss") and toks[d][LEMMA] in ("the", "this", "that", "its", "his", "her", "their", "our")
+                           or toks[d][DEP] == "poss" for d in _children(toks, o))
+    return True
 
 
 def _modal_hedge(lex: GuardLexicon, toks, j, e, aligned) -> bool:
@@ -311,6 +332,8 @@ def find_denied(cues: frozenset[str], pseudo: frozenset[str], claim, ev, to, how
                 above.append(a)
             reach = {c for a in above for c in _children(toks, a)}
             reach |= {d for c in _children(toks, i) for d in _children(toks, c) if toks[d][DEP] == "det"}
+            if any(toks[a][LEMMA] in cues and toks[a][POS] in ("VERB", "AUX") for a in above[1:]):
+                return True  # a denying verb above it ("failed to progress")
             return any(toks[x][RAW].replace("\u2019", "'") in cues or toks[x][LEMMA] in cues or toks[x][DEP] == "neg" for x in reach)
 
         if any(denied(toks, i) for toks in (others() or ev) for i in range(len(toks)) if toks[i][LEMMA] == lemma):
@@ -389,6 +412,8 @@ def find_moved(lex: GuardLexicon, claim, ev, to, how, passages, cword) -> list[F
             if _slot_of(lex, claim, a) == _slot_of(lex, claim, b) or _coordinated(claim, a, b) \
                     or _coordinated(ev[sa[0]], to[a][1], to[b][1]):
                 continue  # members of one list, in any order
+            if one_thing(claim, a, b) or one_thing(ev[sa[0]], to[a][1], to[b][1]):
+                continue  # "the club's chairman, Jim Mann": one person, no roles
             p = passages[sa[0]]
             s = _text(p, ev[sa[0]][to[b][1]])
             return [Finding("contradicted", "contradicted.roles",
