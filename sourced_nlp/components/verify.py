@@ -225,6 +225,22 @@ class Verify:
         self._strict = check_strict(level)
 
     @property
+    def precision(self) -> PrecisionTable:
+        """The table of the rules' measured precision: each claim's ``rule_precision`` and the
+        admission of contradicting rules (:meth:`~sourced_nlp.verdict.verifier.Verifier.admitted`);
+        setting it takes effect at once."""
+        return self._precision
+
+    @precision.setter
+    def precision(self, table: PrecisionTable) -> None:
+        self._precision = table
+        verifier = getattr(self, "verifier", None)
+        if verifier is not None:
+            verifier.precision = table
+            if verifier.guard is not None:
+                verifier.guard.precision = table
+
+    @property
     def lazy_parse_chars(self) -> int | None:
         """A prose source longer than this is parsed only where its claims need it (the source
         indexer's setting; setting it takes effect at once)."""
@@ -244,7 +260,7 @@ class Verify:
         self.verifier = Verifier(
             self.thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9), self.lexical.meta_words,
             rules=self._decision_order(), word_matcher=self.word_matcher, lexicon=self.verdict_lexicon,
-            guard=self.guard,
+            guard=self.guard, precision=self.precision,
         )
         self.indexer.use_lexicons(self.lexical, self.verdict_lexicon)
 

@@ -6,7 +6,9 @@ from typing import NamedTuple
 
 
 class Finding(NamedTuple):
-    """What the guard found: the verdict and rule it gives, its reason, and what differs."""
+    """What the guard found: the verdict and rule it gives, its reason, and what differs. A
+    ``verdict`` of ``"possible"`` takes nothing back: the guard shows it in the reason of the
+    grounding it keeps ("possible: ..."), a finding of too little precision on natural text."""
 
     verdict: str
     rule: str

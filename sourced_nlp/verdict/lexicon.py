@@ -39,6 +39,8 @@ class VerdictLexicon:
     highly_rated: float
     setting_labels: frozenset[str]
     light_denials: frozenset[str]
+    near_negatives: frozenset[str]
+    verb_denials: frozenset[str]
     money_words: frozenset[str]
     article_ones: tuple[str, ...]
     not_fields: re.Pattern
@@ -86,6 +88,8 @@ class VerdictLexicon:
             highly_rated=float(rec["highly_rated_stars"]),
             setting_labels=frozenset(ver["setting_labels"]),
             light_denials=frozenset(load_lexicon(negation).get("light_predicates", ())),
+            near_negatives=frozenset(load_lexicon(negation).get("near_negatives", ())),
+            verb_denials=frozenset(load_lexicon(negation).get("verb_cues", ())),
             money_words=frozenset(load_lexicon(lexical).get("money_words", ())),
             article_ones=tuple(ver["article_ones"]),
             not_fields=re.compile(r"\b(?:" + "|".join(re.escape(x) for x in rec.get("not_fields", [_NEVER])) + r")\b"),

@@ -14,6 +14,7 @@ import re
 
 from .lexicon import VerdictLexicon
 from .passage import Passage
+from .tree import DEP, HEAD, LEMMA, RAW
 from .types import ClaimRecord, FeatureRecord
 from .words import compound_of, same_word
 
@@ -53,7 +54,31 @@ def polarity_flip(claim: ClaimRecord, p: Passage, lex: VerdictLexicon) -> bool:
             bool(negated.get("negated_predicate"))
             and any(same_word(negated["negated_predicate"], x) for x in other["predicates"])  # type: ignore[arg-type]
             and not claim.get("contrast") and not p.f.get("contrast")  # "not A, but B": mixed polarity
+            and not denied_there(other, negated["negated_predicate"], lex)  # type: ignore[arg-type]
         )
+    return False
+
+
+def denied_there(f: FeatureRecord, lemma: str, lex: VerdictLexicon) -> bool:
+    """The segment denies ``lemma`` where it states it, though its main predicate is affirmed:
+    a negation on the word itself ("any student not gainfully employed"), a denying verb over it
+    ("failed to progress"), or a near-negative anywhere ("there was little net warming"). Read on
+    natural text (``bench/rule_precision.py``), ``contradicted.polarity`` flipped such denials
+    into contradictions: four of its five wrong contradictions on RAGTruth train and FaithBench."""
+    toks = f.get("tokens") or []
+    if any(t[LEMMA] in lex.near_negatives for t in toks):
+        return True
+    kids: dict[int, list[int]] = {}
+    for i, t in enumerate(toks):
+        kids.setdefault(t[HEAD], []).append(i)
+    for i, t in enumerate(toks):
+        if not same_word(t[LEMMA], lemma):
+            continue
+        if any(toks[c][DEP] == "neg" or toks[c][RAW].replace("\u2019", "'") in ("not", "n't", "never") for c in kids.get(i, ())):
+            return True
+        h = t[HEAD]
+        if h >= 0 and toks[h][LEMMA] in lex.verb_denials and t[DEP] == "xcomp":
+            return True
     return False
 
 

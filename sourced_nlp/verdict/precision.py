@@ -75,6 +75,35 @@ class PrecisionTable:
         return round(float(row["precision"]), 3)
 
 
+    def contradicts(self, rule: str, *, guard: bool = False) -> bool:
+        """Whether ``rule`` (a finding of the guard of grounded when ``guard``) may give
+        ``contradicted``: every rule may unless the table's ``admission`` demotes it (its pooled
+        precision's 95% interval reaches below 50% on natural text, and it is not a rule that
+        fired fewer than 10 times, each time right). A table without ``admission`` demotes none."""
+        adm = self.data.get("admission") or {}
+        return rule not in (adm.get("guard" if guard else "rules") or {}).get("demote", ())
+
+    def guard_of(self, rule: str) -> float | None:
+        """The measured precision of a ``contradicted`` finding of the guard (``guard`` in the
+        file: the guard and the ``contradicted`` rule give some names alike)."""
+        row = (self.data.get("guard") or {}).get(rule)
+        if not row or not row.get("fired"):
+            return None
+        return round(float(row["precision"]), 3)
+
+
+def possible(reason: str, rule: str, precision: float | None, *, guard: bool = False) -> str:
+    """The reason of a ``contradicted`` demoted to ``unverified.possible``: what was found, which
+    rule found it and how often that rule is right on natural text.
+
+    >>> possible("the source gives 8% where the claim says 12%", "contradicted.value", 0.31)
+    'possible contradiction (contradicted.value, 31% right on natural text): the source gives 8% where the claim says 12%'
+    """
+    who = f"{rule} of the guard" if guard else rule
+    figure = "unmeasured" if precision is None else f"{precision:.0%} right on natural text"
+    return f"possible contradiction ({who}, {figure}): {reason}"
+
+
 def _edge(x: float) -> str:
     """A band's key in the file: its lower edge as written (``"0.9"``)."""
     return f"{x:g}"

@@ -11,12 +11,13 @@ from .context import CitedSources, ClaimContext, Rule
 from .guard import Guard
 from .index import PassageIndex
 from .lexicon import VerdictLexicon, default_lexicon
+from .precision import PrecisionTable, default_precision, possible
 from .records.fields import record_words
 from .records.rating import without_fitting_words
 from .rules import DEFAULT_RULES
 from .rules.contradicted import contradicted
 from .thresholds import Thresholds
-from .types import ClaimRecord, Result
+from .types import ClaimRecord, Result, result
 from .words import WordMatcher, word_in
 
 
@@ -38,18 +39,25 @@ class Verifier:
             None: results as the rules give them. A grounded result the guard lets through is
             then offered to the vetoes of the rules (:meth:`vetoed`); a result taken back by
             either may still be contradicted by the ``contradicted`` rule.
+        precision: the rules' measured precision on natural text
+            (:mod:`~sourced_nlp.verdict.precision`; the shipped table by default): a
+            ``contradicted`` of a rule it demotes is given as ``unverified.possible`` (:meth:`admitted`).
     """
 
     def __init__(self, thresholds: Thresholds, opposed: Callable[[str, str], bool], locate: Callable[[str, str], Any],
                  meta_words: frozenset[str] = frozenset(), *, rules: Sequence[Rule] = DEFAULT_RULES,
-                 word_matcher: WordMatcher = word_in, lexicon: VerdictLexicon | None = None, guard: Guard | None = None) -> None:
+                 word_matcher: WordMatcher = word_in, lexicon: VerdictLexicon | None = None, guard: Guard | None = None,
+                 precision: PrecisionTable | None = None) -> None:
         self.t = thresholds
+        self.precision = precision or default_precision()
         self.lex = lexicon or default_lexicon()
         self.locate = locate
         self.meta_words = meta_words
         self.rules = tuple(rules)
         self.aligner = Aligner(self.lex, opposed, word_matcher, meta_words)
         self.guard = guard.with_meta(meta_words) if guard is not None else None
+        if self.guard is not None:
+            self.guard.precision = self.precision
 
     def prepare(self, claim: ClaimRecord, index: PassageIndex) -> ClaimRecord:
         """The claim as the rules read it: without meta words; in prose without the every-day
@@ -104,15 +112,27 @@ class Verifier:
             decided = rule(ctx)
             if decided is not None:
                 if decided["verdict"] != "grounded":
-                    return decided
+                    return self.admitted(decided)
                 guarded = decided if self.guard is None else self.guard(ctx, decided)
                 if guarded["verdict"] == "grounded":
                     guarded = self.vetoed(ctx, guarded)
                 if guarded["verdict"] == "unverified":
                     # the grounding is taken back: a passage that states otherwise now decides
-                    return contradicted(ctx) or guarded
+                    found = contradicted(ctx)
+                    return guarded if found is None else self.admitted(found)
                 return guarded
         raise RuntimeError("no rule of the verdict decided: the last rule must always decide")
+
+    def admitted(self, res: Result) -> Result:
+        """``res`` as is, unless it is a ``contradicted`` of a rule the precision table demotes
+        (:meth:`~sourced_nlp.verdict.precision.PrecisionTable.contradicts`): then ``unverified``
+        (rule ``unverified.possible``), its reason saying what was found, by which rule, and how
+        often that rule is right on natural text; evidence and differences kept."""
+        if res["verdict"] != "contradicted" or self.precision.contradicts(res["rule"]):
+            return res
+        reason = possible(res["reason"], res["rule"], self.precision.of(res["rule"]))
+        return {**result("unverified", reason, max(0.15, res["support"]), res["evidence"], res["differs"],
+                         rule="unverified.possible")}
 
     def vetoed(self, ctx: ClaimContext, res: Result) -> Result:
         """A grounded ``res`` as the vetoes of the decision order leave it: a rule with a

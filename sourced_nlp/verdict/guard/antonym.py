@@ -4,6 +4,11 @@
 (``profitable``/``unprofitable``), two members of one scale or set (``few``/``most``,
 ``Monday``/``Tuesday``); for a main predicate with no word in its slot, an opposed predicate of
 the evidence (:func:`find_antonym`).
+
+Measured on natural labelled text (``python bench/rule_precision.py``, 2026-12-07: RAGTruth train
+and the five dev sets, pooled; ``bench/RESULTS.md``): as the deciding finding, 10 of 11
+contradictions right (95% interval 62-98%): it may contradict; what it takes back is hallucinated
+1.65 times as often as what the guard lets through.
 """
 
 from __future__ import annotations
