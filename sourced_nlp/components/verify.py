@@ -29,7 +29,7 @@ Pluggable parts, through spaCy's registry (``@misc``; their functions are in :mo
   own in ``guard/``), ``from_disk`` reads them back.
 * ``precision``: the table of each rule's measured precision on natural text, by bundled name or
   path (``models/rule_precision.json``, written by ``bench/rule_precision.py``;
-  :mod:`sourced_nlp.verdict.precision`); every claim's ``rule_precision`` is read from it.
+  :mod:`sourced_nlp.verdict.precision`); every claim's ``rule_precision`` is read from it (:mod:`.trust`).
   ``to_disk`` writes it beside the lexicons (``precision.json``), ``from_disk`` reads it back.
 * ``strict``: null (the default: no verdict changes), or a share in (0, 1]: a ``grounded`` claim
   whose rule's measured precision is under it (or unmeasured) becomes ``unverified``, rule
@@ -60,9 +60,7 @@ from spacy.tokens import Doc, Span
 from . import extensions
 from .. import judges
 from ..citing import provenance
-from ..citing.citation_check import json_citation
 from ..judges.backends import register as _register_judges
-from ..judges.tier import refresh_findings
 from ..text.citations import locate
 from ..text.lexicons import load_lexicon
 from ..report.findings import report_findings
@@ -71,10 +69,12 @@ from ..text.sources import normalize_sources
 from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
 from ..verdict import validate_thresholds, word_in
 from ..verdict.guard import OWN_LEXICONS, Guard
-from ..verdict.precision import PrecisionTable, check_strict, load_precision, strict_claim
+from ..verdict.precision import PrecisionTable, check_strict, load_precision
 from ..verdict.rules.empty import no_features, no_sources
 from .indexer import SourceIndexer
 from .passages import Lexical
+from .replies import add_reply_citations
+from .trust import Trusted
 from .pluggable import make_guard, make_meaning, make_rules, make_word_matcher  # noqa: F401 - registers them; importable from here
 
 _register_judges()  # the judge backends' factories, sourced.judge.*.v1, in spacy.registry.misc
@@ -157,7 +157,7 @@ def make_verify(
                   judge=judge, meaning=meaning, guard=guard, precision=precision, strict=strict)
 
 
-class Verify:
+class Verify(Trusted):
     """The verdict component (see the module docstring).
 
     Args:
@@ -209,36 +209,6 @@ class Verify:
         self.cache_size = cache_size
         self.indexer = SourceIndexer(nlp, name, thresholds, cache_size, lazy_parse_chars)
         self._load_lexicons({**LEXICONS, **(lexicons or {})})
-
-    @property
-    def strict(self) -> float | None:
-        """The strict level: None (off), or the least measured precision in (0, 1] a grounding's
-        rule must have (module docstring); setting it takes effect at once.
-
-        Raises:
-            ValueError: set to a value that is neither None nor a number in (0, 1].
-        """
-        return self._strict
-
-    @strict.setter
-    def strict(self, level: float | None) -> None:
-        self._strict = check_strict(level)
-
-    @property
-    def precision(self) -> PrecisionTable:
-        """The table of the rules' measured precision: each claim's ``rule_precision`` and the
-        admission of contradicting rules (:meth:`~sourced_nlp.verdict.verifier.Verifier.admitted`);
-        setting it takes effect at once."""
-        return self._precision
-
-    @precision.setter
-    def precision(self, table: PrecisionTable) -> None:
-        self._precision = table
-        verifier = getattr(self, "verifier", None)
-        if verifier is not None:
-            verifier.precision = table
-            if verifier.guard is not None:
-                verifier.guard.precision = table
 
     @property
     def lazy_parse_chars(self) -> int | None:
@@ -325,7 +295,7 @@ class Verify:
         ``strict``, the groundings of the less precise rules taken down; then every claim span
         relabelled once and ``doc._.report`` built. A JSON reply's citations
         (``doc._.reply_citations``) go on their claim spans first."""
-        _add_reply_citations(doc)
+        add_reply_citations(doc)
         raw = doc._.sources
         sources = normalize_sources(raw) if raw else []
         records = {(r["start"], r["end"]): r for r in (doc._.passages or [])}
@@ -360,27 +330,6 @@ class Verify:
         doc.spans[extensions.CLAIMS_KEY] = [_relabelled(doc, span, c) for span, c in zip(spans, claims_out)]
         doc._.report = self._report(doc, sources, claims_out, findings)
         return doc
-
-    def _trusted(self, claims: list[dict], findings: list[dict]) -> list[dict]:
-        """Each claim dict with ``rule_precision``: the measured precision of the rule that
-        decided it last (the judge's, when the judge changed it), in the band of its support,
-        from :attr:`precision`; None for a rule the table does not hold. With :attr:`strict`, a
-        grounded claim under the level becomes ``unverified.strict``
-        (:func:`~sourced_nlp.verdict.precision.strict_claim`), its citation status and its
-        findings (``findings``, in place) those of its new verdict."""
-        out = []
-        for i, claim in enumerate(claims):
-            claim = dict(claim, rule_precision=self.precision.of(claim.get("rule"), claim.get("support")))
-            strict = strict_claim(claim, self.strict) if self.strict is not None else None
-            if strict is not None:
-                strict["rule_precision"] = self.precision.of(strict["rule"], strict.get("support"))
-                if strict.get("citations"):
-                    checked = strict["citations"]
-                    strict["citation_status"] = provenance.citation_status(checked, provenance.cited_sources(checked), strict)
-                refresh_findings(findings, i, claim, strict)
-                claim = strict
-            out.append(claim)
-        return out
 
     def _check_claim(self, span: Span, raw_rec: dict, sources: list[dict], texts: dict[str, str],
                      index: PassageIndex, whole: PassageIndex | None, quantities: list | None, cited_kept: dict,
@@ -430,22 +379,6 @@ def _guard_own(guard: Guard | None) -> dict[str, str]:
     if guard is None:
         return {}
     return {key: ref for key in OWN_LEXICONS if (ref := guard.lexicons.get(key)) is not None}
-
-
-def _add_reply_citations(doc: Doc) -> None:
-    """Each claim span's citations, extended with those of the JSON reply lines it overlaps
-    (``doc._.reply_citations``, :func:`sourced_nlp.cite`), each read by
-    :func:`~sourced_nlp.citing.citation_check.json_citation` and labelled
-    ``claims[j].citations[k]``."""
-    lines = doc._.reply_citations
-    if not lines:
-        return
-    for span in doc.spans.get(extensions.CLAIMS_KEY, []):
-        extra = [json_citation(x, (a, b), f"claims[{j}].citations[{k}]")
-                 for j, (a, b, cites) in enumerate(lines)
-                 if a < span.end_char and span.start_char < b
-                 for k, x in enumerate(cites)]
-        span._.citations = list(span._.citations or []) + extra
 
 
 def _relabelled(doc: Doc, span: Span, claim: dict) -> Span:

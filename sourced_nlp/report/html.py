@@ -11,7 +11,7 @@ figures, that rule's measured precision on natural text ("93% precise on natural
 "unmeasured"). Such a report of two claims or more can show its cards in answer order (the
 default) or least trusted first (ascending measured precision, the unmeasured first:
 :func:`~sourced_nlp.report.marks.trust_order`), a choice of two radio buttons that works by CSS
-alone. :func:`displacy_options` gives the matching colours for
+alone (:mod:`.card_order`). :func:`displacy_options` gives the matching colours for
 ``displacy.render(doc, style="span", ...)``.
 
 Readability rules:
@@ -22,20 +22,21 @@ Readability rules:
     - Every piece of user text (answer, claims, passages, reasons, source ids) goes through
       :func:`html.escape`; the output holds no script and fetches nothing: styles are inline,
       so the view survives notebook viewers that drop ``<style>`` blocks. The one ``<style>``
-      block (:data:`ORDER_STYLE`) is the order control's: it shows the control and reorders the
-      cards, so where it is dropped the control stays hidden and the cards keep answer order.
+      block (:data:`~.card_order.ORDER_STYLE`) is the order control's: it shows the control
+      and reorders the cards, so where it is dropped the control stays hidden and the cards
+      keep answer order.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import re
 from typing import TYPE_CHECKING, Any
 
 from .answer_md import render_markdown_answer
+from .card_order import card_ranks, order_control
 from .findings import RANK
-from .marks import MARKS, VERDICTS, differs_text, measured, precision_words, shorten, trust_order
+from .marks import MARKS, VERDICTS, differs_text, measured, precision_words, shorten
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import ClaimResult, Report
@@ -313,31 +314,6 @@ def _card_html(claim: "ClaimResult", number: int, rank: int | None = None, figur
     )
 
 
-#: The order control's CSS: the control, hidden by its inline style, shows; with "least trusted
-#: first" checked the list of cards becomes a flex column, so each card's inline ``order`` (its
-#: place least trusted first) places it. No script: it works offline and in a sandboxed page.
-ORDER_STYLE = (
-    ".sourced-order-control{display:inline-block !important;}"
-    ".sourced-order-trust:checked~.sourced-claims{display:flex;flex-direction:column;}"
-)
-
-
-def _order_control(report: "Report") -> str:
-    """The two radio buttons that order the cards (answer order, least trusted first), with
-    their ``<style>`` (for a report of two claims or more that carries its rules' measured
-    precision). Their ids are made from the report's claims, so equal reports give equal HTML."""
-    key = "\n".join(f"{c.start}:{c.end}:{c.verdict}:{c.rule}:{c.rule_precision}:{c.text}" for c in report.claims)
-    name = "sourced-order-" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:10]
-    hidden = 'style="display:none; margin:0 4px 8px 0; font-weight:normal; color:#333; font-size:0.9em;"'
-    out = [f"<style>{ORDER_STYLE}</style>",
-           f'<span class="sourced-order-control" {hidden}>Order claims:</span>']
-    for value, words, checked in (("answer", "answer order", " checked"), ("trust", "least trusted first", "")):
-        out.append(f'<input type="radio" class="sourced-order-control sourced-order-{value}" name="{name}" '
-                   f'id="{name}-{value}" value="{value}"{checked} style="display:none; margin:0 3px 8px 12px;">'
-                   f'<label class="sourced-order-control" for="{name}-{value}" {hidden}>{words}</label>')
-    return "".join(out)
-
-
 #: Colour of each finding severity (high: the contradicted hue; the word is always written too).
 SEVERITY_COLORS = {"high": "#D55E00", "medium": "#8A5A00", "low": "#555555"}
 
@@ -391,9 +367,8 @@ def render_html(report: "Report", *, standalone: bool = False, title: str = "sou
         ids = ", ".join(f"{_esc(s.get('id'))} ({int(s.get('chars') or 0):,} chars)" for s in report.sources)
         sources = f'<div style="color:#555; font-size:0.85em; margin-bottom:8px;">Sources: {ids}</div>'
     figures = measured(c.rule_precision for c in report.claims)
-    ordered = figures and len(report.claims) > 1  # the order control, and each card's place in it
-    ranks = {i: r for r, i in enumerate(trust_order(c.rule_precision for c in report.claims))} if ordered else {}
-    cards = "".join(_card_html(c, n, ranks.get(n - 1), figures) for n, c in enumerate(report.claims, start=1))
+    ranks = card_ranks(report)  # the order control, and each card's place in it; None: no control
+    cards = "".join(_card_html(c, n, (ranks or {}).get(n - 1), figures) for n, c in enumerate(report.claims, start=1))
     answer, markdown = _answer_html(report)
     if markdown:  # block elements: no pre-wrap, or the lines between them would show as blank lines
         answer_div = ('<div class="sourced-answer sourced-markdown" style="padding:10px 12px; border:1px solid #DDD; '
@@ -410,7 +385,7 @@ def render_html(report: "Report", *, standalone: bool = False, title: str = "sou
         + answer_div
         + answer.strip("\n")
         + "</div>"
-        + (_order_control(report) if ordered else "")
+        + (order_control(report) if ranks is not None else "")
         + (f'<ol class="sourced-claims" style="padding:0; margin:0;">{cards}</ol>' if cards else "")
         + "</div>"
     )
