@@ -1,6 +1,7 @@
-"""The report of a check and its views: the model (:mod:`.model`), its JSON shape check
-(:mod:`.schema`), findings and gates (:mod:`.findings`), the marks every view shares
-(:mod:`.marks`), and one module per view: :mod:`.text` (the terminal, rich), :mod:`.markdown`,
+"""The report of a check and its views: the model (:mod:`.model`, its gates in :mod:`.gates`), its
+JSON shape check (:mod:`.schema`), findings and gates (:mod:`.findings`), the marks every view
+shares (:mod:`.marks`), the least-trusted-first order of the claims (:mod:`.card_order`), and one
+module per view: :mod:`.text` (the terminal, rich), :mod:`.markdown`,
 :mod:`.html` (an answer written in Markdown rendered by :mod:`.answer_md`) and :mod:`.frame`
 (pandas).
 
