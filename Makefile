@@ -34,6 +34,7 @@ bench: bench-install
 	$(BIN)/python bench/ragtruth.py --split test --json bench/out/ragtruth-test.json
 	$(BIN)/python bench/claims.py --json bench/out/claims.json
 	$(BIN)/python bench/speed.py --json bench/out/speed.json
+	$(BIN)/python bench/rule_precision.py --json bench/out/rule-precision.json
 	$(BIN)/python bench/records.py
 	$(BIN)/python bench/records.py --cases tests/cases/records-b.jsonl
 	$(BIN)/python bench/records.py --cases tests/cases/records-c.jsonl
