@@ -25,6 +25,9 @@ ROWS = [
     # contradicted.entity: every word of the claim's name is in the passage
     ("a name with a middle name left out", "Albert Ruiz is a Spanish chef.", "Albert Manuel Ruiz is a Spanish chef.", "unverified"),
     ("a name in other words", "She won gold at the Sydney Games.", "She won gold at the 2000 Games in Sydney.", "unverified"),
+    # contradicted.value: the claim's count is the total of the parts the passage lists
+    ("a total of the parts a list gives", "The rower has won 19 medals at world championships.",
+     "The rower has won 12 gold, four silver and three bronze medals at world championships.", "grounded"),
     # contradicted.qualifier: another qualifier of the claim's own, not a dropped one
     ("another qualifier in the status's place", "Their next stop is Lyon, and they plan to ride on to Turin.",
      "They crossed the Alps to reach their latest stop, Lyon, and they plan to ride on to Turin.", "unverified"),
