@@ -31,14 +31,15 @@ capitalised words the NER did not label, nor a weekday, nor an identifier ("Stor
 acceptance cases and the RAGTruth train split.
 
 Measured on natural labelled text (``python bench/rule_precision.py``, 2026-12-07: RAGTruth train
-and the five dev sets, pooled; ``bench/RESULTS.md``): ``contradicted.value`` 65 of 83 right
-(68-86%), ``contradicted.antonym`` 10 of 11 (62-98%), ``contradicted.entity`` 9 of 11 (52-95%; 10 of
+and the five dev sets, pooled; ``bench/RESULTS.md``): ``contradicted.value`` 65 of 79 right
+(72-89%), ``contradicted.antonym`` 10 of 11 (62-98%), ``contradicted.entity`` 9 of 11 (52-95%; 10 of
 14 before a name whose every word is in the passage stopped counting as another name),
 ``contradicted.polarity`` 10 of 12 (55-95%; 10 of 15 before a denial the passage states on the word
 itself, with a denying verb or a near-negative, stopped counting as an affirmation:
 :func:`~sourced_nlp.verdict.polarity.denied_there`). Each may contradict. On FaithBench alone
-``contradicted.value`` is right 1 time in 9 (a total against one of the parts a passage lists; a
-figure glued to the next word, "£2,980,815,The"): an open item.
+``contradicted.value`` is right 1 time in 5 (a figure glued to the next word, "£2,980,815,The";
+dates of two events; 1 in 9 before a total of the parts a passage lists matched:
+:func:`~sourced_nlp.verdict.alignment._total_of_parts`): an open item.
 """
 
 from __future__ import annotations
