@@ -411,7 +411,8 @@ def admission(tab: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", default=",".join(SETS), help="comma-separated, of: " + ", ".join(SETS))
+    ap.add_argument("--sets", default=",".join(SETS), help="comma-separated, of: " + ", ".join(SETS + REPORT_SETS)
+                    + f" ({', '.join(REPORT_SETS)}: reporting only)")
     ap.add_argument("--every", type=int, default=1, help="every k-th item of each set (default: all)")
     ap.add_argument("--config", type=json.loads, default=None, help="sourced_verify config overrides, JSON")
     ap.add_argument("--json", type=Path, help="write the whole table here")
@@ -423,8 +424,16 @@ def main(argv: list[str] | None = None) -> int:
     for s in sets:
         if s not in SETS + REPORT_SETS:
             ap.error(f"unknown set {s!r}; one of {', '.join(SETS + REPORT_SETS)}")
+    if not sets:
+        ap.error("--sets names no set")
+    if args.every < 1:
+        ap.error(f"--every must be 1 or more, got {args.every}")
+    if args.config is not None and not isinstance(args.config, dict):
+        ap.error(f"--config must be a JSON object of sourced_verify settings, got {args.config!r}")
     if args.write_model and any(s in REPORT_SETS for s in sets):
         ap.error(f"{', '.join(REPORT_SETS)} is for reporting: the model is written from the tuning sets only")
+    if args.write_model and (sorted(sets) != sorted(SETS) or args.every != 1 or args.config):
+        ap.error("--write-model measures the shipped table: every tuning set, whole (no --every), the default config")
 
     import sourced_nlp
 

@@ -47,10 +47,13 @@ class PrecisionTable:
             "high", "fired", "right", "bands"?: {edge: {...}}}}, "bands": [edges], ...}``).
     """
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
+    def __init__(self, data: Mapping[str, Any], name: str = "precision table") -> None:
+        _validate(data, name)
         self.data = data
         self.rules: Mapping[str, Mapping[str, Any]] = data.get("rules") or {}
-        self.edges: list[float] = sorted(float(e) for e in data.get("bands") or ())
+        # rounded: a JSON reader may give 0.95 as 0.9500000000000001, and a support of 0.95 must
+        # fall in the band that starts there
+        self.edges: list[float] = sorted(round(float(e), 6) for e in data.get("bands") or ())
 
     def entry(self, rule: str | None, support: float | None = None) -> Mapping[str, Any] | None:
         """The table's row for ``rule`` (in the band of ``support`` when the rule has bands and
@@ -60,7 +63,7 @@ class PrecisionTable:
             return None
         bands = row.get("bands")
         if bands and support is not None and self.edges:
-            i = bisect.bisect_right(self.edges, float(support)) - 1
+            i = bisect.bisect_right(self.edges, round(float(support), 6)) - 1
             band = bands.get(_edge(self.edges[max(i, 0)]))
             if band and band.get("fired"):
                 return band
@@ -109,9 +112,49 @@ def _edge(x: float) -> str:
     return f"{x:g}"
 
 
+def _share(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and not math.isnan(x) and 0.0 <= x <= 1.0
+
+
+def _validate(data: object, name: str) -> None:
+    """Refuse a table that is not one: not an object, ``rules``/``guard`` not objects of rows, a
+    row that fired with no ``precision`` in [0, 1], ``bands`` not a list of shares.
+
+    Raises:
+        ValueError: naming the table and what is wrong.
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{name}: a precision table must hold a JSON object, got {type(data).__name__}")
+    bands = data.get("bands") or []
+    if not isinstance(bands, list) or not all(_share(b) for b in bands):
+        raise ValueError(f"{name}: 'bands' must be a list of numbers in [0, 1], got {bands!r}")
+    for key in ("rules", "guard"):
+        rows = data.get(key)
+        rows = {} if rows is None else rows
+        if not isinstance(rows, Mapping):
+            raise ValueError(f"{name}: '{key}' must map rule names to rows, got {type(rows).__name__}")
+        for rule, row in rows.items():
+            bands_of = (row.get("bands") or {}) if isinstance(row, Mapping) else {}
+            if not isinstance(bands_of, Mapping):
+                raise ValueError(f"{name}: the bands of {rule} must map band edges to rows, got {bands_of!r}")
+            for where, r in [(rule, row), *((f"{rule} band {b}", v) for b, v in bands_of.items())]:
+                if not isinstance(r, Mapping):
+                    raise ValueError(f"{name}: the row of {where} must be an object, got {r!r}")
+                if r.get("fired") and not _share(r.get("precision")):
+                    raise ValueError(f"{name}: the row of {where} must give a precision in [0, 1], got {r.get('precision')!r}")
+
+
 @functools.lru_cache(maxsize=8)
 def _load(ref: str) -> PrecisionTable:
-    return PrecisionTable(lexicon_data(ref))
+    try:
+        data = lexicon_data(ref)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no precision table {ref!r}: not a bundled table and no such file") from None
+    except ValueError as err:
+        raise ValueError(f"precision table {ref!r}: {err}") from None
+    if "rules" not in data:
+        raise ValueError(f"precision table {ref!r} is no precision table: it has no 'rules' (bench/rule_precision.py --write-model writes one)")
+    return PrecisionTable(data, f"precision table {ref!r}")
 
 
 def load_precision(ref: str | Mapping[str, Any] = "rule_precision") -> PrecisionTable:
@@ -120,6 +163,7 @@ def load_precision(ref: str | Mapping[str, Any] = "rule_precision") -> Precision
 
     Raises:
         FileNotFoundError: neither a bundled file nor a path.
+        ValueError: a file that is not JSON, or no precision table (:func:`_validate`).
     """
     if isinstance(ref, Mapping):
         return PrecisionTable(ref)
@@ -151,7 +195,7 @@ def check_strict(level: object, name: str = "sourced_verify config: strict", off
     if not ok:
         raise ValueError(f"{name} must be a number in (0, 1] (the least measured precision of a grounding's rule)"
                          f"{off}, got {level!r}")
-    return float(level)
+    return round(float(level), 12)  # a config read back through JSON may give 0.95 as 0.9500000000000001
 
 
 def strict_claim(claim: Mapping[str, Any], level: float) -> dict | None:

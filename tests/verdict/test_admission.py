@@ -8,6 +8,8 @@ claim is not contradicted at all cannot pass by accident.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import sourced_nlp
@@ -78,3 +80,41 @@ def test_band_of_support():
     assert table.of("grounded.passage", 0.5) == 0.5
     assert table.of("grounded.passage") == 0.8
     assert table.of("grounded.spread") is None
+
+
+@pytest.mark.parametrize("content,message", [
+    ("{bad", "precision table"),
+    ("[1]", "JSON object"),
+    ("{}", "no 'rules'"),
+    ('{"rules": []}', "'rules' must map"),
+    ('{"rules": {"grounded.passage": "0.9"}}', "must be an object"),
+    ('{"rules": {"grounded.passage": {"fired": 3}}}', "precision in [0, 1]"),
+    ('{"rules": {"grounded.passage": {"fired": 3, "precision": 1.7}}}', "precision in [0, 1]"),
+    ('{"rules": {}, "bands": ["x"]}', "'bands' must be"),
+])
+def test_a_file_that_is_no_precision_table_is_refused(tmp_path, content, message):
+    path = tmp_path / "mine.json"
+    path.write_text(content, encoding="utf8")
+    with pytest.raises(ValueError, match=re.escape(message)) as err:
+        load_precision(str(path))
+    assert str(path) in str(err.value)
+
+
+def test_a_missing_table_is_named_a_precision_table():
+    with pytest.raises(FileNotFoundError, match="no precision table"):
+        load_precision("/nonexistent/precision.json")
+
+
+def test_a_support_on_a_band_edge_reads_that_band():
+    """A JSON reader gives 0.95 as 0.9500000000000001: a support of exactly 0.95 is still in the
+    band that starts at 0.95."""
+    table = load_precision({"bands": [0.0, 0.9500000000000001], "rules": {"grounded.passage": {
+        "fired": 10, "precision": 0.8, "bands": {"0": {"fired": 4, "precision": 0.5}, "0.95": {"fired": 6, "precision": 1.0}}}}})
+    assert table.of("grounded.passage", 0.95) == 1.0
+    assert table.of("grounded.passage", 0.9499) == 0.5
+
+
+def test_a_strict_level_read_back_through_json_is_the_level_given():
+    from sourced_nlp.verdict.precision import check_strict
+
+    assert check_strict(0.9500000000000001) == 0.95
