@@ -8,7 +8,7 @@ Measured on natural labelled text (``python bench/rule_precision.py``, 2026-12-0
 and the five dev sets, pooled; ``bench/RESULTS.md``): ``contradicted.qualifier`` 2 of 2 right (fewer
 than 10, each right: it may contradict; before a status was bound to the claim's own title and
 person, 6 of 17, nine of FaithBench's eleven wrong); ``unverified.hedged`` (with ``unasserted``)
-takes back 64 groundings, 1.55 times as often hallucinated as what the guard lets through (1.44
+takes back 64 groundings, 1.56 times as often hallucinated as what the guard lets through (1.44
 before an attribution to a definite source stopped counting as a hedge).
 """
 
