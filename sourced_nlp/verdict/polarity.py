@@ -14,7 +14,7 @@ import re
 
 from .lexicon import VerdictLexicon
 from .passage import Passage
-from .tree import DEP, HEAD, LEMMA, RAW
+from .tree import _children, tokens
 from .types import ClaimRecord, FeatureRecord
 from .words import compound_of, same_word
 
@@ -65,19 +65,15 @@ def denied_there(f: FeatureRecord, lemma: str, lex: VerdictLexicon) -> bool:
     ("failed to progress"), or a near-negative anywhere ("there was little net warming"). Read on
     natural text (``bench/rule_precision.py``), ``contradicted.polarity`` flipped such denials
     into contradictions: four of its five wrong contradictions on RAGTruth train and FaithBench."""
-    toks = f.get("tokens") or []
-    if any(t[LEMMA] in lex.near_negatives for t in toks):
+    toks = tokens(f.get("tokens") or [])
+    if any(t.lemma in lex.near_negatives for t in toks):
         return True
-    kids: dict[int, list[int]] = {}
     for i, t in enumerate(toks):
-        kids.setdefault(t[HEAD], []).append(i)
-    for i, t in enumerate(toks):
-        if not same_word(t[LEMMA], lemma):
+        if not same_word(t.lemma, lemma):
             continue
-        if any(toks[c][DEP] == "neg" or toks[c][RAW].replace("\u2019", "'") in ("not", "n't", "never") for c in kids.get(i, ())):
+        if any(toks[c].dep == "neg" or toks[c].raw.replace("\u2019", "'") in ("not", "n't", "never") for c in _children(toks, i)):
             return True
-        h = t[HEAD]
-        if h >= 0 and toks[h][LEMMA] in lex.verb_denials and t[DEP] == "xcomp":
+        if t.head >= 0 and toks[t.head].lemma in lex.verb_denials and t.dep == "xcomp":
             return True
     return False
 

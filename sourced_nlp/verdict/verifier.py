@@ -131,8 +131,8 @@ class Verifier:
         if res["verdict"] != "contradicted" or self.precision.contradicts(res["rule"]):
             return res
         reason = possible(res["reason"], res["rule"], self.precision.of(res["rule"]))
-        return {**result("unverified", reason, max(0.15, res["support"]), res["evidence"], res["differs"],
-                         rule="unverified.possible")}
+        return result("unverified", reason, max(0.15, res["support"]), res["evidence"], res["differs"],
+                      rule="unverified.possible")
 
     def vetoed(self, ctx: ClaimContext, res: Result) -> Result:
         """A grounded ``res`` as the vetoes of the decision order leave it: a rule with a

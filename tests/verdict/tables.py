@@ -8,6 +8,7 @@ is a list of passages (one prose source ``s1``) or ``{source id: (structured, [p
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 from sourced_nlp.verdict import CitedSources, PassageIndex, Thresholds, Verifier
@@ -116,3 +117,16 @@ PASSAGE = rec("Acme hired many new staff members fast.", ["hire", "many", "new",
               entities=[ACME], predicates=["hire"])
 WITH_BERLIN = rec("Acme expanded its workforce in Berlin.", ["expand", "workforce"],
                   entities=[ACME, name("Berlin", "GPE", "pobj")], predicates=["expand"])
+
+
+@contextlib.contextmanager
+def none_demoted(nlp):
+    """``nlp`` with a precision table that demotes no rule or finding, for a mechanism's own
+    verdicts (the shipped table's admission is tested in ``test_admission.py``); the table it had
+    after."""
+    verify = nlp.get_pipe("sourced_verify")
+    shipped, verify.precision = verify.precision, load_precision({"rules": {}, "admission": {}})
+    try:
+        yield nlp
+    finally:
+        verify.precision = shipped

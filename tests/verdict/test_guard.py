@@ -9,8 +9,6 @@ those of ``../shared/cases/traps.jsonl``: each row teaches the mechanism on othe
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 import spacy
 
@@ -18,6 +16,8 @@ import sourced_nlp
 from sourced_nlp.components.verify import make_guard
 from sourced_nlp.verdict.guard import Guard, GuardLexicon, default_guard_lexicon
 from sourced_nlp.verdict.precision import default_precision, load_precision
+
+from tables import none_demoted
 
 LEX = default_guard_lexicon()
 
@@ -246,18 +246,6 @@ KEPT = [
 @pytest.fixture(scope="module")
 def unguarded():
     return sourced_nlp.load_pipeline(config={"guard": None})
-
-
-@contextlib.contextmanager
-def none_demoted(nlp):
-    """The pipeline with a precision table that demotes no finding, for the finders' own verdicts
-    (the shipped table's admission is tested in ``test_admission.py``); the shipped one after."""
-    verify = nlp.get_pipe("sourced_verify")
-    shipped, verify.precision = verify.precision, load_precision({"rules": {}, "admission": {}})
-    try:
-        yield nlp
-    finally:
-        verify.precision = shipped
 
 
 @pytest.mark.parametrize("name,answer,sources,verdict,rule", ROWS, ids=[r[0] for r in ROWS])

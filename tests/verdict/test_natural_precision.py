@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 import sourced_nlp
-from sourced_nlp.verdict.precision import load_precision
+
+from tables import none_demoted
 
 ROWS = [
     # name, answer, source, the verdict it gets
@@ -34,16 +35,9 @@ ROWS = [
 ]
 
 
-@pytest.fixture()
-def none_demoted(nlp):
-    verify = nlp.get_pipe("sourced_verify")
-    shipped, verify.precision = verify.precision, load_precision({"rules": {}, "admission": {}})
-    yield nlp
-    verify.precision = shipped
-
-
 @pytest.mark.parametrize("name,answer,source,verdict", ROWS, ids=[r[0] for r in ROWS])
-def test_not_contradicted(none_demoted, name, answer, source, verdict):
-    claims = sourced_nlp.check(answer, [source], nlp=none_demoted).claims
+def test_not_contradicted(nlp, name, answer, source, verdict):
+    with none_demoted(nlp):
+        claims = sourced_nlp.check(answer, [source], nlp=nlp).claims
     assert len(claims) == 1
     assert claims[0].verdict == verdict, (claims[0].rule, claims[0].reason)
