@@ -61,7 +61,7 @@ def status_bound(claim: list[Token], toks: list[Token], e: int, title: int, to: 
     return False
 
 
-def _name_head(toks: list[Token], i: int) -> int:
+def name_head(toks: list[Token], i: int) -> int:
     """The head of the name run word ``i`` is in ("Jim" of "Jim Mann": "Mann")."""
     for _ in range(4):
         h = toks[i].head
@@ -77,12 +77,14 @@ def one_thing(toks: list[Token], i: int, j: int) -> bool:
     attribute of one "be" ("California is a top peach-producing state"). Two such words have no
     roles to swap: on natural text (``bench/rule_precision.py``), ``contradicted.roles`` read each
     of these as a swap, three of its six contradictions, all wrong."""
-    a, b = _name_head(toks, i), _name_head(toks, j)
+    a, b = name_head(toks, i), name_head(toks, j)
     for x, y in ((a, b), (b, a)):
         if toks[x].head == y and toks[x].dep in ("appos", "compound", "flat", "attr", "poss"):
             return True
     ha, hb = toks[a].head, toks[b].head
     if ha >= 0 and ha == hb and toks[ha].lemma == "be" and {toks[a].dep, toks[b].dep} & {"nsubj", "nsubjpass"} \
-            and {toks[a].dep, toks[b].dep} & {"attr", "acomp", "appos"}:
-        return True
+            and {toks[a].dep, toks[b].dep} & {"attr", "acomp", "appos"} \
+            and not any(toks[c].dep in ("predet", "quantmod", "nummod") or toks[c].tag in ("JJR", "RBR")
+                        for x in (a, b) for c in _children(toks, x)):
+        return True  # "X is a Y"; not a measure of one against the other ("revenue was twice its costs")
     return False

@@ -50,7 +50,7 @@ def find_moved(gctx: GuardContext) -> list[Finding]:
 
     nouns = [k for k in to if claim[k].pos in ("NOUN", "PROPN") and (
         claim[k].flag != "n" and how.get(k) in ("lemma", "form") or claim[k].flag == "n" and how.get(k) == "name")
-        and not claim[k].raw.isdigit() and not _described(claim, k)]
+        and not claim[k].raw.isdigit()]
     at: dict[tuple[int, int], list[int]] = {}  # the claim nouns aligned with each evidence word
     for n, b in enumerate(nouns):
         at.setdefault(to[b], []).append(n)
@@ -88,16 +88,6 @@ def _slot_of(lex: GuardLexicon, toks, i: int) -> tuple[int, str] | None:
     if t.dep == "pobj" and toks[h].dep in ("prep", "agent", "dative") and toks[h].head >= 0:
         return toks[h].head, "of:" + toks[h].lemma
     return h, lex.dep_class.get(t.dep, t.dep)
-
-
-def _described(toks, k: int) -> bool:
-    """Word ``k`` (or the head of its name) is the subject of a copula: what the clause describes,
-    no part in an event ("Todd Watson is the head coach of the Odessa Jackalopes" against "the
-    Jackalopes have hired Todd Watson": one of three wrong firings of this finder on natural text)."""
-    while toks[k].dep in ("compound", "flat") and toks[k].head >= 0 and toks[toks[k].head].flag == "n":
-        k = toks[k].head
-    h = toks[k].head
-    return toks[k].dep in ("nsubj", "nsubjpass") and h >= 0 and toks[h].lemma == "be"
 
 
 def _coordinated(toks, i: int, j: int) -> bool:
