@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench bench-quick bench-install clean
+.PHONY: install run test lint bench bench-quick bench-install clean
 
 install: $(STAMP)
 
@@ -21,6 +21,10 @@ run: install
 
 test: install
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+# ruff over the package, tests and benchmarks, with the rules of [tool.ruff] in pyproject.toml.
+lint: install
+	$(BIN)/ruff check .
 
 # The peer (sourced-evidence) ships a console script also named `sourced`: after installing it,
 # reinstall this package's script and check that `sourced` is still ours.

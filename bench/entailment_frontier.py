@@ -35,7 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from benchlib import label_sentence, log, md_table, our_segments  # noqa: E402
+from benchlib import label_sentence, log, md_table  # noqa: E402
 import claims as claims_bench  # noqa: E402
 import ragtruth as ragtruth_bench  # noqa: E402
 

@@ -82,7 +82,7 @@ def main() -> None:
     for p, synsets in data.items():
         if p not in ("v", "n"):
             continue
-        for off, ss in synsets.items():
+        for _off, ss in synsets.items():
             for sym, toff, tpos, _ in ss["ptrs"]:
                 if sym == "@" and tpos == p and toff in synsets:
                     parent = [w for w in synsets[toff]["words"] if usable(w)]
@@ -94,7 +94,7 @@ def main() -> None:
                             if usable(w):
                                 broader[w].add(g)
     # derivational families: each + pointer joins its two lemmas in a family of two
-    for p, synsets in data.items():
+    for synsets in data.values():
         for ss in synsets.values():
             for sym, off, tpos, st in ss["ptrs"]:
                 if sym != "+":
@@ -122,7 +122,7 @@ def main() -> None:
 
     for p, synsets in data.items():
         for ss in synsets.values():
-            for sym, off, tpos, st in ss["ptrs"]:
+            for sym, off, tpos, _st in ss["ptrs"]:
                 if sym != "!":
                     continue
                 tpos = "a" if tpos == "s" else tpos
@@ -148,7 +148,7 @@ def main() -> None:
         antonyms[a] = {b for b in antonyms[a] if not (groups.get(a, set()) & groups.get(b, set()))}
     # a group of one lemma aligns nothing: dropped
     size: dict[int, int] = defaultdict(int)
-    for w, gs in groups.items():
+    for gs in groups.values():
         for g in gs:
             size[g] += 1
     hypernym_groups = {g for gs in broader.values() for g in gs}

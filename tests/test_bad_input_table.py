@@ -336,7 +336,7 @@ def _fill(arg: str, inputs) -> str:
 @pytest.mark.process
 def test_closed_stdin_is_an_input_error(inputs):
     proc = subprocess.run(
-        ["sh", "-c", f'exec "$0" -m sourced_nlp.cli check - "$1" <&-', sys.executable, str(inputs / "source.txt")],
+        ["sh", "-c", 'exec "$0" -m sourced_nlp.cli check - "$1" <&-', sys.executable, str(inputs / "source.txt")],
         capture_output=True, timeout=600, env=dict(os.environ, NO_COLOR="1"))
     err = proc.stderr.decode()
     assert proc.returncode == 2, err

@@ -92,7 +92,7 @@ def _valid_prefix(data: bytes, full: bytes) -> int:
     assert data.endswith(b"\n") or not data
     assert full.startswith(data)
     lines = data.decode().splitlines()
-    for k, line in enumerate(lines):
+    for line in lines:
         row = json.loads(line)
         assert ("report" in row) != ("error" in row)
     return len(lines)

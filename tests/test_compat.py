@@ -30,7 +30,7 @@ def test_a_moved_name_is_read_from_its_new_module(module, name, new):
 
 def test_an_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no_such_name"):
-        importlib.import_module("sourced_nlp.text.sources").no_such_name
+        _ = importlib.import_module("sourced_nlp.text.sources").no_such_name
 
 
 def test_old_paths_in_a_from_import():

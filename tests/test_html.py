@@ -13,7 +13,7 @@ from conftest import invoke_cli_proc
 
 import sourced_nlp
 from sourced_nlp.report.html import COLORS, MARKS, TINTS, displacy_options, emphasise
-from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped, to_frame
+from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

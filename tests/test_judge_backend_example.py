@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import pytest
-
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "judge-backend.md"
 

@@ -88,7 +88,7 @@ def test_the_tier_changes_only_claims_the_rules_leave_unverified_with_every_anch
     rules = rules_only
     tier = _reports(records, {"meaning": {"@misc": "sourced.meaning.v1", "path": always}})
     changed = 0
-    for (answer, sources), a, b in zip(records, rules, tier):
+    for (_answer, sources), a, b in zip(records, rules, tier):
         for ca, cb in zip(a["claims"], b["claims"]):
             if ca == cb:
                 continue

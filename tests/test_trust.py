@@ -112,7 +112,7 @@ def test_strict_reason_reads_as_the_issue_gives_it():
 
 @pytest.mark.parametrize("value", [0, 0.0, -0.5, 1.5, float("nan"), "abc", "0.9", True])
 def test_a_strict_level_outside_0_1_is_a_value_error(value):
-    with pytest.raises(ValueError, match=re.escape(f"strict must be a number in (0, 1]") + ".*" + re.escape(f"got {value!r}")):
+    with pytest.raises(ValueError, match=re.escape("strict must be a number in (0, 1]") + ".*" + re.escape(f"got {value!r}")):
         check_strict(value)
 
 

@@ -147,7 +147,7 @@ def _chunk_results(chunk: list, model: Optional[str], config: Optional[dict], nl
     if good and nlp is None:
         nlp = pipeline(model, config)
     reports = check_reports(good, nlp)
-    for rid, rec, err in chunk:
+    for rid, _rec, err in chunk:
         if err is None:
             rep = next(reports)
             if not isinstance(rep, Exception):

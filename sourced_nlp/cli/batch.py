@@ -337,7 +337,7 @@ def _text_console(fh, out: Optional[str]):
 def _in_order(todo: list[tuple[int, Any, Optional[dict], Optional[str]]], done, file: str):
     """One result per row of ``todo``, in order: the next checked result of ``done`` for a good
     record, the error for a bad one (also said on stderr with its line number)."""
-    for n, rid, rec, err in todo:
+    for n, rid, _rec, err in todo:
         r = {"line": n, **next(done)} if err is None else {"line": n, "id": rid, "error": error_text(err)}
         if "error" in r:
             typer.echo(f"error: {_where(file)}: line {n}: {r['error']}", err=True)

@@ -40,7 +40,7 @@ _CLICK = _click_modules()
 _USAGE_ERRORS = tuple(m.UsageError for m in _CLICK)
 _CLICK_ERRORS = tuple(m.ClickException for m in _CLICK)
 _ABORTS = tuple(m.Abort for m in _CLICK if hasattr(m, "Abort")) + (typer.Abort,)
-_NO_ARGS = tuple(getattr(m, "NoArgsIsHelpError") for m in _CLICK if hasattr(m, "NoArgsIsHelpError"))
+_NO_ARGS = tuple(m.NoArgsIsHelpError for m in _CLICK if hasattr(m, "NoArgsIsHelpError"))
 UsageError = _USAGE_ERRORS[0]
 
 

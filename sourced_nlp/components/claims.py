@@ -109,7 +109,7 @@ class ClaimSegmenter(LexiconComponent):
         names = list(nlp.pipe_names)
         if self.name in names:
             mine = names.index(self.name)
-            for i, other in enumerate(names[:mine]):
+            for other in names[:mine]:
                 if nlp.get_pipe_meta(other).factory == "sourced_verify":
                     raise PipelineOrderError(
                         f"{other!r} runs before {self.name!r} (pipeline {names}): the verifier needs the "

@@ -73,7 +73,7 @@ def _cut(text: str, start: int, stop: int) -> int:
     low = start + (stop - start) // 2
     for pattern in _BREAKS:
         last = None
-        for last in pattern.finditer(text, low, stop):
+        for last in pattern.finditer(text, low, stop):  # noqa: B007  (the last match is kept)
             pass
         if last is not None and last.end() > start:
             return last.end()

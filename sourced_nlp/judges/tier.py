@@ -22,7 +22,7 @@ never sent.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from ..citing.provenance import cited_sources, citation_status, finding, verdict_findings
 from .backends.replay import record_answers

@@ -192,7 +192,7 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
     outcomes = [[compare_values(q, s, hours=p.structured) if comparable(qd, sd, values is p.quantities) else "incomparable"
                  for sd, s in values] for (qd, q), values in zip(cq, against_of)]
     used = {j for row, values in zip(outcomes, against_of) if values is p.quantities for j, r in enumerate(row) if r == "match"}
-    for (qd, q), row, values in zip(cq, outcomes, against_of):
+    for (qd, _q), row, values in zip(cq, outcomes, against_of):
         best, against = "absent", None
         for j, r in enumerate(row):
             sd = values[j][0]

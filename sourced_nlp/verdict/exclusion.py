@@ -4,6 +4,6 @@
 
 from __future__ import annotations
 
-from .guard.excluded import _phrase_start, excluded_by, find_excluded
+from .guard.excluded import excluded_by, find_excluded
 
 __all__ = ["excluded_by", "find_excluded"]

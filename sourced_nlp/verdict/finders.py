@@ -6,12 +6,12 @@ now a module of :mod:`sourced_nlp.verdict.guard` (one finder a module, each read
 from __future__ import annotations
 
 from .finding import Finding
-from .guard.binding import _bare, _maybe_one_person, bound_value, find_binding
+from .guard.binding import bound_value, find_binding
 from .guard.context import claim_hedged
 from .guard.denied import find_denied
-from .guard.dropped import _modal_hedge, _provisional, find_attributed, find_dropped
-from .guard.moved import _coordinated, _slot_of, find_moved
-from .guard.roles import _role, find_roles
+from .guard.dropped import find_attributed, find_dropped
+from .guard.moved import find_moved
+from .guard.roles import find_roles
 from .guard.scope import find_scope
 
 __all__ = ["Finding", "bound_value", "claim_hedged", "find_attributed", "find_binding", "find_denied", "find_dropped", "find_moved",

@@ -4,6 +4,6 @@
 
 from __future__ import annotations
 
-from .guard.rate import _PER_DET, denominator, find_rate
+from .guard.rate import denominator, find_rate
 
 __all__ = ["denominator", "find_rate"]

@@ -7,6 +7,6 @@ from __future__ import annotations
 
 from .guard.context import claim_hedged
 from .guard.dropped import find_attributed
-from .guard.unasserted import APPROXIMATORS, COMPLEMENT, CONDITION, _asserts, _governor, _is_past, _modals, find_unasserted
+from .guard.unasserted import APPROXIMATORS, COMPLEMENT, CONDITION, find_unasserted
 
 __all__ = ["APPROXIMATORS", "COMPLEMENT", "CONDITION", "claim_hedged", "find_attributed", "find_unasserted"]

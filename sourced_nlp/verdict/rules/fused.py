@@ -112,8 +112,8 @@ def _choose(ctx: ClaimContext, offers: dict[int, tuple[set, set]], weights: dict
     by_words = False
 
     def gain(pid: int) -> tuple[float, bool]:
-        a, l = offers[pid]
-        words = math.fsum(weights[x] for x in l - have_l)
+        a, lemmas = offers[pid]
+        words = math.fsum(weights[x] for x in lemmas - have_l)
         if a - have_a:
             return len(a - have_a) * 100.0 + words, False
         if structured and words > 0:
