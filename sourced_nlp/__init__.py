@@ -12,11 +12,10 @@ Every claim is ``grounded`` (a source passage states it, shown with offsets),
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import _compat
+from ._lazy import lazy_face
 # The names marked F401 are public by name (``sourced_nlp.InputError``) but left out of __all__.
 from .errors import (InputError, ModelNotFoundError, NotGroundedError, RecordError, SourceError,  # noqa: F401
                      TextTooLongError)
@@ -56,25 +55,6 @@ _WHERE = {
     "text.citations": ("Match", "find_citations", "locate"),
     "text.markup": ("reading_text",),
 }
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    """A public name of :data:`_WHERE`, imported from its module on first use; or a submodule
-    (``sourced_nlp.api``), imported, as when this package imported it itself.
-
-    Raises:
-        AttributeError: neither.
-    """
-    module = _MODULE_OF.get(name)
-    if module is not None:
-        value = getattr(importlib.import_module(f".{module}", __name__), name)
-        globals()[name] = value
-        return value
-    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-        return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF))
+#: A public name of :data:`_WHERE`, imported from its module on first use; or a submodule
+#: (``sourced_nlp.api``), imported, as when this package imported it itself.
+__getattr__, __dir__ = lazy_face(globals(), _WHERE)

@@ -8,27 +8,14 @@ is an input"), how the process ends on a signal or a closed pipe (:mod:`.signals
 script (:mod:`.console`).
 
 The top of the package: it may import every other part, and nothing imports it. This module
-imports nothing at all, so that ``sourced --version`` and ``--help`` stay off spaCy;
+imports none of them, so that ``sourced --version`` and ``--help`` stay off spaCy;
 ``from sourced_nlp.cli import app, main`` reads :mod:`._main` on first use (PEP 562).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from typing import Any
+from .._lazy import lazy_face
 
-
-def __getattr__(name: str) -> Any:
-    """A submodule (``sourced_nlp.cli.eval``), or a name of :mod:`._main`, :mod:`._util` or :mod:`.gate`, on first use.
-
-    Raises:
-        AttributeError: neither.
-    """
-    if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-        return importlib.import_module(f".{name}", __name__)
-    for module in ("._main", "._util", ".gate"):
-        value = getattr(importlib.import_module(module, __name__), name, None)
-        if value is not None:
-            return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: A submodule (``sourced_nlp.cli.eval``), or a name of :mod:`._main`, :mod:`._util` or
+#: :mod:`.gate`, on first use.
+__getattr__, __dir__ = lazy_face(globals(), search=("._main", "._util", ".gate"))

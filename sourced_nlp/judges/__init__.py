@@ -14,8 +14,9 @@ never the API or the command line.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_face
 
 if TYPE_CHECKING:
     from .backends.function import CallableJudge, make_callable_judge
@@ -43,20 +44,7 @@ _WHERE = {
     "quotes": ("settle",),
     "tier": ("CANDIDATES", "apply_judge", "ask", "asks", "candidates"),
 }
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF))
+__getattr__, __dir__ = lazy_face(globals(), _WHERE)
 
 
 __all__ = [

@@ -5,9 +5,9 @@ module per view: :mod:`.text` (the terminal, rich), :mod:`.markdown`,
 :mod:`.html` (an answer written in Markdown rendered by :mod:`.answer_md`) and :mod:`.frame`
 (pandas).
 
-Pure Python, no spaCy. May import only :mod:`sourced_nlp.text` besides the standard library
-and the views' own libraries (rich, pandas, markdown-it, each imported by the view that needs
-them).
+Pure Python, no spaCy. Imports nothing of the package (but the old paths' table and the faces'
+helper, which import nothing of it either), only the standard library and the views' own
+libraries (rich, pandas, markdown-it, each imported by the view that needs them).
 
 ``from sourced_nlp.report import Report`` keeps working: every name of :mod:`.model` is read
 from it on first use (PEP 562), so that importing one view does not import the others.
@@ -15,9 +15,9 @@ from it on first use (PEP 562), so that importing one view does not import the o
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_face
 
 if TYPE_CHECKING:
     from .model import SCHEMA, ClaimResult, Evidence, Report, Skipped, to_frame
@@ -25,19 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["SCHEMA", "VERDICTS", "FAIL_ON", "SEVERITIES", "Evidence", "ClaimResult", "Skipped", "Report", "to_frame",
            "check_fail_on", "check_thresholds"]
 
-
-def __getattr__(name: str) -> Any:
-    """A submodule (``sourced_nlp.report.html``), or a name of :mod:`.model` (or of
-    :mod:`.findings` and :mod:`.marks`, which it once held), on first use.
-
-    Raises:
-        AttributeError: neither.
-    """
-    if not name.startswith("__") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-        return importlib.import_module(f".{name}", __name__)
-    for module in (".model", ".findings", ".marks"):  # the names the single report module had
-        value = getattr(importlib.import_module(module, __name__), name, None)
-        if value is not None:
-            globals()[name] = value
-            return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: A submodule (``sourced_nlp.report.html``), or a name of :mod:`.model` (or of :mod:`.findings`
+#: and :mod:`.marks`, which the single report module once held), on first use.
+__getattr__, __dir__ = lazy_face(globals(), search=(".model", ".findings", ".marks"))
