@@ -76,11 +76,11 @@ def _make_doc(nlp, answer: str, sources: Any):
         SourceError: an empty answer; an answer holding an unpaired surrogate; invalid sources
             (:func:`~sourced_nlp.text.sources.normalize_sources`).
         TextTooLongError: the answer is longer than ``nlp.max_length``, or a source longer than
-            :data:`~sourced_nlp.components.parts.MAX_SOURCE_CHARS` (or ``nlp.max_length`` when larger).
+            :data:`~sourced_nlp.text.sources.MAX_SOURCE_CHARS` (or ``nlp.max_length`` when larger).
     """
     from .components import extensions  # noqa: F401  (registers the Doc/Span extensions: doc._.sources)
     from .text.markup import reading_text
-    from .components.parts import MAX_SOURCE_CHARS
+    from .text.sources import MAX_SOURCE_CHARS
 
     if not isinstance(answer, str):
         raise TypeError(f"answer must be a str, not {type(answer).__name__}")
@@ -137,7 +137,7 @@ def check(answer: str, sources: Any, nlp=None) -> Report:
             text), an answer or source holding an unpaired surrogate (``"\\ud800"``).
         TextTooLongError: (a SourceError) the answer is longer than the pipeline reads at once
             (``nlp.max_length``, 1,000,000 characters by default), or a source longer than
-            :data:`~sourced_nlp.components.parts.MAX_SOURCE_CHARS` (10,000,000; a longer source than
+            :data:`~sourced_nlp.text.sources.MAX_SOURCE_CHARS` (10,000,000; a longer source than
             ``nlp.max_length`` is parsed in parts, offsets kept); the message names ``answer``
             or ``source 'id'``.
         TypeError: ``answer`` is not a string.

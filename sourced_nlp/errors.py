@@ -27,7 +27,7 @@ InputError = SourceError
 
 class TextTooLongError(SourceError):
     """An answer longer than the language model reads at once (``nlp.max_length``), or a source
-    longer than a source may be (:data:`sourced_nlp.components.parts.MAX_SOURCE_CHARS`, or
+    longer than a source may be (:data:`sourced_nlp.text.sources.MAX_SOURCE_CHARS`, or
     ``nlp.max_length`` when larger; a source is parsed in parts, so ``nlp.max_length`` does not
     bound it).
 

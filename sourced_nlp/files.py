@@ -1,23 +1,17 @@
 """Reading what the user gives: answer and source files, standard input, JSON, each with a
 bound and one clear error naming the file.
 
-Also the user's Python named on the command line (:func:`import_user_module`: ``sourced eval
-run --target``, ``--judge-model`` of ``--judge callable``).
-
 Pure module (no spaCy). Every reader raises :class:`~sourced_nlp.errors.SourceError` (exit 2 on
 the command line) for a missing, unreadable, non-UTF-8, empty or malformed input.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import os
 import stat
 import sys
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from .errors import SourceError, TooLargeError
@@ -57,7 +51,7 @@ def _read_bounded(fh, max_chars: int | None, where: str, bound: str):
 
 def _limit(what: str) -> tuple[int, str]:
     """The most characters of an answer or a source, and what the bound is, as messages say it."""
-    from .components.parts import MAX_SOURCE_CHARS
+    from .text.sources import MAX_SOURCE_CHARS
 
     if what == "source":
         return MAX_SOURCE_CHARS, "a source may have"
@@ -255,37 +249,3 @@ def read_stdin(what: str) -> str:
     if not data.strip():
         raise SourceError(f"{what} on standard input is empty")
     return data
-
-
-# ----------------------------------------------------------------- the user's Python
-
-def import_user_module(name: str, what: str = "module") -> ModuleType:
-    """The module ``name``: a path to a ``.py`` file (it has a ``/`` or ends with ``.py``), or a
-    dotted name importable from the working directory (put on ``sys.path`` for it, as
-    ``python -m`` does). A file is imported once per process (under the name
-    ``_sourced_target_<stem>``) and kept.
-
-    Raises:
-        SourceError: ``"<what> file not found: PATH"`` for a path that is no file. An error of
-            the module itself (ImportError, SyntaxError, anything its code raises) propagates.
-    """
-    if name.endswith(".py") or os.sep in name or "/" in name:
-        if not os.path.isfile(name):
-            raise SourceError(f"{what} file not found: {name}")
-        mod_name = "_sourced_target_" + os.path.splitext(os.path.basename(name))[0]
-        path = os.path.realpath(name)
-        known = sys.modules.get(mod_name)
-        if known is not None and getattr(known, "__file__", None) == path:
-            return known
-        spec = importlib.util.spec_from_file_location(mod_name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[mod_name] = module
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            sys.modules.pop(mod_name, None)
-            raise
-        return module
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    return importlib.import_module(name)

@@ -139,9 +139,9 @@ def test_an_answer_too_long_is_413_with_the_command_lines_message(client):
 
 
 def test_a_source_too_long_is_413(client, monkeypatch, nlp):
-    import sourced_nlp.components.parts as parts
+    import sourced_nlp.text.sources as sources
 
-    monkeypatch.setattr(parts, "MAX_SOURCE_CHARS", 100)
+    monkeypatch.setattr(sources, "MAX_SOURCE_CHARS", 100)
     monkeypatch.setattr(nlp, "max_length", 100)  # a source may have the larger of the two
     refused(client.post("/check", json={"answer": "Revenue rose 12%.", "sources": ["x " * 60]}), 413,
             "source '0': 120 characters, more than the 100 a source may have")

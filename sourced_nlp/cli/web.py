@@ -14,7 +14,7 @@ Routes:
 
 Input limits are the command line's: an answer of at most
 :data:`~sourced_nlp.files.MAX_ANSWER_CHARS` characters, a source of at most
-:data:`~sourced_nlp.components.parts.MAX_SOURCE_CHARS`, an uploaded file refused by its bytes as
+:data:`~sourced_nlp.text.sources.MAX_SOURCE_CHARS`, an uploaded file refused by its bytes as
 a source file is; a request body larger than :data:`MAX_BODY` is refused before it is read whole.
 A text too long is HTTP 413, any other input that cannot be used 400; either way one message
 (``{"error": "..."}`` from the JSON API), the one ``sourced check`` would print after
@@ -52,7 +52,7 @@ __all__ = ["MAX_BODY", "MAX_FILES", "make_app"]
 
 
 def _max_source_chars() -> int:
-    from ..components.parts import MAX_SOURCE_CHARS
+    from ..text.sources import MAX_SOURCE_CHARS
 
     return MAX_SOURCE_CHARS
 

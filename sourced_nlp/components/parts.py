@@ -12,17 +12,13 @@ from __future__ import annotations
 
 import re
 
+from ..text.sources import MAX_SOURCE_CHARS
+
 __all__ = ["PART_CHARS", "MAX_SOURCE_CHARS", "split_parts", "shift_passage"]
 
-#: the most characters of a source parsed at once; a longer source is parsed in parts
+#: the most characters of a source parsed at once; a longer source is parsed in parts (the
+#: longest source checked at all is :data:`~sourced_nlp.text.sources.MAX_SOURCE_CHARS`)
 PART_CHARS = 100_000
-
-#: the longest source checked (characters): a longer one is refused before any parse. Where the
-#: number comes from: the passage records of a parsed source are kept (cached) for re-checks;
-#: measured (``bench/RESULTS.md``, "Large sources"), the peak memory of ``sourced check`` is
-#: 577 MB at 1.06 MB of prose and 761 MB at 5 MB, about 47 bytes a character more, so a source
-#: at this bound peaks near 1 GB (and its first check takes about half an hour on 2 cores).
-MAX_SOURCE_CHARS = 10_000_000
 
 # Where a part may end, best first; each cut falls after the match (its spaces included), so a
 # part ends with the break and the next one starts with text. Searched in the second half of a

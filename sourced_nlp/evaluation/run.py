@@ -34,8 +34,8 @@ RUN_SCHEMA = "sourced.run/1"
 
 def _import_module(name: str):
     """The module ``name``: a path to a ``.py`` file, or a dotted name importable from the
-    working directory (:func:`sourced_nlp.files.import_user_module`)."""
-    from ..files import import_user_module
+    working directory (:func:`sourced_nlp.usercode.import_user_module`)."""
+    from ..usercode import import_user_module
 
     return import_user_module(name, "target module")
 

@@ -34,7 +34,7 @@ from .gates import Gates
 from .html import render_html
 from .markdown import render_markdown
 from .marks import VERDICTS
-from .schema import _field, check_shape, json_type
+from .schema import check_field, check_shape, json_type
 
 SCHEMA = "sourced.report/1"
 
@@ -312,7 +312,7 @@ def validate_report(d: Mapping) -> None:
     """Raise ValueError ``malformed report: ...`` naming the first field of a saved report that is
     missing or of the wrong type: :class:`Report`'s fields in order (:func:`.schema.check_shape`), then ``counts``."""
     check_shape(d, Report)
-    _field(d, "counts", "", "object", required=False)
+    check_field(d, "counts", "", "object", required=False)
 
 
 def to_frame(reports, *, _batch: bool = True):

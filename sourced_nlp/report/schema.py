@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["json_type", "check_shape", "KINDS"]
+__all__ = ["json_type", "check_shape", "check_field", "KINDS"]
 
 
 def json_type(value: Any) -> str:
@@ -59,9 +59,13 @@ KINDS = {
 }
 
 
-def _field(obj: dict, key: str, where: str, kind: str, required: bool = True) -> None:
+def check_field(obj: dict, key: str, where: str, kind: str, required: bool = True) -> None:
     """Check ``obj[key]`` is of ``kind`` (a key of :data:`KINDS`); a missing (or, when not
-    ``required``, null) value passes only when not ``required``."""
+    ``required``, null) value passes only when not ``required``.
+
+    Raises:
+        ValueError: ``malformed report: ...`` naming ``where.key``.
+    """
     name = f"{where}.{key}" if where else key
     if key not in obj:
         if required:
@@ -77,7 +81,7 @@ def _field(obj: dict, key: str, where: str, kind: str, required: bool = True) ->
 
 def _objects(obj: dict, key: str, where: str, required: bool = True) -> list[tuple[str, dict]]:
     """The items of the array ``obj[key]``, each checked to be an object, with their names."""
-    _field(obj, key, where, "array", required)
+    check_field(obj, key, where, "array", required)
     name = f"{where}.{key}" if where else key
     items = obj.get(key) or []
     for i, item in enumerate(items):
@@ -109,7 +113,7 @@ def _spec(cls: type) -> tuple[tuple[str, str, bool, Any, dict], ...]:
 
 def _keys(obj: Mapping, keys: Mapping[str, str], where: str) -> None:
     for key, kind in keys.items():
-        _field(obj, key, where, kind)
+        check_field(obj, key, where, kind)
 
 
 def check_shape(obj: Mapping, cls: type, where: str = "") -> None:
@@ -134,7 +138,7 @@ def check_shape(obj: Mapping, cls: type, where: str = "") -> None:
                 elif "keys" in meta:
                     _keys(value, meta["keys"], iw)
             continue
-        _field(obj, name, where, kind, required)
+        check_field(obj, name, where, kind, required)
         value = obj.get(name)
         path = f"{where}.{name}" if where else name
         if "one_of" in meta and name in obj and value not in meta["one_of"]:

@@ -16,7 +16,16 @@ from typing import Any
 from .linearize import linearize
 from ..errors import SourceError, TextTooLongError
 
-__all__ = ["SourceError", "TextTooLongError", "Sources", "normalize_sources", "linearize", "unpaired_surrogate"]
+__all__ = ["SourceError", "TextTooLongError", "Sources", "normalize_sources", "linearize", "unpaired_surrogate",
+           "MAX_SOURCE_CHARS"]
+
+#: the longest source checked (characters): a longer one is refused before any parse (by
+#: :func:`sourced_nlp.check`, the file readers and the web app). Where the number comes from: the
+#: passage records of a parsed source are kept (cached) for re-checks; measured
+#: (``bench/RESULTS.md``, "Large sources"), the peak memory of ``sourced check`` is 577 MB at
+#: 1.06 MB of prose and 761 MB at 5 MB, about 47 bytes a character more, so a source at this
+#: bound peaks near 1 GB (and its first check takes about half an hour on 2 cores).
+MAX_SOURCE_CHARS = 10_000_000
 
 
 #: The keys of the text, in the order they are looked for: ``{"id", "text"}`` mappings and

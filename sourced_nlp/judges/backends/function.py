@@ -65,7 +65,7 @@ def import_function(ref: str) -> JudgeFunction:
         ValueError: not of that form, a module that cannot be found or imported (whatever its
             code raised: the message says it), or nothing callable there; one line.
     """
-    from ...files import import_user_module
+    from ...usercode import import_user_module
 
     module, _, attr = ref.partition(":")
     if not module or not attr:
