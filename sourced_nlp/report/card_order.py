@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .marks import measured, trust_order
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import Report
+    from .data import ReportData as Report
 
 #: The order control's CSS: the control, hidden by its inline style, shows; with "least trusted
 #: first" checked the list of cards becomes a flex column, so each card's inline ``order`` (its

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .marks import VERDICTS, differs_joined
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import ClaimResult
+    from .data import ClaimResult
 
 __all__ = ["FRAME_COLUMNS", "claim_row", "claims_frame"]
 

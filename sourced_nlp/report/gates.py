@@ -10,13 +10,8 @@ are :mod:`sourced_nlp.report.findings`'.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .findings import (FAIL_ON, NO_CLAIM_REASON, SEVERITIES, STRICT_GATES, check_fail_on, check_thresholds, gate,
                        verdict_findings)
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .model import ClaimResult
 
 
 class Gates:
@@ -64,8 +59,8 @@ class Gates:
         return reasons + gate([], fail_under=fail_under, score_value=self.score,
                               min_coverage=min_coverage, coverage_value=self.coverage)
 
-    def failing_claims(self, fail_on: str = "contradicted") -> list[ClaimResult]:
-        """The claims that fail the gate.
+    def failing_claims(self, fail_on: str = "contradicted") -> list:
+        """The claims (each a :class:`~sourced_nlp.report.data.ClaimResult`) that fail the gate.
 
         Args:
             fail_on: ``"contradicted"`` (contradicted claims fail) or ``"unverified"``

@@ -39,7 +39,7 @@ from .findings import RANK
 from .marks import MARKS, VERDICTS, differs_text, measured, precision_words, shorten
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import ClaimResult, Report
+    from .data import ClaimResult, ReportData as Report
 
 __all__ = ["COLORS", "TINTS", "BADGE_TEXT", "UNDERLINES", "MARKS", "VERDICTS", "displacy_options", "content_words",
            "emphasise", "render_html"]

@@ -15,7 +15,7 @@ from .findings import findings_markdown, severity_counts
 from .marks import MARKS, differs_joined, md_cell, measured as _measured, precision_cell
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import Report
+    from .data import ReportData as Report
 
 __all__ = ["render_markdown"]
 

@@ -8,12 +8,16 @@ printed as written, never interpreted as rich markup.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console
 from rich.markup import escape
 
 from .marks import MARKS, VERDICTS, differs_text, mark, measured, precision_words
 from .marks import shorten as _shorten
-from .model import Report
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .data import ReportData as Report
 
 __all__ = ["STYLES", "MARKS", "shorten", "render_text", "render_findings", "render_fields"]
 
