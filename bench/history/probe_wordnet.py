@@ -42,8 +42,8 @@ Requirements:
 
 Usage::
 
-    python bench/probe_wordnet.py --k 1 --mutual
-    python bench/probe_wordnet.py --k 2
+    python bench/history/probe_wordnet.py --k 1 --mutual
+    python bench/history/probe_wordnet.py --k 2
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from spacy.util import registry
 
 from sourced_nlp.verdict import WordMatcher, word_in
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for benchlib
 
 from benchlib import RAGTRUTH, REPO, TASKS, fmt, git_commit, log, md_table  # noqa: E402
 
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     print(md_table(["record set", "sentences", "coverage", "false-grounded", "sentences whose verdict changed"], rows))
     print()
     argv_text = " ".join(argv if argv is not None else sys.argv[1:])
-    print(f"command: python bench/probe_wordnet.py {argv_text}  ({time.time() - t0:.0f}s)")
+    print(f"command: python bench/history/probe_wordnet.py {argv_text}  ({time.time() - t0:.0f}s)")
     return 0
 
 

@@ -56,8 +56,8 @@ Requirements:
 Usage::
 
     cd /work/main
-    OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 /tmp/emb/venv/bin/python bench/probe_embeddings.py --dump bench/out/train-dump.jsonl
-    OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 /tmp/emb/venv/bin/python bench/probe_embeddings.py --dump bench/out/train-dump.jsonl --quick
+    OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 /tmp/emb/venv/bin/python bench/history/probe_embeddings.py --dump bench/out/train-dump.jsonl
+    OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 /tmp/emb/venv/bin/python bench/history/probe_embeddings.py --dump bench/out/train-dump.jsonl --quick
 
 ``--quick`` times every 10th record in part B (part A always uses every claim).
 """
@@ -83,7 +83,7 @@ from collections import defaultdict  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/, for benchlib
 
 from benchlib import RAGTRUTH, load_ragtruth, qa_passages, read_jsonl, roc_auc  # noqa: E402
 
