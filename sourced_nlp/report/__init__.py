@@ -1,4 +1,5 @@
-"""The report of a check and its views: the model (:mod:`.model`, its gates in :mod:`.gates`), its
+"""The report of a check and its views: its data (:mod:`.data`, its gates in :mod:`.gates`), the
+``Report`` a check returns, the data with its views' methods (:mod:`.model`), its
 JSON shape check (:mod:`.schema`), findings and gates (:mod:`.findings`), the marks every view
 shares (:mod:`.marks`), the least-trusted-first order of the claims (:mod:`.card_order`), and one
 module per view: :mod:`.text` (the terminal, rich), :mod:`.markdown`,

@@ -1,5 +1,5 @@
 """The shape check of a saved ``sourced.report/1`` report, read from the dataclasses that
-define the report (:mod:`sourced_nlp.report.model`): :func:`check_shape` walks a dataclass's
+define the report (:mod:`sourced_nlp.report.data`): :func:`check_shape` walks a dataclass's
 fields, so a field added there is checked here with no second list to keep.
 
 Pure module (no spaCy). The check names the first field that is missing or of the wrong type, as
@@ -148,7 +148,7 @@ def check_shape(obj: Mapping, cls: type, where: str = "") -> None:
 
 
 def __getattr__(name: str):
-    """:func:`validate_report`, now in :mod:`sourced_nlp.report.model` beside the dataclasses it
+    """:func:`validate_report`, now in :mod:`sourced_nlp.report.data` beside the dataclasses it
     reads, under its old path for one release (see :mod:`sourced_nlp._compat`)."""
     from .._compat import moved_name
 
