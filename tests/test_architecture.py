@@ -1,6 +1,7 @@
 """The layers of ``docs/architecture.md`` as a test: every import of the package (at module level,
-in a function, or for type checking only) is one that its folder may make, and no module takes a
-``_private`` name of another.
+in a function, or for type checking only) is one that its folder may make, no module takes a
+``_private`` name of another, no modules import each other in a circle (type-only imports count),
+and the package faces read their names on first use in one way (:func:`sourced_nlp._lazy.lazy_face`).
 
 Read from the source with :mod:`ast`; nothing of the package is imported.
 """
@@ -132,12 +133,59 @@ def private_takes(root: Path = ROOT, package: str = "sourced_nlp") -> list[str]:
     return bad
 
 
+def circles(root: Path = ROOT, package: str = "sourced_nlp") -> list[list[str]]:
+    """The modules that import each other in a circle, each circle sorted (Tarjan's strongly
+    connected components). A package's ``__init__`` importing its own submodules is no edge."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((root / package).rglob("*.py")):
+        mod = module_name(path, root)
+        graph[mod] = {target for target, _, _ in imports(path, root) if path_of(target, root) is not None
+                      and not (path.name == "__init__.py" and target.startswith(mod + "."))}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            circle = stack[stack.index(v):]
+            del stack[stack.index(v):]
+            if len(circle) > 1:
+                found.append(sorted(circle))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
 def test_every_import_is_one_its_folder_may_make():
     assert layer_breaks() == []
 
 
 def test_no_module_takes_a_private_name_of_another():
     assert private_takes() == []
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    assert circles() == []
+
+
+def test_every_package_face_reads_its_names_through_lazy_face():
+    """No ``__init__.py`` writes its own ``__getattr__``: each that has one takes it from
+    :func:`sourced_nlp._lazy.lazy_face`."""
+    own = [str(p.relative_to(ROOT)) for p in PACKAGE.rglob("__init__.py")
+           if any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in ast.parse(p.read_text()).body)]
+    faces = [str(p.relative_to(ROOT)) for p in PACKAGE.rglob("__init__.py") if "lazy_face(" in p.read_text()]
+    assert own == [] and len(faces) == 4
 
 
 def test_every_part_of_the_package_is_in_the_table():
@@ -177,6 +225,15 @@ def test_the_layer_check_finds_an_import_a_folder_may_not_make(tmp_path, source,
     (tmp_path / "pkg" / "_compat.py").write_text("")
     (tmp_path / "pkg" / "report" / "view.py").write_text(source)
     assert [b.split(" (")[0] for b in layer_breaks(tmp_path, "pkg")] == broken
+
+
+def test_the_circle_check_finds_a_circle_of_type_only_imports(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("from . import a\n")  # a face and its own module: no circle
+    (tmp_path / "pkg" / "a.py").write_text("from .b import view\n")
+    (tmp_path / "pkg" / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import Model\n")
+    (tmp_path / "pkg" / "c.py").write_text("from . import a\n")
+    assert circles(tmp_path, "pkg") == [["pkg.a", "pkg.b"]]
 
 
 def test_the_private_check_finds_a_private_name_taken(tmp_path):
