@@ -119,6 +119,32 @@ def test_bad_json_is_400_with_one_message(client, body, words):
     refused(client.post("/check", content=body, headers={"content-type": "application/json"}), 400, *words)
 
 
+JSON_BODY = json.dumps({"answer": "Revenue rose 12%.", "sources": ["Revenue rose 8%."]})
+
+
+def test_json_sent_as_a_form_says_it_needs_the_json_content_type(client):
+    """curl -d '{...}' without -H sends the JSON as application/x-www-form-urlencoded."""
+    for body in (JSON_BODY, "  [" + JSON_BODY + "]"):
+        refused(client.post("/check", content=body, headers={"content-type": "application/x-www-form-urlencoded"}),
+                400, "JSON sent as a form", "content-type: application/json")
+    refused(client.post("/check", data={"text": "Revenue rose 12%.", "source": SOURCE}), 400,
+            "the form has no answer field", "content-type: application/json")
+
+
+@pytest.mark.parametrize("encoding, name", [("utf-16", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32", "UTF-32")])
+def test_a_utf16_upload_or_body_is_named_by_its_byte_order_mark(client, run_cli, tmp_path, encoding, name):
+    data = ("\ufeff" if encoding.endswith("-be") else "") + "Revenue rose 8% to $2.4 billion."
+    refused(client.post("/check", data={"answer": "Revenue rose 12%."},
+                        files=[("file", ("notes.txt", data.encode(encoding), "text/plain"))]), 400,
+            f"source file notes.txt is {name} text (its byte-order mark says so), not UTF-8")
+    body = ("\ufeff" if encoding.endswith("-be") else "") + JSON_BODY
+    refused(client.post("/check", content=body.encode(encoding), headers={"content-type": "application/json"}),
+            400, f"the request body is {name} text")
+    (tmp_path / "notes.txt").write_bytes(data.encode(encoding))  # and sourced check says the same
+    code, _, err = run_cli("check", EXAMPLES / "answer.txt", tmp_path / "notes.txt")
+    assert code == 2 and f"is {name} text (its byte-order mark says so)" in err, err
+
+
 def test_bad_form_is_400_with_one_message(client):
     refused(client.post("/check", data={"answer": "Revenue rose 12%."}), 400, "no source given")
     refused(client.post("/check", data={"answer": " ", "source": SOURCE}), 400, "the answer is empty")

@@ -123,10 +123,7 @@ def _json_inputs(body: bytes, mode: str) -> tuple[str, list]:
         SourceError: not UTF-8, empty, malformed JSON, or not a record (named "the request body").
     """
     where = "the request body"
-    try:
-        text = body.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
+    text = _decode(body, where)
     if not text.strip():
         raise SourceError(f'{where} is empty: send JSON {{"answer": "...", "sources": ["..."]}}, or the form')
     value = parse_json(text, where)
@@ -158,7 +155,16 @@ async def _uploaded(upload: UploadFile) -> dict:
 
 
 async def _form(request: Request, body: bytes) -> FormData:
-    """The form of ``request``, whose body (already read) is ``body``."""
+    """The form of ``request``, whose body (already read) is ``body``.
+
+    Raises:
+        SourceError: the body is JSON sent as a form (``curl -d`` without a content type).
+    """
+    if (request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded")
+            and body.lstrip()[:1] in (b"{", b"[")):
+        raise SourceError("the request body is JSON sent as a form (content-type: application/x-www-form-urlencoded, "
+                          "what curl -d sends): JSON needs content-type: application/json "
+                          "(curl -H 'content-type: application/json')")
     return await _replayed(request, body).form(max_files=MAX_FILES, max_fields=MAX_FILES, max_part_size=MAX_BODY)
 
 
@@ -168,6 +174,9 @@ async def _form_inputs(form: FormData) -> tuple[str, list]:
     Raises:
         SourceError: no answer, no source, or a source that cannot be used.
     """
+    if "answer" not in form:
+        raise SourceError("the form has no answer field: send answer and source fields (or file uploads), "
+                          "or JSON with content-type: application/json")
     answer = form.get("answer")
     if isinstance(answer, UploadFile):  # curl -F answer=@answer.txt: the file's text
         answer = _decode(await answer.read(), f"answer file {answer.filename}")
