@@ -21,6 +21,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from sourced_nlp.cli import pool as pool_module  # noqa: E402
 from sourced_nlp.cli import serve as serve_cmd  # noqa: E402
 from sourced_nlp.cli import web  # noqa: E402
 from sourced_nlp.files import MAX_ANSWER_CHARS  # noqa: E402
@@ -194,6 +195,13 @@ def test_no_request_loads_a_pipeline(client, monkeypatch):
     assert client.post("/", data={"answer": "Revenue rose 12% [1].", "source": "Revenue rose 8%."}).status_code == 200
 
 
+def test_healthz_of_an_app_over_a_pipeline(client):
+    r = client.get("/healthz")
+    assert r.status_code == 200
+    assert r.json() == {"ready": True, "workers": 1, "busy": 0, "free": 1, "starting": 0, "queued": 0,
+                        "queue_limit": None, "timeout_s": None, "replaced": 0}
+
+
 # ------------------------------------------------------------------ the page
 
 def test_the_page_is_a_form(client):
@@ -201,6 +209,12 @@ def test_the_page_is_a_form(client):
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     for part in ('name="answer"', 'name="source"', 'type="file"', 'accept=".txt,.md,.json"', 'value="cite"'):
         assert part in r.text
+
+
+def test_the_page_names_the_judge_where_it_would_say_nothing_leaves(nlp):
+    assert "Nothing leaves this machine." in TestClient(web.make_app(nlp)).get("/").text
+    page = TestClient(web.make_app(nlp, judge="anthropic")).get("/").text
+    assert "Nothing leaves" not in page and "put to the anthropic judge" in page
 
 
 def test_the_page_shows_the_html_report(client, nlp):
@@ -230,7 +244,8 @@ def test_the_page_says_why_it_refused_and_keeps_the_answer(client):
 def test_serve_help_documents_the_options(run_cli):
     code, out, _ = run_cli("serve", "--help")
     assert code == 0
-    for part in ("--port", "--host", "127.0.0.1", "POST /check", "serve extra"):
+    for part in ("--port", "--host", "127.0.0.1", "POST /check", "GET /healthz", "serve extra", "--workers",
+                 "--timeout", "--queue", "Retry-After", "--judge", "--judge-model", "--judge-base-url"):
         assert part in out
 
 
@@ -250,15 +265,50 @@ def test_a_port_in_use_is_one_line_and_exit_2(run_cli):
     assert err.startswith(f"error: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1, err
 
 
-def test_a_non_local_address_is_warned_about(run_cli, monkeypatch, nlp):
+def test_a_non_local_address_is_warned_about(run_cli, monkeypatch):
     served = []
-    monkeypatch.setattr(serve_cmd, "_run", lambda sock, pipeline: served.append((serve_cmd.url_of(sock), pipeline)))
+    monkeypatch.setattr(serve_cmd, "_run", lambda sock, pool, judge: served.append((serve_cmd.url_of(sock), pool)))
     code, _, err = run_cli("serve", "--host", "0.0.0.0", "--port", "0")
     assert code == 0 and served and served[0][0].startswith("http://0.0.0.0:")
-    assert served[0][1] is nlp  # the pipeline, loaded before the server starts
     assert "warning: listening on 0.0.0.0, not only this machine" in err
     code, _, err = run_cli("serve", "--port", "0")
     assert code == 0 and "warning" not in err
+
+
+def test_the_pool_gets_the_options(run_cli, monkeypatch, tmp_path):
+    served = []
+    monkeypatch.setattr(serve_cmd, "_run", lambda sock, pool, judge: served.append((pool, judge)))
+    code, _, err = run_cli("serve", "--port", "0")
+    pool, judge = served.pop()
+    assert code == 0 and judge == "" and pool.config == {}
+    assert (pool.size, pool.timeout, pool.queue_limit) == (pool_module.default_workers(), 60.0, 16)
+    assert "starting" in err and "checking worker" in err
+    (tmp_path / "answers.jsonl").write_text("", encoding="utf-8")
+    code, _, err = run_cli("serve", "--port", "0", "--workers", "3", "--timeout", "2.5", "--queue", "0", "--strict",
+                           "--judge", "replay", "--judge-file", tmp_path / "answers.jsonl", "--judge-scope", "all")
+    pool, judge = served.pop()
+    assert code == 0 and judge == "replay", err
+    assert (pool.size, pool.timeout, pool.queue_limit) == (3, 2.5, 0)
+    assert pool.config["judge"]["@misc"] == "sourced.judge.replay.v1" and pool.config["judge"]["scope"] == "all"
+    assert pool.config["strict"] > 0
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--judge", "nosuch"], "unknown judge 'nosuch'"),
+    (["--judge-file", "answers.jsonl"], "--judge-file needs --judge NAME"),
+    (["--judge-base-url", "http://localhost:11434/v1"], "--judge-base-url needs --judge NAME"),
+    (["--judge-scope", "all"], "--judge-scope all needs --judge NAME"),
+    (["--judge", "replay", "--judge-base-url", "http://localhost:11434/v1"], "--judge-base-url is for --judge"),
+    (["--workers", "0"], "--workers"),
+    (["--timeout", "0"], "--timeout"),
+    (["--queue", "-1"], "--queue"),
+], ids=["unknown-judge", "file-alone", "base-url-alone", "scope-alone", "base-url-replay", "no-workers",
+        "no-time", "negative-queue"])
+def test_bad_serve_options_are_one_line_and_exit_2(run_cli, monkeypatch, args, words):
+    monkeypatch.setattr(serve_cmd, "_run", lambda *a: pytest.fail("served with bad options"))
+    code, out, err = run_cli("serve", "--port", "0", *args)
+    assert code == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1, err
+    assert words in err, err
 
 
 BLOCK_EXTRA = """
