@@ -5,7 +5,7 @@ request at a time, so that a large check holds one worker and the others go on.
 A :class:`Pool` lives in the server's event loop. A request takes a free worker, or waits in a
 queue of at most ``queue`` requests (one more is refused: :class:`Refused` 429, with the seconds
 after which to try again); a request still waiting, or still being checked, ``timeout`` seconds
-after it came is refused (503), and a worker stopped in the middle of a check is killed and
+after its input was read is refused (503), and a worker stopped in the middle of a check is killed and
 another started in its place, never waited on. A worker that dies in a check (killed for
 memory, say) is replaced too, and its request refused (500).
 
@@ -189,8 +189,13 @@ class Pool:
                           f"(pid {worker.proc.pid}) was stopped")
             raise Refused(503, f"the check took longer than the {self._limit()}: it was stopped") from None
         except (asyncio.IncompleteReadError, ConnectionError):
-            code = await worker.proc.wait()
-            self._replace(worker, f"a checking worker (pid {worker.proc.pid}) exited with code {code} in a check")
+            code = None
+            try:
+                code = await asyncio.wait_for(worker.proc.wait(), _GRACE)
+            except asyncio.TimeoutError:  # its pipe closed, itself not (yet) gone
+                pass
+            finally:  # replaced even if this request is cancelled meanwhile
+                self._replace(worker, f"a checking worker (pid {worker.proc.pid}) exited with code {code} in a check")
             raise Refused(500, f"the checking process exited with code {code} during the check; "
                           "another is starting") from None
         except BaseException:  # cancelled: the reply is still to come, so the worker is no one's

@@ -154,7 +154,7 @@ def serve(
                                           help="Checking processes, each with its own pipeline (about 200 MB), "
                                           "each checking one request at a time [default: the cores, at most 8]."),
     timeout: float = typer.Option(60.0, "--timeout", min=0.001, metavar="SECONDS",
-                                  help="A request not answered this long after it came (waiting for a worker, or "
+                                  help="A request not answered this long after its input was read (waiting for a worker, or "
                                   "checked) gets 503; a check still running is stopped and its worker replaced."),
     queue: int = typer.Option(16, "--queue", min=0, metavar="N",
                               help="Requests that may wait for a busy worker; one more gets 429 with Retry-After."),
