@@ -1,11 +1,11 @@
 """The checking workers of ``sourced serve`` (:class:`sourced_nlp.cli.pool.Pool`), in an event loop
 of the test's own over real worker processes: a full queue is refused (429, with the seconds to
 wait), a request past the time limit is refused (503) whether it waited or was being checked, a
-worker stopped in a check is killed and another started in its place, a worker that dies in a
-check is refused (500) and its worker replaced too, a worker that cannot load its pipeline stops the start, and closing
-the pool ends every worker. ``sourced serve`` under load, end to end: ``test_serve_load.py``.
+worker stopped in a check is killed and another started in its place, a request whose worker
+dies in its check is refused (500) and the worker replaced, a worker that cannot load its
+pipeline stops the start, closing the pool ends every worker, and the judge options of the
+command reach the workers. ``sourced serve`` under load, end to end: ``test_serve_load.py``.
 """
-
 from __future__ import annotations
 
 import asyncio
@@ -17,6 +17,7 @@ import time
 import pytest
 from serve_inputs import SMALL_ANSWER, SMALL_SOURCE, large_answer, large_source
 
+from sourced_nlp.cli import serve as serve_cmd
 from sourced_nlp.cli.pool import Pool, Refused
 from sourced_nlp.text.sources import normalize_sources
 
@@ -99,3 +100,25 @@ def test_a_worker_that_cannot_load_its_pipeline_stops_the_start():
         assert pool.pids() == []
 
     asyncio.run(scenario())
+
+
+def test_the_judge_options_reach_every_worker(tmp_path):
+    """``sourced serve --judge replay --judge-file FILE``: the config the command builds, loaded in
+    a worker, asks the judge about a claim the rules leave unverified."""
+    claim, source = "The company expects strong demand next year.", "Management anticipates robust demand in the coming year."
+    (tmp_path / "answers.jsonl").write_text(json.dumps({"claim": claim, "verdict": "grounded", "source": "0",
+                                                        "quote": source, "reason": "paraphrase"}) + "\n", encoding="utf-8")
+    config = serve_cmd._tiers("replay", None, 4, str(tmp_path / "answers.jsonl"), None, "unverified", None)
+
+    async def scenario():
+        pool = Pool(1, timeout=60.0, queue=0, config=config)
+        await pool.start()
+        try:
+            return await pool.check("check", claim, normalize_sources([source]), "json")
+        finally:
+            await pool.close()
+
+    status, text = asyncio.run(scenario())
+    [judged] = json.loads(text)["claims"]
+    assert status == 200 and (judged["verdict"], judged["rule"]) == ("grounded", "grounded.judge")
+    assert judged["judge"]["backend"] == "replay"
