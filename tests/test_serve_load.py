@@ -94,6 +94,7 @@ def memory_mb(pid: int, field: str) -> float:
     return kb / 1024
 
 
+@pytest.mark.process(seconds=15)  # two pipelines load, a 3 s limit runs out, a third starts (for the file order)
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes' memory from /proc")
 def test_small_checks_are_answered_while_a_large_one_runs_to_its_limit(tmp_path):
     err = tmp_path / "stderr.txt"

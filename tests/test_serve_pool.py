@@ -44,6 +44,7 @@ def gone(pid: int) -> bool:
     return False
 
 
+@pytest.mark.process(seconds=12)  # three pipelines load one after another, a 2 s limit runs out (for the file order)
 def test_a_full_queue_the_time_limit_and_a_dead_worker():
     async def scenario():
         pool = Pool(1, timeout=2.0, queue=1)
