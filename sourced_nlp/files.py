@@ -7,6 +7,7 @@ the command line) for a missing, unreadable, non-UTF-8, empty or malformed input
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import stat
@@ -207,11 +208,22 @@ def read_answer(arg: str) -> str:
     return _read_utf8(arg, "answer")
 
 
+#: The byte-order marks that say a text is in another Unicode encoding than UTF-8, longest first
+#: (UTF-32's little-endian mark begins with UTF-16's).
+_OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+               (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
 def _decode(data: bytes, where: str) -> str:
-    """UTF-8 (a BOM dropped); SourceError naming ``where`` and the offset of the first bad byte."""
+    """UTF-8 (a BOM dropped); SourceError naming ``where`` and the offset of the first bad byte,
+    or the encoding a UTF-16 or UTF-32 byte-order mark names."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
+        other = next((name for bom, name in _OTHER_BOMS if data.startswith(bom)), None)
+        if other is not None:
+            raise SourceError(f"{where} is {other} text (its byte-order mark says so), not UTF-8: "
+                              "save it as UTF-8") from err
         raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
 
 

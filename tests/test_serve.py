@@ -21,6 +21,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from sourced_nlp.cli import pool as pool_module  # noqa: E402
 from sourced_nlp.cli import serve as serve_cmd  # noqa: E402
 from sourced_nlp.cli import web  # noqa: E402
 from sourced_nlp.files import MAX_ANSWER_CHARS  # noqa: E402
@@ -119,6 +120,32 @@ def test_bad_json_is_400_with_one_message(client, body, words):
     refused(client.post("/check", content=body, headers={"content-type": "application/json"}), 400, *words)
 
 
+JSON_BODY = json.dumps({"answer": "Revenue rose 12%.", "sources": ["Revenue rose 8%."]})
+
+
+def test_json_sent_as_a_form_says_it_needs_the_json_content_type(client):
+    """curl -d '{...}' without -H sends the JSON as application/x-www-form-urlencoded."""
+    for body in (JSON_BODY, "  [" + JSON_BODY + "]"):
+        refused(client.post("/check", content=body, headers={"content-type": "application/x-www-form-urlencoded"}),
+                400, "JSON sent as a form", "content-type: application/json")
+    refused(client.post("/check", data={"text": "Revenue rose 12%.", "source": SOURCE}), 400,
+            "the form has no answer field", "content-type: application/json")
+
+
+@pytest.mark.parametrize("encoding, name", [("utf-16", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32", "UTF-32")])
+def test_a_utf16_upload_or_body_is_named_by_its_byte_order_mark(client, run_cli, tmp_path, encoding, name):
+    data = ("\ufeff" if encoding.endswith("-be") else "") + "Revenue rose 8% to $2.4 billion."
+    refused(client.post("/check", data={"answer": "Revenue rose 12%."},
+                        files=[("file", ("notes.txt", data.encode(encoding), "text/plain"))]), 400,
+            f"source file notes.txt is {name} text (its byte-order mark says so), not UTF-8")
+    body = ("\ufeff" if encoding.endswith("-be") else "") + JSON_BODY
+    refused(client.post("/check", content=body.encode(encoding), headers={"content-type": "application/json"}),
+            400, f"the request body is {name} text")
+    (tmp_path / "notes.txt").write_bytes(data.encode(encoding))  # and sourced check says the same
+    code, _, err = run_cli("check", EXAMPLES / "answer.txt", tmp_path / "notes.txt")
+    assert code == 2 and f"is {name} text (its byte-order mark says so)" in err, err
+
+
 def test_bad_form_is_400_with_one_message(client):
     refused(client.post("/check", data={"answer": "Revenue rose 12%."}), 400, "no source given")
     refused(client.post("/check", data={"answer": " ", "source": SOURCE}), 400, "the answer is empty")
@@ -168,6 +195,13 @@ def test_no_request_loads_a_pipeline(client, monkeypatch):
     assert client.post("/", data={"answer": "Revenue rose 12% [1].", "source": "Revenue rose 8%."}).status_code == 200
 
 
+def test_healthz_of_an_app_over_a_pipeline(client):
+    r = client.get("/healthz")
+    assert r.status_code == 200
+    assert r.json() == {"ready": True, "workers": 1, "busy": 0, "free": 1, "starting": 0, "queued": 0,
+                        "queue_limit": None, "timeout_s": None, "replaced": 0}
+
+
 # ------------------------------------------------------------------ the page
 
 def test_the_page_is_a_form(client):
@@ -175,6 +209,12 @@ def test_the_page_is_a_form(client):
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     for part in ('name="answer"', 'name="source"', 'type="file"', 'accept=".txt,.md,.json"', 'value="cite"'):
         assert part in r.text
+
+
+def test_the_page_names_the_judge_where_it_would_say_nothing_leaves(nlp):
+    assert "Nothing leaves this machine." in TestClient(web.make_app(nlp)).get("/").text
+    page = TestClient(web.make_app(nlp, judge="anthropic")).get("/").text
+    assert "Nothing leaves" not in page and "put to the anthropic judge" in page
 
 
 def test_the_page_shows_the_html_report(client, nlp):
@@ -204,7 +244,8 @@ def test_the_page_says_why_it_refused_and_keeps_the_answer(client):
 def test_serve_help_documents_the_options(run_cli):
     code, out, _ = run_cli("serve", "--help")
     assert code == 0
-    for part in ("--port", "--host", "127.0.0.1", "POST /check", "serve extra"):
+    for part in ("--port", "--host", "127.0.0.1", "POST /check", "GET /healthz", "serve extra", "--workers",
+                 "--timeout", "--queue", "Retry-After", "--judge", "--judge-model", "--judge-base-url"):
         assert part in out
 
 
@@ -224,15 +265,50 @@ def test_a_port_in_use_is_one_line_and_exit_2(run_cli):
     assert err.startswith(f"error: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1, err
 
 
-def test_a_non_local_address_is_warned_about(run_cli, monkeypatch, nlp):
+def test_a_non_local_address_is_warned_about(run_cli, monkeypatch):
     served = []
-    monkeypatch.setattr(serve_cmd, "_run", lambda sock, pipeline: served.append((serve_cmd.url_of(sock), pipeline)))
+    monkeypatch.setattr(serve_cmd, "_run", lambda sock, pool, judge: served.append((serve_cmd.url_of(sock), pool)))
     code, _, err = run_cli("serve", "--host", "0.0.0.0", "--port", "0")
     assert code == 0 and served and served[0][0].startswith("http://0.0.0.0:")
-    assert served[0][1] is nlp  # the pipeline, loaded before the server starts
     assert "warning: listening on 0.0.0.0, not only this machine" in err
     code, _, err = run_cli("serve", "--port", "0")
     assert code == 0 and "warning" not in err
+
+
+def test_the_pool_gets_the_options(run_cli, monkeypatch, tmp_path):
+    served = []
+    monkeypatch.setattr(serve_cmd, "_run", lambda sock, pool, judge: served.append((pool, judge)))
+    code, _, err = run_cli("serve", "--port", "0")
+    pool, judge = served.pop()
+    assert code == 0 and judge == "" and pool.config == {}
+    assert (pool.size, pool.timeout, pool.queue_limit) == (pool_module.default_workers(), 60.0, 16)
+    assert "starting" in err and "checking worker" in err
+    (tmp_path / "answers.jsonl").write_text("", encoding="utf-8")
+    code, _, err = run_cli("serve", "--port", "0", "--workers", "3", "--timeout", "2.5", "--queue", "0", "--strict",
+                           "--judge", "replay", "--judge-file", tmp_path / "answers.jsonl", "--judge-scope", "all")
+    pool, judge = served.pop()
+    assert code == 0 and judge == "replay", err
+    assert (pool.size, pool.timeout, pool.queue_limit) == (3, 2.5, 0)
+    assert pool.config["judge"]["@misc"] == "sourced.judge.replay.v1" and pool.config["judge"]["scope"] == "all"
+    assert pool.config["strict"] > 0
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--judge", "nosuch"], "unknown judge 'nosuch'"),
+    (["--judge-file", "answers.jsonl"], "--judge-file needs --judge NAME"),
+    (["--judge-base-url", "http://localhost:11434/v1"], "--judge-base-url needs --judge NAME"),
+    (["--judge-scope", "all"], "--judge-scope all needs --judge NAME"),
+    (["--judge", "replay", "--judge-base-url", "http://localhost:11434/v1"], "--judge-base-url is for --judge"),
+    (["--workers", "0"], "--workers"),
+    (["--timeout", "0"], "--timeout"),
+    (["--queue", "-1"], "--queue"),
+], ids=["unknown-judge", "file-alone", "base-url-alone", "scope-alone", "base-url-replay", "no-workers",
+        "no-time", "negative-queue"])
+def test_bad_serve_options_are_one_line_and_exit_2(run_cli, monkeypatch, args, words):
+    monkeypatch.setattr(serve_cmd, "_run", lambda *a: pytest.fail("served with bad options"))
+    code, out, err = run_cli("serve", "--port", "0", *args)
+    assert code == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1, err
+    assert words in err, err
 
 
 BLOCK_EXTRA = """

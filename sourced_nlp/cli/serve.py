@@ -1,11 +1,11 @@
 """``sourced serve``: a local web page to check an answer against its sources, and a JSON API
-beside it (the app: :mod:`.web`).
+beside it (the app: :mod:`.web`; the checking workers: :mod:`.pool`).
 
 Needs the ``serve`` extra (Starlette, uvicorn, python-multipart), imported inside the command
 so that ``sourced --help`` and ``--version`` stay off them, as off spaCy. Without it the command
-exits 2 with one line naming the extra. The pipeline is loaded once, before the server listens;
-the socket is bound here (so that a port in use is one line and exit 2, and ``--port 0`` gets a
-free port), then one line says the URL the page is at: the line a script waits for.
+exits 2 with one line naming the extra. The socket is bound here (so that a port in use is one
+line and exit 2, and ``--port 0`` gets a free port); then every worker loads its pipeline, and
+only then does one line say the URL the page is at: the line a script waits for.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Optional
 import typer
 
 from ..errors import SourceError
+from . import judge as judging
 from ._util import app
 from .strict import STRICT, STRICT_LEVEL, strict_config, strict_level
 
@@ -79,12 +80,18 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def _run(sock: socket.socket, nlp) -> int:
-    """Serve the app over ``nlp`` on ``sock`` until interrupted; the ready line once it listens.
-    Returns the exit code: 128 + the signal that stopped it (130 for Ctrl-C). uvicorn raises a
-    signal it caught again once it has shut down, which ends the command as every command ends on
-    it; a process that inherited the signal as ignored (a child of a test runner's worker) gets
-    the same code from here."""
+def _run(sock: socket.socket, pool, judge: str = "") -> int:
+    """Start the workers of ``pool``, then serve the app over it on ``sock`` until interrupted;
+    the ready line once it listens. Returns the exit code: 128 + the signal that stopped it (130
+    for Ctrl-C). uvicorn raises a signal it caught again once it has shut down (and the workers
+    are stopped), which ends the command as every command ends on it; a process that inherited
+    the signal as ignored (a child of a test runner's worker) gets the same code from here.
+
+    Raises:
+        ValueError: a worker could not load the pipeline.
+    """
+    import asyncio
+
     import uvicorn
 
     from .web import make_app
@@ -102,10 +109,38 @@ def _run(sock: socket.socket, nlp) -> int:
             self.received = sig
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(make_app(nlp), lifespan="off", log_level="warning", access_log=False)
+    config = uvicorn.Config(make_app(pool, judge), lifespan="off", log_level="warning", access_log=False)
     server = _Server(config)
-    server.run(sockets=[sock])
+
+    async def serve_with_workers() -> None:
+        try:
+            await pool.start()
+            await server.serve(sockets=[sock])
+        finally:
+            await pool.close()
+
+    asyncio.run(serve_with_workers())
     return 128 + server.received if server.received else 0
+
+
+def _tiers(judge: Optional[str], model: Optional[str], concurrency: int, file: Optional[str],
+           base_url: Optional[str], scope: str, level: Optional[float]) -> dict:
+    """The ``sourced_verify`` config overrides of the judge options and the strict level.
+
+    Raises:
+        ValueError: as :func:`.judge.judge_config` (checked before any worker starts), or a judge
+            option without ``--judge``.
+    """
+    if judge is None:
+        if file is not None:
+            raise ValueError("--judge-file needs --judge NAME")
+        if base_url is not None:
+            raise ValueError("--judge-base-url needs --judge NAME")
+        if scope != "unverified":
+            raise ValueError("--judge-scope all needs --judge NAME")
+        return strict_config(level)
+    return {"judge": judging.judge_config(judge, model, concurrency, file, None, base_url, scope),
+            **strict_config(level)}
 
 
 @app.command()
@@ -115,31 +150,46 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
                              help="The address to listen on. The default is this machine only; any other "
                              "address lets whoever reaches it use the page (there is no log-in)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, metavar="N",
+                                          help="Checking processes, each with its own pipeline (about 200 MB), "
+                                          "each checking one request at a time [default: the cores, at most 8]."),
+    timeout: float = typer.Option(60.0, "--timeout", min=0.001, metavar="SECONDS",
+                                  help="A request not answered this long after its input was read (waiting for a worker, or "
+                                  "checked) gets 503; a check still running is stopped and its worker replaced."),
+    queue: int = typer.Option(16, "--queue", min=0, metavar="N",
+                              help="Requests that may wait for a busy worker; one more gets 429 with Retry-After."),
     strict: bool = STRICT, strict_level_: Optional[float] = STRICT_LEVEL,
+    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_base_url: Optional[str] = judging.JUDGE_BASE_URL, judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
 ) -> int:
     """Serve a local web page where a person pastes an answer, adds sources (pasted, or .txt,
     .md and .json files) and sees the HTML report; beside it a JSON API, POST /check and POST
-    /cite, giving the report of 'sourced check --format json'.
+    /cite, giving the report of 'sourced check --format json', and GET /healthz.
 
-    The pipeline is loaded once, at start-up (with --strict, the strict one). Input limits are the command line's: a text too
-    long is HTTP 413, any other input that cannot be used 400, each with one message. Needs the
-    serve extra: pip install 'sourced-nlp[serve]'. Exit 2 without it, or when the address
-    cannot be listened on.
+    Checks run in --workers processes, each loading the pipeline once, before the ready line
+    (with --strict, the strict one; with --judge, one that asks the judge: its key only from the
+    environment, as for check). Input limits are the command line's: a text too long is HTTP
+    413, any other input that cannot be used 400; a full queue 429; past --timeout 503; each
+    with one message. Needs the serve extra: pip install 'sourced-nlp[serve]'. Exit 2 without
+    it, when the address cannot be listened on, or when the pipeline cannot be loaded.
     """
     level = strict_level(strict, strict_level_)
     if not _have_extra():
         typer.echo(f"error: {EXTRA_MISSING}", err=True)
         return 2
+    from .pool import Pool, default_workers
+
+    config = _tiers(judge, judge_model, judge_concurrency, judge_file, judge_base_url, judge_scope.value, level)
     local = is_local(host)
     sock = bind(host, port)
     if not local:
         typer.echo(f"warning: listening on {host}, not only this machine: anyone who can reach it can use the "
                    "page and the API (there is no log-in); --host 127.0.0.1 keeps it local", err=True)
-    from .. import api
-
-    typer.echo("sourced serve: loading the pipeline ...", err=True)
-    nlp = api.load_pipeline(config=strict_config(level))
+    count = workers or default_workers()
+    typer.echo(f"sourced serve: starting {count} checking worker{'s' if count != 1 else ''}, each loading the "
+               "pipeline ...", err=True)
     try:
-        return _run(sock, nlp)
+        return _run(sock, Pool(count, timeout, queue, config), judge or "")
     finally:
         sock.close()

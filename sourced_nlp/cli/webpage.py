@@ -70,11 +70,14 @@ def _mode_choice(mode: str) -> str:
 
 
 def render_page(answer: str = "", sources: Sequence[str] = (), mode: str = "check", report_html: str = "",
-                error: str = "") -> str:
+                error: str = "", judge: str = "") -> str:
     """The whole page: the form (refilled with ``answer``, the pasted ``sources`` and ``mode``),
     then ``error`` (one message, escaped) or ``report_html`` (the report's HTML fragment, as
-    :func:`~sourced_nlp.report.html.render_html` wrote it)."""
+    :func:`~sourced_nlp.report.html.render_html` wrote it). ``judge``: the judge the server asks
+    (``sourced serve --judge``), named where the page otherwise says nothing leaves the machine."""
     accept = ",".join(UPLOAD_SUFFIXES)
+    where = (f"The claims the rules leave unverified are put to the {html.escape(judge)} judge." if judge
+             else "Nothing leaves this machine.")
     notice = f'<div class="error" id="error" role="alert">{html.escape(error)}</div>' if error else ""
     result = f'<section class="result" id="result">{report_html}</section>' if report_html else ""
     return f"""<!DOCTYPE html>
@@ -88,7 +91,7 @@ def render_page(answer: str = "", sources: Sequence[str] = (), mode: str = "chec
 <body>
 <h1>sourced</h1>
 <p class="lede">Check an LLM answer against its sources, claim by claim: grounded, contradicted or
-unverified, with evidence. Nothing leaves this machine.</p>
+unverified, with evidence. {where}</p>
 <form method="post" action="/" enctype="multipart/form-data">
 <label for="answer">Answer</label>
 <textarea name="answer" id="answer" rows="8" placeholder="Paste the answer to check">{html.escape(answer)}</textarea>
