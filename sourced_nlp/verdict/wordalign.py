@@ -7,7 +7,7 @@ Names and values align by the keys of the names they are words of (:func:`name_k
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..text.lexicons import load_lexicon
@@ -50,6 +50,8 @@ class GuardLexicon:
     light: frozenset[str]
     #: the words that assert the clause they govern (:mod:`.veridical`); None: that finder is off
     veridical: frozenset[str] | None = None
+    #: lemma -> the lemmas that say its relation from the other end (``converses`` of ``models/guard.json``)
+    converses: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, wordnet: str = "wordnet", guard: str = "guard", lexical: str = "lexical") -> "GuardLexicon":
@@ -91,6 +93,7 @@ class GuardLexicon:
             foreign=frozenset(g["foreign_function_words"]),
             light=frozenset(g.get("light", ())),
             veridical=frozenset(g["veridical"]) if "veridical" in g else None,
+            converses=_pairs(g.get("converses", ())),
         )
 
     def related(self, a: str, b: str) -> str | None:
@@ -125,6 +128,15 @@ class GuardLexicon:
             return True
         qa, qb = self.quantifier_group.get(a), self.quantifier_group.get(b)
         return qa is not None and qb is not None and tuple(sorted((qa, qb))) in self.quantifier_conflicts
+
+
+def _pairs(pairs) -> dict[str, frozenset[str]]:
+    """``{word: the words paired with it}`` of a list of pairs, both ways."""
+    out: dict[str, set[str]] = {}
+    for a, b in pairs:
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {w: frozenset(v) for w, v in out.items()}
 
 
 def _abbreviation(a: str, b: str) -> bool:

@@ -76,6 +76,7 @@ from collections.abc import Mapping
 
 from ...text.lexicons import load_lexicon
 from ..context import ClaimContext
+from ..converse import converse_links
 from ..finding import Finding
 from ..index import passage_at
 from ..passage import Passage
@@ -260,7 +261,7 @@ class Guard:
         claim = tokens(claim_toks)
         ev = [tokens(p.f["tokens"]) for p in passages]  # type: ignore[union-attr,typeddict-item]
         names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])  # type: ignore[union-attr]
-        links = align_words(claim, ev, self.lex, names)
+        links = converse_links(claim, ev, align_words(claim, ev, self.lex, names), self.lex)
         to = {ln.k: ln.ev for ln in links if ln.ev is not None}
         return GuardContext(
             ctx=ctx, claim=claim, passages=passages, ev=ev, links=links, to=to,  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ one-word changes of the hand-written traps (an open item); a verb reworded aroun
 
 from __future__ import annotations
 
+from ..converse import unswapped
 from ..finding import Finding
 from ..tree import Token, _is_predicate, _text
 from ..wordalign import _is_content, carries
@@ -33,6 +34,13 @@ def find_unaligned(gctx: GuardContext, k: int) -> Finding | None:
     another word in its slot where that keeps the claim from grounded (:func:`substitutable`),
     or no counterpart where the guard's setting requires one (:func:`required`). None otherwise."""
     claim, lex = gctx.claim, gctx.lex
+    hit = unswapped(lex, claim, k, gctx.ev)
+    if hit is not None:
+        # the evidence says the relation from its other end with the same two in the same places
+        # (or the parse does not show both): the coverage may have counted it, the claim is not it
+        w, s = gctx.cword(k), gctx.text(hit[0], gctx.ev[hit[0]][hit[1]])
+        return Finding("unverified", "unverified.unaligned", f"the claim says '{w}' where the source says '{s}', "
+                       "and not of the two in each other's place", [{"claim": w, "source": s, "kind": "word"}], hit[0])
     if not carries(claim[k], lex, gctx.meta):
         return None
     w = gctx.cword(k)
