@@ -78,14 +78,27 @@ def _vague_source(toks: list[Token], j: int) -> bool:
     hallucinated, against 14.5% of what the guard lets through; most named a definite source."""
     for c in _children(toks, j):
         for o in [c, *_children(toks, c)]:
-            if toks[o].dep != "pobj":
-                continue
-            if toks[o].flag == "n" or toks[o].pos in ("PROPN", "PRON"):
-                return False
-            return not any(toks[d].dep == "poss" or toks[d].dep == "det" and toks[d].lemma in _DEFINITE for d in _children(toks, o))
+            if toks[o].dep == "pobj":
+                return not _definite(toks, o, 2)
     return True
 
 
+def _definite(toks: list[Token], o: int, depth: int) -> bool:
+    """Noun ``o`` names a definite source: a name, a pronoun, a noun with "the" or a possessor,
+    or a document or statement of a definite source ("a report by the Pew Research Center",
+    "data from the census bureau", "a statement from the governor's office"; not "a study by
+    researchers"), ``depth`` such steps at most."""
+    t = toks[o]
+    if t.flag == "n" or t.pos in ("PROPN", "PRON"):
+        return True
+    if any(toks[d].dep == "poss" or toks[d].dep == "det" and toks[d].lemma in _DEFINITE for d in _children(toks, o)):
+        return True
+    return depth > 0 and any(toks[g].dep == "pobj" and _definite(toks, g, depth - 1) for c in _children(toks, o)
+                             if toks[c].dep == "prep" and toks[c].lemma in _SOURCE_PREPS for g in _children(toks, c))
+
+
+#: the prepositions that name who a document or statement is from ("a report by", "data from")
+_SOURCE_PREPS = frozenset({"by", "from", "of"})
 #: determiners that make a source definite ("the police", "this report")
 _DEFINITE = frozenset({"the", "this", "that", "these", "those"})
 
