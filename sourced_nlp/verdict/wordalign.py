@@ -52,6 +52,8 @@ class GuardLexicon:
     veridical: frozenset[str] | None = None
     #: lemma -> the lemmas that say its relation from the other end (``converses`` of ``models/guard.json``)
     converses: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: adverbs by which a claim states its fact as beyond doubt (``certainty`` of ``models/guard.json``)
+    certainty: frozenset[str] = frozenset()
 
     @classmethod
     def load(cls, wordnet: str = "wordnet", guard: str = "guard", lexical: str = "lexical") -> "GuardLexicon":
@@ -94,6 +96,7 @@ class GuardLexicon:
             light=frozenset(g.get("light", ())),
             veridical=frozenset(g["veridical"]) if "veridical" in g else None,
             converses=_pairs(g.get("converses", ())),
+            certainty=frozenset(g.get("certainty", ())),
         )
 
     def related(self, a: str, b: str) -> str | None:

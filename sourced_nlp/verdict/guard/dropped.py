@@ -32,6 +32,8 @@ def find_dropped(gctx: GuardContext) -> list[Finding]:
     claim_lemmas = {t.lemma for t in claim}
     out: list[Finding] = []
     hedged = gctx.hedged
+    # a claim that states its fact as beyond doubt says more than any attribution of it
+    certain = any(t.lemma in lex.certainty or t.raw in lex.certainty for t in claim)
     for e, toks in enumerate(ev):
         p = passages[e]
         for j, t in enumerate(toks):
@@ -57,7 +59,7 @@ def find_dropped(gctx: GuardContext) -> list[Finding]:
                                    [{"claim": "", "source": s, "kind": "qualifier"}], e))
             elif not hedged and (_modal_hedge(lex, toks, j, e, aligned) if t.tag == "MD" else
                                  lemma in lex.hedges and t.pos != "PROPN"
-                                 or lemma in lex.attribution_preps and t.dep == "prep" and _vague_source(toks, j)):
+                                 or lemma in lex.attribution_preps and t.dep == "prep" and (certain or _vague_source(toks, j))):
                 out.append(Finding("unverified", "unverified.hedged", f"the source hedges or attributes it: '{s}'",
                                    [{"claim": "", "source": s, "kind": "hedge"}], e))
         if not hedged:
