@@ -61,9 +61,9 @@ def arguments(toks: list[Token], j: int) -> tuple[int | None, list[int]]:
         host = t.head if t.dep in ("acomp", "attr", "oprd", "advmod") else j
         others = []
         for c in _children(toks, j):
-            if toks[c].dep in ("dobj", "dative"):
+            if toks[c].dep in ("dobj", "dative") and toks[c].pos != "ADP":
                 others.append(c)
-            elif toks[c].dep in ("prep", "agent"):
+            elif toks[c].dep in ("prep", "agent", "dative"):  # "lent it to Halden": "to" is a dative
                 others += [g for g in _children(toks, c) if toks[g].dep == "pobj"]
     if host < 0:
         return None, []
