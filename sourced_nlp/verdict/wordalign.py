@@ -274,8 +274,8 @@ def align_words(claim: list[Token], evidence: list[list[Token]], lex: GuardLexic
 
 def alignment(record: dict, links: list[Link], passages: list[Passage]) -> list[dict]:
     """The report's ``alignment`` of a claim: one ``{"word", "start", "end", "how"}`` per content
-    word (offsets in the answer; ``how``: ``lemma``, ``form``, ``synonym``, ``broader``, ``name``
-    or ``unaligned``), with ``"to": {"source", "start", "end"}`` (offsets in that source) for a
+    word (offsets in the answer; ``how``: ``lemma``, ``form``, ``synonym``, ``broader``,
+    ``converse`` (:mod:`.converse`), ``name`` or ``unaligned``), with ``"to": {"source", "start", "end"}`` (offsets in that source) for a
     word the evidence holds."""
     out = []
     toks, base, text = tokens(record["tokens"]), record["start"], record["text"]
