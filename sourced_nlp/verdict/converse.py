@@ -40,9 +40,18 @@ def comparative(toks: list[Token], j: int) -> bool:
     return t.tag in COMPARATIVE or t.pos in ("ADJ", "ADV") and any(toks[c].lemma == "more" and toks[c].dep == "advmod" for c in _children(toks, j))
 
 
+def passive(toks: list[Token], j: int) -> bool:
+    """Word ``j`` is a verb in the passive voice, which says its relation from the other end
+    itself ("was given" is "received")."""
+    return any(toks[c].dep in ("nsubjpass", "auxpass") for c in _children(toks, j))
+
+
 def converse(lex: GuardLexicon, claim: list[Token], k: int, ev: list[Token], j: int) -> bool:
-    """Claim word ``k`` and evidence word ``j`` say one relation from its two ends (module docstring)."""
+    """Claim word ``k`` and evidence word ``j`` say one relation from its two ends (module
+    docstring); never a verb in the passive (:func:`passive`), whose voice turns it round."""
     a, b = claim[k], ev[j]
+    if passive(claim, k) or passive(ev, j):
+        return False
     if b.lemma in lex.converses.get(a.lemma, ()) or b.raw in lex.converses.get(a.raw, ()):
         return True
     return (b.raw in lex.antonyms.get(a.raw, ()) or b.lemma in lex.antonyms.get(a.lemma, ())) and comparative(claim, k) and comparative(ev, j)
