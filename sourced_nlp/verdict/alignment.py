@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..text.quantity import Quantity
-from .converse import held_by_converse
+from .converse import comparatives, held_by_converse
 from .index import PassageIndex
 from .lexicon import VerdictLexicon
 from .passage import Passage, single
@@ -86,10 +86,10 @@ class Aligner:
         #: only while the guard reads every grounding, which checks that the two ends are swapped
         self.converses = converses
 
-    def coverage(self, lemmas: list[str], p: Passage, index: PassageIndex, compares: bool | None = None) -> float:
+    def coverage(self, lemmas: list[str], p: Passage, index: PassageIndex, compared: frozenset[str] | None = None) -> float:
         """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas). With
-        ``compares`` (not None: the claim says "than" or not) a word the passage says from the
-        other end of its relation counts as held (:attr:`converses`)."""
+        ``compared`` (not None: the claim's comparatives, maybe none) a word the passage says from
+        the other end of its relation counts as held (:attr:`converses`)."""
         # summed in the claim's word order, never a set's, so the last bit does not follow the
         # hash seed. Not math.fsum: an exact share of equal weights would land on a threshold
         # (0.5, 0.25) that the rules, tuned on these rounded sums, only ever saw just below
@@ -101,8 +101,8 @@ class Aligner:
                 continue  # "one guest felt ...": a frame states nothing a review could hold
             w = index.weight(lemma)
             total += w
-            if self.word_in(lemma, p, index) or compares is not None and self.converses is not None \
-                    and held_by_converse(self.converses, lemma, p, compares):
+            if self.word_in(lemma, p, index) or compared is not None and self.converses is not None \
+                    and held_by_converse(self.converses, lemma, p, compared):
                 found += w
         return found / total if total else 1.0
 
@@ -163,7 +163,7 @@ class Aligner:
         lemmas = claim["lemmas"]
         if any(qd.get("kind") == "money" for qd in [*q_match, *(c for c, _ in q_conflict)]):
             lemmas = [x for x in lemmas if x not in self.lex.money_words]  # "costs $9" against "is $9" (or "is $12")
-        cov = self.coverage(lemmas, p, index, compares=" than " in claim.get("norm", ""))
+        cov = self.coverage(lemmas, p, index, compared=comparatives(claim.get("tokens") or ()) if self.converses is not None else None)
         flip = polarity_flip(claim, p, self.lex)
         antonym = self._antonym(claim, p)
         direct = [a for a in found if entity_in(a, p)]

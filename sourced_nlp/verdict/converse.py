@@ -17,7 +17,7 @@ the swap is not there (:func:`unswapped`).
 from __future__ import annotations
 
 from .passage import Passage
-from .tree import Token, _children, _subject
+from .tree import Token, _children, _subject, tokens
 from .wordalign import GuardLexicon, Link
 
 #: the tags of a comparative adjective or adverb ("older", "earlier")
@@ -127,15 +127,36 @@ def converse_links(claim: list[Token], evidence: list[list[Token]], links: list[
     return out
 
 
-def unswapped(lex: GuardLexicon, claim: list[Token], k: int, evidence: list[list[Token]]) -> tuple[int, int] | None:
+def unswapped(lex: GuardLexicon, claim: list[Token], k: int, evidence: list[list[Token]], to: dict) -> tuple[int, int] | None:
     """The evidence word, ``(passage, word)``, that is a converse of unaligned claim word ``k``
-    with the arguments not swapped (so the coverage may have counted it, and it is not what the
-    claim says); None when there is none."""
-    return next(((e, j) for e, toks in enumerate(evidence) for j in range(len(toks)) if converse(lex, claim, k, toks, j)), None)
+    and says the relation of one of the claim's arguments, not with the two swapped (so the
+    coverage may have counted it, and it is not what the claim says); None when there is none.
+    A converse of another relation ("after" the harvest in another clause) is not read."""
+    cs, co = arguments(claim, k)
+    mine = [c for c in (cs, *co) if c is not None]
+    for e, toks in enumerate(evidence):
+        for j in range(len(toks)):
+            if converse(lex, claim, k, toks, j):
+                es, eo = arguments(toks, j)
+                if any(_same(claim, c, toks, x, e, to) for c in mine for x in (es, *eo) if x is not None):
+                    return e, j
+    return None
 
 
-def held_by_converse(lex: GuardLexicon, lemma: str, p: Passage, compares: bool) -> bool:
-    """For the coverage of a claim: the passage holds a converse of the claim's lemma (a
-    comparative's antonym only where the claim, ``compares``, and the passage both say "than")."""
-    others = partners(lex, lemma, compares and " than " in p.f.get("norm", ""))
-    return bool(others) and any(x in p.lemmas for x in others)
+def comparatives(records: list) -> frozenset[str]:
+    """The lemmas of the comparatives of a span's token records (:func:`comparative`)."""
+    toks = tokens(records)
+    return frozenset(t.lemma for k, t in enumerate(toks) if comparative(toks, k))
+
+
+def held_by_converse(lex: GuardLexicon, lemma: str, p: Passage, compared: frozenset[str]) -> bool:
+    """For the coverage of a claim: the passage holds a converse of the claim's lemma; for a
+    comparative of the claim (``compared``: the claim's, :func:`comparatives`), an antonym that
+    the passage compares too."""
+    others = lex.converses.get(lemma, frozenset())
+    if others and any(x in p.lemmas for x in others):
+        return True
+    if lemma not in compared or "tokens" not in p.f:
+        return False
+    against = lex.antonyms.get(lemma, frozenset())
+    return bool(against) and bool(against & comparatives(p.f["tokens"]))  # type: ignore[typeddict-item]

@@ -34,7 +34,7 @@ def find_unaligned(gctx: GuardContext, k: int) -> Finding | None:
     another word in its slot where that keeps the claim from grounded (:func:`substitutable`),
     or no counterpart where the guard's setting requires one (:func:`required`). None otherwise."""
     claim, lex = gctx.claim, gctx.lex
-    hit = unswapped(lex, claim, k, gctx.ev)
+    hit = unswapped(lex, claim, k, gctx.ev, gctx.to)
     if hit is not None:
         # the evidence says the relation from its other end with the same two in the same places
         # (or the parse does not show both): the coverage may have counted it, the claim is not it
