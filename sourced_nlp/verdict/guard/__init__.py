@@ -5,7 +5,9 @@ Every rule that grounds a claim (and the meaning tier) hands its result to :clas
 aligns the claim's words with the words of its evidence passages
 (:func:`~sourced_nlp.verdict.wordalign.align_words`: the same lemma, two forms of one stem, one
 WordNet synset or derivational family, a broader word of the claim for a narrower one of the
-evidence — ``models/wordnet.json``; the names and values the rules compared are aligned already) and
+evidence — ``models/wordnet.json``; a converse with its two ends swapped, "younger than" for
+"older than": :mod:`~sourced_nlp.verdict.converse`; the names and values the rules compared are
+aligned already) and
 then reads what is left over, from the strongest finding to the weakest (when the guard takes a
 grounding back, the verifier lets the ``contradicted`` rule speak: a passage that states another
 value now decides):

@@ -1,7 +1,9 @@
 """Word finder ``unverified.unaligned``: a word that carries the claim's meaning (a verb, adjective
 or adverb; a quantifier, ordinal, comparative or superlative; a temporal relation) has no
 counterpart in the evidence, or another word stands in its slot ("raised" where the source says
-"held"). The reason names the word (:func:`find_unaligned`).
+"held"), or a converse of it says the relation of the claim's own arguments without swapping them
+("Paris is south of Lyon" where the source says "north": :mod:`~sourced_nlp.verdict.converse`).
+The reason names the word (:func:`find_unaligned`).
 
 Which words carry meaning is read from the parse (parts of speech, tags, dependency labels) and
 the closed classes of ``models/guard.json`` (whose optional ``light`` list names words that may
