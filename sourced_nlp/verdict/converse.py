@@ -10,8 +10,10 @@ converse aligns with the claim's word only where both arguments are swapped: the
 is the evidence's other argument, and one of the claim's other arguments is the evidence's subject
 (:func:`converse_links`); the same word with the arguments in the same places is an antonym, which
 the guard's antonym finder reads. The coverage of a claim counts a word as held by its converse
-(:func:`held_by_converse`) only while the guard reads the claim: it takes the grounding back where
-the swap is not there (:func:`unswapped`).
+(:func:`held_by_converse`; a comparative's antonym only as a comparative of the passage) only while
+the guard reads the claim: it takes the grounding back where a converse says the relation of the
+claim's own arguments without swapping them (:func:`unswapped`). A verb in the passive is no
+converse: its voice turns it round already (:func:`passive`).
 """
 
 from __future__ import annotations
@@ -24,13 +26,6 @@ from .wordalign import GuardLexicon, Link
 COMPARATIVE = ("JJR", "RBR")
 #: the dependents that belong to an argument's own phrase (a name's other words, its modifiers)
 _PHRASE = ("compound", "flat", "amod", "nmod", "poss", "nummod", "det")
-
-
-def partners(lex: GuardLexicon, lemma: str, comparative: bool) -> frozenset[str]:
-    """The lemmas that say the relation of ``lemma`` from its other end: its ``converses``, and
-    for a comparative (``comparative``) its WordNet antonyms."""
-    out = lex.converses.get(lemma, frozenset())
-    return out | lex.antonyms.get(lemma, frozenset()) if comparative else out
 
 
 def comparative(toks: list[Token], j: int) -> bool:
