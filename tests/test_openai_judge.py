@@ -25,11 +25,11 @@ from sourced_nlp.judges.quotes import settle  # noqa: E402
 
 SOURCE = "Contoso opened offices in Lisbon and Oslo in March."
 SOURCES = {"s": SOURCE}
-# a claim the rules ground on the words it shares with the source, though "ahead of" schedule is not
-# "behind" it (a pair no lexicon of the rules holds; no case of shared/cases/traps.jsonl is grounded
-# by the rules today)
+# a claim the rules ground on the words it shares with the source, though "on" schedule is not
+# "behind" it (a preposition the guard does not read; "ahead of" is the converse of "behind", which
+# it does; no case of shared/cases/traps.jsonl is grounded by the rules today)
 LATE_SOURCE = "The bridge project was completed behind schedule in January."
-LATE_CLAIM = "The bridge project was completed ahead of schedule in January."
+LATE_CLAIM = "The bridge project was completed on schedule in January."
 
 
 def _judgment(verdict: str, quote: str = "", reason: str = "") -> dict:
@@ -48,8 +48,8 @@ TABLE = {
     "slow": {"sleep": 1.5, "judgment": _judgment("unverified")},
     "newer model": {"no_max_tokens": True, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
     "plain server": {"no_schema": True, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
-    "completed ahead": {"judgment": _judgment("unverified", reason="ahead of schedule is not behind it")},
-    "finished ahead": {"judgment": _judgment("contradicted", "The bridge project was completed behind schedule", "behind, not ahead")},
+    "completed on": {"judgment": _judgment("unverified", reason="on schedule is not behind it")},
+    "finished on": {"judgment": _judgment("contradicted", "The bridge project was completed behind schedule", "behind, not on")},
 }
 
 
@@ -248,7 +248,7 @@ def files(tmp_path):
     (tmp_path / "answer.txt").write_text("Contoso expanded into two European capitals.\n", encoding="utf8")
     (tmp_path / "source.txt").write_text(SOURCE + "\n", encoding="utf8")
     (tmp_path / "late-answer.txt").write_text(LATE_CLAIM + "\n", encoding="utf8")
-    (tmp_path / "late-finished.txt").write_text("The bridge project finished ahead of schedule in January.\n", encoding="utf8")
+    (tmp_path / "late-finished.txt").write_text("The bridge project finished on schedule in January.\n", encoding="utf8")
     (tmp_path / "late.txt").write_text(LATE_SOURCE + "\n", encoding="utf8")
     return tmp_path
 

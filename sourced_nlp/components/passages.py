@@ -11,7 +11,8 @@ types (so a source parsed once can be cached, pickled and shipped to other proce
 "hedged": bool, "contrast": bool, "quotes": [str], "tokens": [[...]], "norm": str}``
 
 * ``lemmas``: content lemmas, lower case, mapped to the canonical member of their synonym group
-  (``models/lexical.json``); stop words, punctuation, degree words ("a lot", "sharply"), the
+  (``models/lexical.json``; a relational adjective to the noun it pertains to, ``pertainyms``:
+  "renal" -> "kidney"); stop words, punctuation, degree words ("a lot", "sharply"), the
   tokens of quantities, entity anchors and citation markers are left out.
 * ``predicates``: canonical lemmas of the main predicates (root and the verbs it coordinates or
   complements), phrasal verbs joined (``go down`` -> ``fall``).
@@ -75,6 +76,8 @@ class Lexical:
         self.hedges = set(lex["hedges"])
         # the model's lemma of a few word forms is wrong ("Rated" -> "rat"): surface form -> lemma
         self.lemma_fixes: dict[str, str] = dict(lex.get("lemma_fixes", {}))
+        # a relational adjective is read as the noun it pertains to ("renal" -> "kidney")
+        self.pertainyms: dict[str, str] = dict(lex.get("pertainyms", {}))
         self.relation_words = {self.canonical(w) for w in lex.get("structured_relation_words", [])}
         # review verbs of a record's reviews: +1 praise, -1 complaint (checked against the stars),
         # 0 a verb that frames the reviewer's opinion ("felt", "found", "citing"), held by any review
@@ -270,6 +273,8 @@ class Passages(LexiconComponent):
                 phrasal = f"{lemma} {prt[0]}"
                 if phrasal in self.lexical.canon:
                     return self.lexical.canonical(phrasal)
+        if tok.pos_ == "ADJ" and lemma in self.lexical.pertainyms:
+            lemma = self.lexical.pertainyms[lemma]  # "renal failure": the kidney's (models/lexical.json pertainyms)
         return self.lexical.canonical(lemma)
 
     def predicates(self, span: Span) -> list[str]:

@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..text.quantity import Quantity
+from .converse import comparatives, held_by_converse
 from .index import PassageIndex
 from .lexicon import VerdictLexicon
 from .passage import Passage, single
 from .polarity import polarity_flip
 from .types import Anchor, ClaimRecord, QuantityRecord
 from .values import change_amounts, compare_values, conflict_credible, nouns_compatible, roles_compatible
+from .wordalign import GuardLexicon
 from .words import WordMatcher, entity_in, lemma_in
 
 #: a claim's values with their parsed quantities, in the claim's order
@@ -74,14 +76,20 @@ class Aligner:
     """
 
     def __init__(self, lexicon: VerdictLexicon, opposed: Callable[[str, str], bool], word_in: WordMatcher,
-                 meta_words: frozenset[str] = frozenset()) -> None:
+                 meta_words: frozenset[str] = frozenset(), converses: GuardLexicon | None = None) -> None:
         self.lex = lexicon
         self.opposed = opposed
         self.word_in = word_in
         self.meta_words = meta_words
+        #: the converse relations (the guard's lexicon, :mod:`~sourced_nlp.verdict.converse`): a
+        #: word said from the other end of its relation counts as held, and is no antonym; set
+        #: only while the guard reads every grounding, which checks that the two ends are swapped
+        self.converses = converses
 
-    def coverage(self, lemmas: list[str], p: Passage, index: PassageIndex) -> float:
-        """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas)."""
+    def coverage(self, lemmas: list[str], p: Passage, index: PassageIndex, compared: frozenset[str] | None = None) -> float:
+        """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas). With
+        ``compared`` (not None: the claim's comparatives, maybe none) a word the passage says from
+        the other end of its relation counts as held (:attr:`converses`)."""
         # summed in the claim's word order, never a set's, so the last bit does not follow the
         # hash seed. Not math.fsum: an exact share of equal weights would land on a threshold
         # (0.5, 0.25) that the rules, tuned on these rounded sums, only ever saw just below
@@ -93,7 +101,8 @@ class Aligner:
                 continue  # "one guest felt ...": a frame states nothing a review could hold
             w = index.weight(lemma)
             total += w
-            if self.word_in(lemma, p, index):
+            if self.word_in(lemma, p, index) or compared is not None and self.converses is not None \
+                    and held_by_converse(self.converses, lemma, p, compared):
                 found += w
         return found / total if total else 1.0
 
@@ -154,7 +163,7 @@ class Aligner:
         lemmas = claim["lemmas"]
         if any(qd.get("kind") == "money" for qd in [*q_match, *(c for c, _ in q_conflict)]):
             lemmas = [x for x in lemmas if x not in self.lex.money_words]  # "costs $9" against "is $9" (or "is $12")
-        cov = self.coverage(lemmas, p, index)
+        cov = self.coverage(lemmas, p, index, compared=comparatives(claim.get("tokens") or ()) if self.converses is not None else None)
         flip = polarity_flip(claim, p, self.lex)
         antonym = self._antonym(claim, p)
         direct = [a for a in found if entity_in(a, p)]
@@ -163,11 +172,13 @@ class Aligner:
 
     def _antonym(self, claim: ClaimRecord, p: Passage) -> tuple[str, str] | None:
         """A predicate of the claim and an antonym of it among the passage's predicates (neither
-        shared by the other side), unless the passage also says the claim's side."""
+        shared by the other side), unless the passage also says the claim's side; not a converse
+        ("sold to" / "bought from": the guard reads whether the two ends are swapped)."""
         antonym = None
         for x in claim["predicates"]:
             for y in p.f["predicates"]:
-                if x != y and self.opposed(x, y) and x not in p.f["predicates"] and y not in claim["predicates"]:
+                if x != y and self.opposed(x, y) and x not in p.f["predicates"] and y not in claim["predicates"] \
+                        and not (self.converses is not None and y in self.converses.converses.get(x, ())):
                     antonym = (x, y)
                     break
             if antonym:

@@ -54,7 +54,9 @@ class Verifier:
         self.locate = locate
         self.meta_words = meta_words
         self.rules = tuple(rules)
-        self.aligner = Aligner(self.lex, opposed, word_matcher, meta_words)
+        # a word said from the other end of its relation counts only where the guard checks the swap
+        self.aligner = Aligner(self.lex, opposed, word_matcher, meta_words,
+                               converses=guard.lex if guard is not None else None)
         self.guard = guard.with_meta(meta_words) if guard is not None else None
         if self.guard is not None:
             self.guard.precision = self.precision

@@ -7,7 +7,7 @@ Names and values align by the keys of the names they are words of (:func:`name_k
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..text.lexicons import load_lexicon
@@ -50,6 +50,10 @@ class GuardLexicon:
     light: frozenset[str]
     #: the words that assert the clause they govern (:mod:`.veridical`); None: that finder is off
     veridical: frozenset[str] | None = None
+    #: lemma -> the lemmas that say its relation from the other end (``converses`` of ``models/guard.json``)
+    converses: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: adverbs by which a claim states its fact as beyond doubt (``certainty`` of ``models/guard.json``)
+    certainty: frozenset[str] = frozenset()
 
     @classmethod
     def load(cls, wordnet: str = "wordnet", guard: str = "guard", lexical: str = "lexical") -> "GuardLexicon":
@@ -91,6 +95,8 @@ class GuardLexicon:
             foreign=frozenset(g["foreign_function_words"]),
             light=frozenset(g.get("light", ())),
             veridical=frozenset(g["veridical"]) if "veridical" in g else None,
+            converses=_pairs(g.get("converses", ())),
+            certainty=frozenset(g.get("certainty", ())),
         )
 
     def related(self, a: str, b: str) -> str | None:
@@ -125,6 +131,15 @@ class GuardLexicon:
             return True
         qa, qb = self.quantifier_group.get(a), self.quantifier_group.get(b)
         return qa is not None and qb is not None and tuple(sorted((qa, qb))) in self.quantifier_conflicts
+
+
+def _pairs(pairs) -> dict[str, frozenset[str]]:
+    """``{word: the words paired with it}`` of a list of pairs, both ways."""
+    out: dict[str, set[str]] = {}
+    for a, b in pairs:
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {w: frozenset(v) for w, v in out.items()}
 
 
 def _abbreviation(a: str, b: str) -> bool:
@@ -259,8 +274,8 @@ def align_words(claim: list[Token], evidence: list[list[Token]], lex: GuardLexic
 
 def alignment(record: dict, links: list[Link], passages: list[Passage]) -> list[dict]:
     """The report's ``alignment`` of a claim: one ``{"word", "start", "end", "how"}`` per content
-    word (offsets in the answer; ``how``: ``lemma``, ``form``, ``synonym``, ``broader``, ``name``
-    or ``unaligned``), with ``"to": {"source", "start", "end"}`` (offsets in that source) for a
+    word (offsets in the answer; ``how``: ``lemma``, ``form``, ``synonym``, ``broader``,
+    ``converse`` (:mod:`.converse`), ``name`` or ``unaligned``), with ``"to": {"source", "start", "end"}`` (offsets in that source) for a
     word the evidence holds."""
     out = []
     toks, base, text = tokens(record["tokens"]), record["start"], record["text"]

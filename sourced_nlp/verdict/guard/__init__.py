@@ -5,7 +5,9 @@ Every rule that grounds a claim (and the meaning tier) hands its result to :clas
 aligns the claim's words with the words of its evidence passages
 (:func:`~sourced_nlp.verdict.wordalign.align_words`: the same lemma, two forms of one stem, one
 WordNet synset or derivational family, a broader word of the claim for a narrower one of the
-evidence — ``models/wordnet.json``; the names and values the rules compared are aligned already) and
+evidence — ``models/wordnet.json``; a converse with its two ends swapped, "younger than" for
+"older than": :mod:`~sourced_nlp.verdict.converse`; the names and values the rules compared are
+aligned already) and
 then reads what is left over, from the strongest finding to the weakest (when the guard takes a
 grounding back, the verifier lets the ``contradicted`` rule speak: a passage that states another
 value now decides):
@@ -76,6 +78,7 @@ from collections.abc import Mapping
 
 from ...text.lexicons import load_lexicon
 from ..context import ClaimContext
+from ..converse import converse_links
 from ..finding import Finding
 from ..index import passage_at
 from ..passage import Passage
@@ -260,7 +263,7 @@ class Guard:
         claim = tokens(claim_toks)
         ev = [tokens(p.f["tokens"]) for p in passages]  # type: ignore[union-attr,typeddict-item]
         names = (name_keys(ctx.record), [name_keys(p.f) for p in passages])  # type: ignore[union-attr]
-        links = align_words(claim, ev, self.lex, names)
+        links = converse_links(claim, ev, align_words(claim, ev, self.lex, names), self.lex)
         to = {ln.k: ln.ev for ln in links if ln.ev is not None}
         return GuardContext(
             ctx=ctx, claim=claim, passages=passages, ev=ev, links=links, to=to,  # type: ignore[arg-type]

@@ -29,6 +29,8 @@ def find_moved(gctx: GuardContext) -> list[Finding]:
     "from Ajax to Porto", "Ortiz's deputy, Varga" / "Varga's deputy, Ortiz"); values are
     :func:`find_binding`'s."""
     lex, claim, ev, to, how, passages, cword = gctx.lex, gctx.claim, gctx.ev, gctx.to, gctx.hows, gctx.passages, gctx.cword
+    if "converse" in how.values():
+        return []  # the claim says the relation from its other end: the two change places (:mod:`..converse`)
     ev_slots: dict[int, dict[tuple[int, str], list[int]]] = {}  # each passage's words by slot, once
     memo: dict[int, tuple[int, list[int]] | None] = {}
 

@@ -22,6 +22,8 @@ def find_roles(gctx: GuardContext) -> list[Finding]:
     voice read from the parse, so "Smith was defeated by Jones" is "Jones defeated Smith"), in
     each other's part in the evidence."""
     claim, ev, to, passages, cword = gctx.claim, gctx.ev, gctx.to, gctx.passages, gctx.cword
+    if "converse" in gctx.hows.values():
+        return []  # the claim says the relation from its other end: the two change places (:mod:`..converse`)
     subj = {k for k, t in enumerate(claim) if t.flag == "n" and t.dep in ("nsubj", "nsubjpass") and k in to}
     obj = {k for k, t in enumerate(claim) if t.flag == "n" and t.dep in ("dobj", "pobj") and k in to}
     for s in subj:

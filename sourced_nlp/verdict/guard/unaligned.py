@@ -1,7 +1,9 @@
 """Word finder ``unverified.unaligned``: a word that carries the claim's meaning (a verb, adjective
 or adverb; a quantifier, ordinal, comparative or superlative; a temporal relation) has no
 counterpart in the evidence, or another word stands in its slot ("raised" where the source says
-"held"). The reason names the word (:func:`find_unaligned`).
+"held"), or a converse of it says the relation of the claim's own arguments without swapping them
+("Paris is south of Lyon" where the source says "north": :mod:`~sourced_nlp.verdict.converse`).
+The reason names the word (:func:`find_unaligned`).
 
 Which words carry meaning is read from the parse (parts of speech, tags, dependency labels) and
 the closed classes of ``models/guard.json`` (whose optional ``light`` list names words that may
@@ -19,6 +21,7 @@ one-word changes of the hand-written traps (an open item); a verb reworded aroun
 
 from __future__ import annotations
 
+from ..converse import unswapped
 from ..finding import Finding
 from ..tree import Token, _is_predicate, _text
 from ..wordalign import _is_content, carries
@@ -33,6 +36,13 @@ def find_unaligned(gctx: GuardContext, k: int) -> Finding | None:
     another word in its slot where that keeps the claim from grounded (:func:`substitutable`),
     or no counterpart where the guard's setting requires one (:func:`required`). None otherwise."""
     claim, lex = gctx.claim, gctx.lex
+    hit = unswapped(lex, claim, k, gctx.ev, gctx.to)
+    if hit is not None:
+        # the evidence says the relation from its other end with the same two in the same places
+        # (or the parse does not show both): the coverage may have counted it, the claim is not it
+        w, s = gctx.cword(k), gctx.text(hit[0], gctx.ev[hit[0]][hit[1]])
+        return Finding("unverified", "unverified.unaligned", f"the claim says '{w}' where the source says '{s}', "
+                       "and not of the two in each other's place", [{"claim": w, "source": s, "kind": "word"}], hit[0])
     if not carries(claim[k], lex, gctx.meta):
         return None
     w = gctx.cword(k)
