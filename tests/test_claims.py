@@ -231,3 +231,29 @@ def test_span_offsets_are_answer_offsets(nlp, text):
 def test_every_line_break_ends_a_claim(nlp, newline):
     doc = nlp(f"Revenue rose 12%{newline}Net income was $310 million.")
     assert [s.text for s in doc.spans["sourced_claims"]] == ["Revenue rose 12%", "Net income was $310 million."]
+
+
+GLUED = [
+    # text, the tokens it must give
+    ("spent £2,980,815,The Greens", ["spent", "£", "2,980,815", ",", "The", "Greens"]),
+    ("rose to 1,027,339.The figures", ["rose", "to", "1,027,339", ".", "The", "figures"]),
+    ("use 192.168.0.1.Some routers", ["use", "192.168.0.1", ".", "Some", "routers"]),
+    ("a rate of 3.5 and 3,000 units", ["a", "rate", "of", "3.5", "and", "3,000", "units"]),  # separators stay
+    ("version 2.The end", ["version", "2", ".", "The", "end"]),
+]
+
+
+@pytest.mark.parametrize("text,tokens", GLUED, ids=[g[0] for g in GLUED])
+def test_a_figure_glued_to_the_next_sentence_is_split(nlp, text, tokens):
+    assert [t.text for t in nlp.make_doc(text)] == tokens
+
+
+def test_the_glued_figure_infix_is_added_once_and_saved(nlp, tmp_path):
+    import spacy
+
+    from sourced_nlp.components.claims import GLUED_FIGURE
+
+    nlp.to_disk(tmp_path)
+    loaded = spacy.load(tmp_path)
+    assert loaded.tokenizer.infix_finditer.__self__.pattern.count(GLUED_FIGURE) == 1
+    assert [t.text for t in loaded.make_doc("£2,980,815,The")] == ["£", "2,980,815", ",", "The"]

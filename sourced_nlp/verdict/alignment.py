@@ -212,7 +212,8 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
             if r == "match":
                 best = "match"
                 break
-            if r == "conflict" and best == "absent" and (j not in used or values is not p.quantities) and conflict_credible(qd, sd):
+            if r == "conflict" and best == "absent" and (j not in used or values is not p.quantities) and conflict_credible(qd, sd) \
+                    and _same_event(qd, sd, p):
                 best, against = "conflict", sd
             elif r == "partial":
                 best, against = "partial", sd
@@ -227,6 +228,20 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
             if best == "partial":
                 q_partial.append(qd)
     return q_match, q_conflict, q_absent, q_partial
+
+
+def _same_event(qd: QuantityRecord, sd: QuantityRecord, p: Passage) -> bool:
+    """A date or a duration the claim says of a verb (its ``head``: "his collapse in 2011" is
+    said of "learned" in "He learned from his collapse in 2011") conflicts only with a passage
+    that has that verb: where the passage's value is said of no verb it names ("before adding
+    wins in the 2012 US PGA"), a passage without the claim's verb speaks of another event. Two
+    values each said of a verb are :func:`~.values.conflict_credible`'s. On FaithBench's natural
+    summaries (``bench/rule_precision.py``) two of the six ``contradicted.value`` verdicts set the
+    date of one event against the date of another this way, both wrong."""
+    if qd.get("kind") not in ("date", "measure") or sd.get("kind") != qd.get("kind"):
+        return True
+    head = qd.get("head")
+    return not head or bool(sd.get("head")) or lemma_in(head, p)
 
 
 def _total_of_parts(qd: QuantityRecord, values: list) -> bool:

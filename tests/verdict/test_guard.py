@@ -175,6 +175,9 @@ ROWS = [
     # a vague source ("some researchers") attributes; a definite one only says where it comes from
     ("an attribution to a vague source", "The drug halves the relapse rate.",
      ["The drug halves the relapse rate, according to some researchers."], "unverified", "unverified.hedged"),
+    # what the evidence asks, it does not state (sourced_nlp/verdict/guard/unasserted.py)
+    ("a question in the source", "The clinic extended its opening hours in June.",
+     ["Did the clinic extend its opening hours in June?"], "unverified", "unverified.hedged"),
 ]
 
 KEPT = [
@@ -192,6 +195,8 @@ KEPT = [
      ["The breakfast burrito costs $8 at the counter."]),
     # "draft" marks a text as not final only as its status, not as a countable noun (beers on tap)
     ("drafts on tap", "The bar has 12 beers on tap.", ["The bar has 12 beers on tap, and the drafts rotate weekly."]),
+    ("a question in another sentence of the source", "The library closed in May.",
+     ["The library closed in May. Will it ever reopen?"]),
     # a modal hedges what it governs: "could" over "eat", not over the plate and its sauce
     ("a modal over words the claim does not use", "The shawarma plate comes with a garlic sauce.",
      ["The shawarma plate comes with a garlic sauce I could eat every day."]),

@@ -29,6 +29,13 @@ ROWS = [
     # contradicted.value: the claim's count is the total of the parts the passage lists
     ("a total of the parts a list gives", "The rower has won 19 medals at world championships.",
      "The rower has won 12 gold, four silver and three bronze medals at world championships.", "grounded"),
+    # contradicted.value: a date said of a verb the passage does not have is another event's date
+    ("the date of another event", "The striker learned a lot from his injury in 2015 and returned to play two months later.",
+     "But he returned to play two months later, before adding a league title in the 2018 season.", "unverified"),
+    # contradicted.value: a figure of the source glued to the next sentence is read
+    ("a figure glued to the next sentence", "The Conservatives spent £2,980,815 on the campaign.",
+     "Labour spent £2,956,737 on the campaign, while the Conservatives spent £2,980,815,The Greens spent £534,249 on theirs.",
+     "grounded"),
     # contradicted.qualifier: another qualifier of the claim's own, not a dropped one
     ("another qualifier in the status's place", "Their next stop is Lyon, and they plan to ride on to Turin.",
      "They crossed the Alps to reach their latest stop, Lyon, and they plan to ride on to Turin.", "unverified"),
