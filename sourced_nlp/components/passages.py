@@ -6,13 +6,15 @@ types (so a source parsed once can be cached, pickled and shipped to other proce
 
 ``{"i": int, "start": int, "end": int, "text": str, "kind": str,
 "lemmas": [str], "predicates": [str], "subject": [str], "one_subject": bool,
-"entities": [anchor dict], "quantities": [quantity dict],
+"entities": [anchor dict], "quantities": [quantity dict], "unread": [str],
 "negated": bool, "cue": str | None, "negated_predicate": str | None, "denied": [[int, int]],
 "hedged": bool, "contrast": bool, "quotes": [str], "tokens": [[...]], "norm": str}``
 
 * ``lemmas``: content lemmas, lower case, mapped to the canonical member of their synonym group
   (``models/lexical.json``); stop words, punctuation, degree words ("a lot", "sharply"), the
   tokens of quantities, entity anchors and citation markers are left out.
+* ``unread``: the tokens that look like figures but were read as no value (``sourced_unread``,
+  :func:`~sourced_nlp.components.quantity_tokens.unread_figure`); a claim holding one is never grounded.
 * ``predicates``: canonical lemmas of the main predicates (root and the verbs it coordinates or
   complements), phrasal verbs joined (``go down`` -> ``fall``).
 * ``denied``: ``[start, end]`` char offsets, from the segment's start, of what each negation cue
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from spacy.language import Language
@@ -147,10 +149,12 @@ class Passages(LexiconComponent):
                 for tok in span:
                     if a["start"] <= tok.idx < a["end"] or tok.idx in a.get("also_at", ()):
                         skip.add(tok.i)  # the name's words; a day's other mentions
+        markers: set[int] = set()
         for c in span._.citations or []:
             for tok in span:
                 if c["start"] <= tok.idx < c["end"]:
-                    skip.add(tok.i)
+                    markers.add(tok.i)
+        skip |= markers
         lemmas: list[str] = []
         for tok in span:
             if tok.i in skip:
@@ -171,6 +175,7 @@ class Passages(LexiconComponent):
             "one_subject": self.one_subject(span),
             "entities": anchors,
             "quantities": qs,
+            "unread": [t.text for u in span.doc.spans.get(extensions.UNREAD_KEY, ()) if span.start <= u.start < span.end for t in u],
             "negated": bool(span._.negated),
             "cue": span._.negation_cue,
             "negated_predicate": self.lexical.canonical(span._.negated_predicate) if span._.negated_predicate else None,
@@ -178,11 +183,11 @@ class Passages(LexiconComponent):
             "hedged": any(self.is_hedge(t) for t in span),
             "contrast": any(t.dep_ == "cc" and t.lower_ in ("but", "yet") or t.lower_ in ("while", "whereas", "although", "though") for t in span),
             "quotes": self.quotes(span),
-            "tokens": self.tokens(span, skip),
+            "tokens": self.tokens(span, skip, markers),
             "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
         }
 
-    def tokens(self, span: Span, skip: set[int]) -> list[list]:
+    def tokens(self, span: Span, skip: set[int], markers: Collection[int] = ()) -> list[list]:
         """The words of the span as the guard of ``grounded`` aligns them
         (:mod:`sourced_nlp.verdict.wordalign`): one ``[lemma, pos, tag, dep, head, start, end, flag, raw]``
         per token that is not a space. ``lemma``: the canonical content lemma
@@ -192,8 +197,9 @@ class Passages(LexiconComponent):
         compare on their own (an anchor, a quantity, a citation marker), ``"a"`` an article,
         demonstrative or personal pronoun (``PronType`` Art/Dem/Prs), ``"o"`` an ordinal
         (NER ``ORDINAL``), else ``""``; ``raw``: spaCy's lemma in lower case (``lemma`` may be
-        the canonical member of a synonym group: "required" -> "need")."""
-        kept = [t for t in span if not t.is_space]
+        the canonical member of a synonym group: "required" -> "need"). The tokens of a citation
+        marker (``markers``: "[", "1", "]") are no words of the claim and are left out."""
+        kept = [t for t in span if not t.is_space and t.i not in markers]
         at = {t.i: k for k, t in enumerate(kept)}
         out: list[list] = []
         for t in kept:

@@ -7,6 +7,10 @@ each with ``span._.quantity`` = :meth:`sourced_nlp.text.quantity.Quantity.to_dic
 the lowercase lemma of the noun a plain number or ordinal counts (``5 offices`` -> ``"office"``),
 or ``None``.
 
+Also writes ``doc.spans["sourced_unread"]`` (``extensions.UNREAD_KEY``): the tokens that look
+like a figure but were read as no value (:func:`~.quantity_tokens.unread_figure`: "12‰x", a
+figure in a form the reader does not know); a claim holding one is never grounded.
+
 How candidates are found:
 
 1. *Seeds* are tokens that can carry a value: ``token.like_num``, tokens with a digit (``56bn``,
@@ -36,10 +40,10 @@ from spacy.tokens import Doc, Span
 
 from . import extensions  # noqa: F401  (registers Span._.quantity)
 from ..text.citations import KEYWORDS
-from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
+from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
 from .quantity_tokens import (change_role, _frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
-                              _joinable, _measured, _same_value, _soft_breaks, identifier_number)
+                              _joinable, _measured, _same_value, _soft_breaks, identifier_number, unread_figure)
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7
@@ -110,6 +114,8 @@ class QuantityFinder:
             spans.append(span)
             last_end = end
         doc.spans[QUANTITIES_KEY] = spans
+        read = {i for sp in spans for i in range(sp.start, sp.end)}
+        doc.spans[UNREAD_KEY] = [doc[t.i : t.i + 1] for t in doc if t.i not in read and t.i not in blocked and unread_figure(t)]
         return doc
 
     # serialisation: the component has no state, these exist so nlp.to_disk/from_disk work
@@ -161,7 +167,9 @@ class QuantityFinder:
                 end = c["end"] if not c.get("quote") else c["start"] + c["marker"].find(c["quote"])
                 marker = doc.char_span(c["start"], max(end, c["start"] + 1), alignment_mode="expand")
                 if marker is not None:
-                    out.update(range(marker.start, marker.end))
+                    # a token that holds a figure before a glued marker ("8%[1", "billion[1") is
+                    # read: the figure reader takes the marker off (quantity.clean_figure)
+                    out.update(t.i for t in marker if t.idx >= c["start"])
         for tok in doc:
             # [1], [1, 3], [S2]
             if tok.text in ("[", "("):

@@ -8,11 +8,12 @@ Functions of spaCy tokens and spans only (no component state), for :mod:`.quanti
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 
 from spacy.tokens import Doc, Span, Token
 
-from ..text.quantity import Quantity
+from ..text.quantity import Quantity, clean_figure
 from .extensions import CLAIMS_KEY, SKIPPED_KEY
 
 _CALENDAR = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -176,3 +177,32 @@ def change_role(span: Span, change_words: Collection[str], kind: str) -> str | N
     if root.dep_ in ("compound", "amod", "nummod") and head.pos_ == "NOUN" and head.lemma_.lower() in change_words:
         return "by"  # "a 50% rise"
     return None
+
+
+# a character that marks a token with a digit as a figure (a sign, percent, currency, an escape,
+# a full-width or invisible character, a superscript): such a token read as no value is a
+# figure the reader could not read; digits with only [.,:/-] are as often codes, dates and scores
+_FIGURE_MARKS = re.compile(r"[%\u2030+\u00b1$\u00a3\u20ac\u00a5\u20b9\\&\uff01-\uff5e\u200b\u200c\u200d\u2060\ufeff\u00ad"
+                           r"\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
+_SCALE = frozenset(("%", "percent", "per", "thousand", "million", "billion", "trillion", "bn", "mn", "tn"))
+_CURRENCY = frozenset("$\u00a3\u20ac\u00a5\u20b9")
+
+
+def unread_figure(tok: Token) -> bool:
+    """The token looks like a figure but was read as no value (the caller knows it was not):
+    it holds a digit once a glued citation marker is taken off, and either a mark of a figure
+    (a sign, ``%``, a currency symbol, a backslash or ``&`` escape, a full-width, invisible or
+    superscript character: "+12", "12\\%", "12&#37", "1\u200b2") or, written in digits with ``.``
+    and ``,`` only, a currency symbol before it or a percent sign or scale word after it
+    ("€ 2,9,5 billion"). A word with letters ("Q3", "COVID-19") is no figure."""
+    text = tok.text
+    if not any(c.isdigit() for c in clean_figure(text)) or any(c.isalpha() for c in clean_figure(text)):
+        return False
+    if _FIGURE_MARKS.search(text):
+        return True
+    if not re.fullmatch(r"[\d.,]+", text):
+        return False
+    doc = tok.doc
+    before = doc[tok.i - 1].text if tok.i > 0 else ""
+    after = doc[tok.i + 1].lower_ if tok.i + 1 < len(doc) else ""
+    return before in _CURRENCY or after in _SCALE

@@ -1,0 +1,85 @@
+"""Every figure of a claim is read, or the claim is not grounded: the forms answers write a
+figure in (escapes, full-width and invisible characters, glued citation marks, decimal commas),
+and the veto of a figure that could not be read."""
+
+from __future__ import annotations
+
+import pytest
+
+import sourced_nlp
+from sourced_nlp.text.quantity import clean_figure, parse_quantity
+
+# (form, text as written, (kind, low) it reads as)
+READ_FORMS = [
+    ("a plus sign", "+7%", ("percent", 7.0)),
+    ("a LaTeX escape", "31\\%", ("percent", 31.0)),
+    ("LaTeX math", "$31\\%$", ("percent", 31.0)),
+    ("a superscript footnote mark", "64%\u00b2", ("percent", 64.0)),
+    ("an HTML entity", "19&#37;", ("percent", 19.0)),
+    ("an HTML entity with its semicolon", "19&#37;", ("percent", 19.0)),
+    ("full-width digits and sign", "\uff14\uff10\uff05", ("percent", 40.0)),
+    ("a zero-width space inside", "3\u200b5%", ("percent", 35.0)),
+    ("a decimal comma before a scale word", "\u20ac3,7 million", ("money", 3_700_000.0)),
+    ("a decimal comma after a currency sign", "\u20ac4,25", ("money", 4.25)),
+    ("a bracket marker glued", "$610 million[3", ("money", 610_000_000.0)),
+    ("a footnote reference glued", "14%[^2]", ("percent", 14.0)),
+    ("a lenticular marker glued", "14%\u30102\u3011", ("percent", 14.0)),
+]
+
+
+@pytest.mark.parametrize("form, text, expected", READ_FORMS, ids=[r[0] for r in READ_FORMS])
+def test_forms_are_read(form, text, expected):
+    q = parse_quantity(text)
+    assert q is not None, form
+    assert (q.kind, q.low) == pytest.approx(expected)
+
+
+# (what must stay as written, text)
+KEPT = [
+    ("a unit's exponent", "25 m\u00b2"),
+    ("a thousands separator", "2,500"),
+    ("a list of numbers", "pages 4,5"),
+]
+
+
+@pytest.mark.parametrize("what, text", KEPT, ids=[r[0] for r in KEPT])
+def test_clean_figure_keeps(what, text):
+    assert clean_figure(text) == text
+
+
+# (form, answer, source, verdict, rule): a wrong figure in any form is never grounded
+VERDICTS = [
+    ("plus sign, wrong figure", "Subscriptions grew +14% this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
+    ("LaTeX percent, wrong figure", "Subscriptions grew 14\\% this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
+    ("LaTeX math, wrong figure", "Subscriptions grew $14\\%$ this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
+    ("superscript mark, wrong figure", "Subscriptions grew 14%\u00b9 this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
+    ("HTML entity, wrong figure", "Subscriptions grew 14&#37; this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
+    ("full-width, wrong figure", "Subscriptions grew 14\uff05 this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
+    ("zero-width, wrong figure", "Subscriptions grew 1\u200b4% this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
+    ("decimal comma, wrong figure", "Exports reached \u20ac5,1 billion in 2022.", "Exports reached \u20ac5,7 billion in 2022.", "contradicted", "contradicted.value"),
+    ("decimal comma, right figure", "Exports reached \u20ac5,7 billion in 2022.", "Exports reached \u20ac5.7 billion in 2022.", "grounded", None),
+    ("marker glued to a scale word", "Net income rose 6% to $910 million[1].", "Net income rose 6% to $910 million in the year.", "grounded", None),
+    ("marker glued to a percent", "Net income rose 6%[1] to $910 million.", "Net income rose 6% to $910 million in the year.", "grounded", None),
+    ("marker glued, wrong figure", "Net income rose 9%[1] to $910 million.", "Net income rose 6% to $910 million in the year.", "contradicted", None),
+    ("a figure not read", "Ridership grew 14\u2030 this year.", "Ridership grew 41\u2030 this year.", "unverified", "unverified.unread_figure"),
+    ("a doubled percent sign", "Ridership grew 14%% this year.", "Ridership grew 14% this year.", "unverified", "unverified.unread_figure"),
+]
+
+
+@pytest.mark.parametrize("form, answer, source, verdict, rule", VERDICTS, ids=[r[0] for r in VERDICTS])
+def test_wrong_figures_are_never_grounded(nlp, form, answer, source, verdict, rule):
+    claims = sourced_nlp.check(answer, [source], nlp=nlp).to_dict()["claims"]
+    assert len(claims) == 1
+    assert claims[0]["verdict"] == verdict, claims[0]["reason"]
+    if rule:
+        assert claims[0]["rule"] == rule
+    if rule == "unverified.unread_figure":
+        assert claims[0]["reason"].startswith("a figure that could not be read: ")
+
+
+def test_citation_markers_are_not_missing_words(nlp):
+    """A cited grounded claim lists no marker token among the words the evidence lacks."""
+    claim = sourced_nlp.check("Net income rose 6% to $910 million [1].", ["Net income rose 6% to $910 million in the year."],
+                              nlp=nlp).to_dict()["claims"][0]
+    assert claim["verdict"] == "grounded"
+    assert not [w["word"] for w in claim.get("alignment") or () if w["how"] == "unaligned"]
