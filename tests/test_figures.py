@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 import sourced_nlp
-from sourced_nlp.text.quantity import clean_figure, parse_quantity
+from sourced_nlp.text.figures import clean_figure
+from sourced_nlp.text.quantity import parse_quantity
 
 # (form, text as written, (kind, low) it reads as)
 READ_FORMS = [

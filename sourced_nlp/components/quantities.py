@@ -168,7 +168,7 @@ class QuantityFinder:
                 marker = doc.char_span(c["start"], max(end, c["start"] + 1), alignment_mode="expand")
                 if marker is not None:
                     # a token that holds a figure before a glued marker ("8%[1", "billion[1") is
-                    # read: the figure reader takes the marker off (quantity.clean_figure)
+                    # read: the figure reader takes the marker off (figures.clean_figure)
                     out.update(t.i for t in marker if t.idx >= c["start"])
         for tok in doc:
             # [1], [1, 3], [S2]

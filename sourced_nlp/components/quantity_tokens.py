@@ -13,7 +13,8 @@ from collections.abc import Collection, Mapping
 
 from spacy.tokens import Doc, Span, Token
 
-from ..text.quantity import Quantity, clean_figure
+from ..text.figures import clean_figure
+from ..text.quantity import Quantity
 from .extensions import CLAIMS_KEY, SKIPPED_KEY
 
 _CALENDAR = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",

@@ -31,7 +31,6 @@ Rules and where they come from:
 from __future__ import annotations
 
 import math
-import html
 import re
 from dataclasses import asdict, dataclass
 from datetime import date
@@ -39,6 +38,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from .figures import clean_figure
 from .lexicons import load_lexicon as _load_lexicon
 
 __all__ = ["Quantity", "parse_quantity", "compare", "comparable", "load_lexicon"]
@@ -238,42 +238,6 @@ _LABEL_RE = re.compile(r"^[a-z]+-?\d+(?:\.\d+)*[a-z]*$", re.I)
 _STRIP_CHARS = " \t\n\r\"'\u201c\u201d\u2018\u2019()[]{}"
 _LEAD_PUNCT = ",;:!?"
 _TRAIL_PUNCT = ".,;:!?"
-
-
-# the ways answers write a figure that are not its value: invisible characters, full-width forms,
-# LaTeX and HTML escapes, a citation marker or footnote mark glued to it
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
-_FULLWIDTH = {**{0xFF01 + i: 0x21 + i for i in range(94)}, 0x3000: 0x20}
-_ENTITY = re.compile(r"&(#\d{1,6}|#x[0-9a-f]{1,6}|[a-z]{2,8});?", re.I)
-_LATEX_MATH = re.compile(r"^\$([^$]*\d[^$]*)\$$")
-_GLUED_MARK = re.compile(
-    r"(?:\[\^?[a-z]{0,3}\d{1,3}(?:\s?[,\u2013-]\s?[a-z]{0,3}\d{1,3})*\]?|\u3010\d{1,3}\u3011?"
-    r"|(?<=[\d%])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+|(?<=illion)[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+)(?=$|[\s.,;:!?)])", re.I)
-_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=\s?(?:%|percent|thousand|million|billion|trillion|bn|mn|tn|m\b|b\b|k\b))"
-                            r"|(?<=[$\u00a3\u20ac\u00a5\u20b9])(\d{1,3}),(\d{1,2})(?![\d,])", re.I)
-
-
-def clean_figure(text: str) -> str:
-    """``text`` with what is written around a figure but is no part of its value taken off:
-    zero-width characters, full-width forms (``12％``), HTML entities (``12&#37;``), LaTeX
-    (``12\\%``, ``$12\\%$``), a citation marker or footnote mark glued to it (``8%[1]``,
-    ``$2.4 billion[^2]``, ``8%【1】``, ``45%¹``; a superscript after a unit, ``m²``, is kept),
-    a plus sign before it (``+12%``), and a decimal comma before a scale word, percent sign or
-    after a currency symbol (``€2,9 billion`` -> ``€2.9 billion``). Text without them is returned
-    as is."""
-    t = text.translate(_INVISIBLE)
-    if any(ord(c) >= 0x3000 for c in t):
-        t = t.translate(_FULLWIDTH)
-    if "&" in t:
-        t = _ENTITY.sub(lambda m: html.unescape(f"&{m.group(1)};"), t)
-    if "\\" in t:
-        t = t.replace("\\%", "%").replace("\\$", "$").replace("\\,", "")
-    if t.count("$") >= 2 and (m := _LATEX_MATH.match(t.strip())):
-        t = m.group(1)
-    t = _GLUED_MARK.sub("", t)
-    if "," in t:
-        t = _DECIMAL_COMMA.sub(lambda m: f"{m.group(1) or m.group(3)}.{m.group(2) or m.group(4)}", t)
-    return re.sub(r"(?<![\w.])\+(?=\.?\d)", "", t)
 
 
 def _normalise(text: str) -> str:

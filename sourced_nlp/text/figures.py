@@ -1,0 +1,47 @@
+"""What answers write around a figure that is no part of its value, taken off before it is read.
+
+Pure module (no spaCy): :func:`clean_figure`, used by :func:`sourced_nlp.text.quantity.parse_quantity`
+and by :func:`sourced_nlp.components.quantity_tokens.unread_figure`.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+__all__ = ["clean_figure"]
+
+# the ways answers write a figure that are not its value: invisible characters, full-width forms,
+# LaTeX and HTML escapes, a citation marker or footnote mark glued to it
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_FULLWIDTH = {**{0xFF01 + i: 0x21 + i for i in range(94)}, 0x3000: 0x20}
+_ENTITY = re.compile(r"&(#\d{1,6}|#x[0-9a-f]{1,6}|[a-z]{2,8});?", re.I)
+_LATEX_MATH = re.compile(r"^\$([^$]*\d[^$]*)\$$")
+_GLUED_MARK = re.compile(
+    r"(?:\[\^?[a-z]{0,3}\d{1,3}(?:\s?[,\u2013-]\s?[a-z]{0,3}\d{1,3})*\]?|\u3010\d{1,3}\u3011?"
+    r"|(?<=[\d%])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+|(?<=illion)[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+)(?=$|[\s.,;:!?)])", re.I)
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=\s?(?:%|percent|thousand|million|billion|trillion|bn|mn|tn|m\b|b\b|k\b))"
+                            r"|(?<=[$\u00a3\u20ac\u00a5\u20b9])(\d{1,3}),(\d{1,2})(?![\d,])", re.I)
+
+
+def clean_figure(text: str) -> str:
+    """``text`` with what is written around a figure but is no part of its value taken off:
+    zero-width characters, full-width forms (``12％``), HTML entities (``12&#37;``), LaTeX
+    (``12\\%``, ``$12\\%$``), a citation marker or footnote mark glued to it (``8%[1]``,
+    ``$2.4 billion[^2]``, ``8%【1】``, ``45%¹``; a superscript after a unit, ``m²``, is kept),
+    a plus sign before it (``+12%``), and a decimal comma before a scale word, percent sign or
+    after a currency symbol (``€2,9 billion`` -> ``€2.9 billion``). Text without them is returned
+    as is."""
+    t = text.translate(_INVISIBLE)
+    if any(ord(c) >= 0x3000 for c in t):
+        t = t.translate(_FULLWIDTH)
+    if "&" in t:
+        t = _ENTITY.sub(lambda m: html.unescape(f"&{m.group(1)};"), t)
+    if "\\" in t:
+        t = t.replace("\\%", "%").replace("\\$", "$").replace("\\,", "")
+    if t.count("$") >= 2 and (m := _LATEX_MATH.match(t.strip())):
+        t = m.group(1)
+    t = _GLUED_MARK.sub("", t)
+    if "," in t:
+        t = _DECIMAL_COMMA.sub(lambda m: f"{m.group(1) or m.group(3)}.{m.group(2) or m.group(4)}", t)
+    return re.sub(r"(?<![\w.])\+(?=\.?\d)", "", t)
