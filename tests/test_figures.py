@@ -84,3 +84,64 @@ def test_citation_markers_are_not_missing_words(nlp):
                               nlp=nlp).to_dict()["claims"][0]
     assert claim["verdict"] == "grounded"
     assert not [w["word"] for w in claim.get("alignment") or () if w["how"] == "unaligned"]
+
+
+# (form, answer, source, verdict): scores of a match and figures restated in digits are one value
+ONE_VALUE = [
+    ("a score glued to a name, wrong", "Ajax beat Feyenoord 3-0 at home.", "Ajax beat Feyenoord 4-0 at home.", "contradicted"),
+    ("a score glued to a name, right", "Ajax beat Feyenoord 4-0 at home.", "Ajax beat Feyenoord 4-0 at home.", "grounded"),
+    ("a score with an en dash, after extra time", "Porto won 2\u20131 a.e.t. in the cup final.",
+     "Porto won the cup final 2-1 after extra time.", "grounded"),
+    ("a score with an en dash, wrong", "Porto won 2\u20131 a.e.t. in the cup final.",
+     "Porto won the cup final 3-1 after extra time.", "contradicted"),
+    ("a basketball score", "The Bulls defeated the Knicks 98-91.", "The Bulls defeated the Knicks 98-93 on Monday.", "contradicted"),
+    ("words restated in digits, another figure", "The buyer has 45 days to object.", "The buyer has thirty (30) days to object.",
+     "contradicted"),
+    ("words restated in digits, the same figure", "The buyer has 30 days to object.", "The buyer has thirty (30) days to object.",
+     "grounded"),
+    ("a percent restated in digits, another figure", "The deposit is 15 percent of the price.",
+     "The deposit is five (5) percent of the price.", "contradicted"),
+]
+
+
+@pytest.mark.parametrize("form, answer, source, verdict", ONE_VALUE, ids=[r[0] for r in ONE_VALUE])
+def test_one_value(nlp, form, answer, source, verdict):
+    claims = sourced_nlp.check(answer, [source], nlp=nlp).to_dict()["claims"]
+    assert [c["verdict"] for c in claims] == [verdict], claims[0]["reason"]
+
+
+def test_markdown_footnotes(nlp):
+    """A footnote reference ends nothing and is a citation; a definition line is skipped."""
+    answer = ("Churn fell to 3%[^a] in spring. Support tickets rose 9%.[^b]\n\n"
+              "[^a]: Customer report, April\n[^b]: Helpdesk export")
+    report = sourced_nlp.check(answer, ["Churn fell to 3% in spring. Support tickets rose 9% as well."], nlp=nlp).to_dict()
+    assert [c["text"] for c in report["claims"]] == ["Churn fell to 3%[^a] in spring.", "Support tickets rose 9%.[^b]"]
+    assert [c["verdict"] for c in report["claims"]] == ["grounded", "grounded"]
+
+
+# (claim, source, compare): a converted value rounds at the claim's last non-zero digit, by at most 5%
+CONVERTED = [
+    ("1,400 kg", "3,000 lb", "match"),        # 1,360.8 kg: the claim's hundreds, within 5%
+    ("1,360.8 kg", "3,000 lb", "match"),
+    ("1,300 kg", "3,000 lb", "conflict"),
+    ("1,361.5 kg", "3,000 lb", "conflict"),   # a written decimal keeps its own precision
+    ("380 L", "100 gallons", "match"),        # 378.5 L
+    ("360 L", "100 gallons", "conflict"),
+    ("16 km", "10 miles", "match"),           # 16.09 km
+    ("2,500 mg", "2.5 grams", "match"),
+    ("600 m", "620 m", "conflict"),           # one unit: no rounding beyond the last digit
+    ("600 metres", "620 m", "conflict"),      # one unit, two spellings
+]
+
+
+@pytest.mark.parametrize("claim, source, expected", CONVERTED, ids=[f"{c} vs {s}" for c, s, _ in CONVERTED])
+def test_converted_precision(claim, source, expected):
+    from sourced_nlp.text.quantity import compare
+
+    assert compare(parse_quantity(claim), parse_quantity(source)) == expected
+
+
+def test_conversion_in_the_reason(nlp):
+    claim = sourced_nlp.check("The ferry carries 1,400 kg of freight.", ["The ferry carries 3,000 lb of freight."], nlp=nlp).to_dict()["claims"][0]
+    assert claim["verdict"] == "grounded"
+    assert "3,000 lb = 1361 kg" in claim["reason"]

@@ -43,7 +43,7 @@ from ..text.citations import KEYWORDS
 from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
 from .quantity_tokens import (change_role, _frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
-                              _joinable, _measured, _same_value, _soft_breaks, identifier_number, unread_figure)
+                              _joinable, _measured, _same_value, _soft_breaks, identifier_number, match_score, unread_figure)
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7
@@ -98,7 +98,7 @@ class QuantityFinder:
         for tok in doc:
             if tok.i < last_end or tok.i in blocked or not self._is_seed(tok):
                 continue
-            found = self._best_window(doc, tok.i, last_end, blocked)
+            found = match_score(doc, tok.i) or self._restated(doc, tok.i, blocked) or self._best_window(doc, tok.i, last_end, blocked)
             if found is None:
                 continue
             start, end, q = found
@@ -214,7 +214,7 @@ class QuantityFinder:
                 out.add(tok.i)
             # "Store 7", "Room 310", "Flight 212": a number that names a thing (sourced_entities
             # makes it a name)
-            if identifier_number(tok):
+            if identifier_number(tok) and match_score(doc, tok.i) is None:  # "beat Sevilla 2-1": a score
                 out.add(tok.i)
         return out
 
@@ -272,6 +272,35 @@ class QuantityFinder:
                     changed = True
                     break
         return start, end, q
+
+    def _restated(self, doc: Doc, i: int, blocked: set[int]) -> tuple[int, int, Quantity] | None:
+        """A figure in words restated in digits, as contracts write it ("sixty (60) days",
+        "ten (10) percent"): one value, the digits read with the words after the bracket,
+        over the whole span. None when the words and the digits disagree ("sixty (90) days": a
+        fault of the text, whose two values are then read apart, the words as a bare number), and
+        for any other text."""
+        j = i
+        while j < len(doc) and doc[j].is_alpha and (doc[j].like_num or doc[j].lower_ in ("and", "-") and j > i):
+            j += 1
+        if j == i or j + 2 >= len(doc) or doc[j].text != "(" or doc[j + 2].text != ")" or not _HAS_DIGIT.search(doc[j + 1].text):
+            return None
+        words = parse_quantity(doc[i:j].text)
+        if words is None:
+            return None
+        for end in range(min(len(doc), j + 3 + 3), j + 2, -1):
+            if any(k in blocked or "\n" in doc[k].text for k in range(j + 3, end)):
+                continue
+            q = parse_quantity(f"{doc[j + 1].text} {doc[j + 3 : end].text}".strip())
+            if q is not None:
+                if words.kind != "number" or not self._same_number(doc[j + 1].text, words.low):
+                    return None  # "sixty (90) days": the text disagrees with itself, two values stay two
+                return i, end, Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, doc[i:end].text)
+        return None
+
+    @staticmethod
+    def _same_number(digits: str, value: float) -> bool:
+        q = parse_quantity(digits)
+        return q is not None and q.low == value
 
     def _is_change(self, span: Span) -> bool:
         """``rose from $10 million to $12 million``: two values of a change, not a range.

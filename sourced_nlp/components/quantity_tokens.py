@@ -207,3 +207,32 @@ def unread_figure(tok: Token) -> bool:
     before = doc[tok.i - 1].text if tok.i > 0 else ""
     after = doc[tok.i + 1].lower_ if tok.i + 1 < len(doc) else ""
     return before in _CURRENCY or after in _SCALE
+
+
+# the words of a sentence that reports a match ("beat", "won", "a 2-1 win"): a "2-1" in it is its score
+_MATCH_WORDS = frozenset(("beat", "defeat", "win", "lose", "draw", "tie", "edge", "thrash", "rout", "down", "overcome",
+                          "score", "scoreline", "victory", "loss", "match", "game", "final", "fixture", "a.e.t", "aet",
+                          "penalty", "pen", "extra", "overtime", "half", "lead", "trail", "equalise", "equalize"))
+_SCORE_TOKEN = re.compile(r"(\d{1,3})[-\u2013\u2014](\d{1,3})")
+
+
+def match_score(doc: Doc, i: int) -> tuple[int, int, Quantity] | None:
+    """A match's score starting at token ``i`` ("beat Sevilla 2-1", "won 3\u20131 a.e.t.", "a 2 - 0
+    win"): ``(start, end, Quantity)`` of kind ``"score"`` (``low``/``high``: the lower and higher
+    of the two goals or points, the order of the teams being the sentence's), when its sentence
+    has a word of a match (beat, won, lost, drew, a win, the final, ...); None otherwise, and
+    for a dash between two numbers elsewhere (a range, "5-7 days")."""
+    tok = doc[i]
+    if (m := _SCORE_TOKEN.fullmatch(tok.text)) is not None:
+        a, b, end = int(m.group(1)), int(m.group(2)), i + 1
+    elif (tok.text.isdigit() and len(tok.text) <= 3 and i + 2 < len(doc) and doc[i + 1].text in ("-", "\u2013", "\u2014")
+          and doc[i + 2].text.isdigit() and len(doc[i + 2].text) <= 3):
+        a, b, end = int(tok.text), int(doc[i + 2].text), i + 3
+    else:
+        return None
+    if end < len(doc) and doc[end].text in ("%", "-") or i > 0 and doc[i - 1].text in ("$", "-", "\u2013"):
+        return None
+    if not any(t.lemma_.lower().rstrip(".") in _MATCH_WORDS or t.lower_.rstrip(".") in _MATCH_WORDS for t in tok.sent):
+        return None
+    text = doc[i:end].text
+    return i, end, Quantity("score", float(min(a, b)), float(max(a, b)), "score", "score", 0.0, None, text)
