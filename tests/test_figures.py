@@ -145,3 +145,31 @@ def test_conversion_in_the_reason(nlp):
     claim = sourced_nlp.check("The ferry carries 1,400 kg of freight.", ["The ferry carries 3,000 lb of freight."], nlp=nlp).to_dict()["claims"][0]
     assert claim["verdict"] == "grounded"
     assert "3,000 lb = 1361 kg" in claim["reason"]
+
+
+# (kind, answer, source, verdict): the paraphrases of a quantity ground; a real difference does not
+PARAPHRASES = [
+    ("a bound as a sign and a fraction", "Exports are now >1/4 of output.", "Exports are now more than a quarter of total output.", "grounded"),
+    ("a bound in percent for one in words", "Exports are now over 25% of output.", "Exports are now more than a quarter of total output.",
+     "grounded"),
+    ("a fraction in words for a percent", "Two thirds of members voted yes.", "67% of members voted yes.", "grounded"),
+    ("a fraction in words, another percent", "Two thirds of members voted yes.", "52% of members voted yes.", "contradicted"),
+    ("half the whole", "Half the orchards were replanted.", "50% of the orchards were replanted.", "grounded"),
+    ("hours that divide a day, as times a day", "Give the drops twice daily.", "Give the drops every 12 hours.", "grounded"),
+    ("hours that divide a day, another rhythm", "Give the drops twice daily.", "Give the drops every 6 hours.", "contradicted"),
+    ("a duration with a half", "The hike takes two and a half hours.", "The hike takes 150 minutes.", "grounded"),
+    ("a duration with a half, another length", "The hike takes an hour and a half.", "The hike takes 150 minutes.", "contradicted"),
+    ("a duration in other units", "The lease runs three years.", "The lease runs 36 months.", "grounded"),
+    ("a mass across systems", "The crate weighs 450 kg.", "The crate weighs 1,000 lb.", "grounded"),
+    ("a mass across systems, another figure", "The crate weighs 300 kg.", "The crate weighs 1,000 lb.", "contradicted"),
+    ("a volume across systems", "The drum holds 76 litres.", "The drum holds 20 gallons.", "grounded"),
+    ("a dose in other units", "Each capsule holds 0.5 g.", "Each capsule holds 500 mg.", "grounded"),
+    ("an ordinal before a period is no share", "Profit fell in the third quarter of 2021.", "Profit fell in the third quarter of 2021.",
+     "grounded"),
+]
+
+
+@pytest.mark.parametrize("kind, answer, source, verdict", PARAPHRASES, ids=[r[0] for r in PARAPHRASES])
+def test_paraphrases_of_quantities(nlp, kind, answer, source, verdict):
+    claims = sourced_nlp.check(answer, [source], nlp=nlp).to_dict()["claims"]
+    assert [c["verdict"] for c in claims] == [verdict], claims[0]["reason"]

@@ -43,7 +43,8 @@ from ..text.citations import KEYWORDS
 from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
 from .quantity_tokens import (change_role, _frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
-                              _joinable, _measured, _same_value, _soft_breaks, identifier_number, match_score, unread_figure)
+                              _joinable, _measured, _same_value, _soft_breaks, every_hours, identifier_number, match_score, share_at,
+                              unread_figure)
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7
@@ -82,6 +83,8 @@ class QuantityFinder:
         self._labels = {w.lower() for w in lex["label_words"]}
         self._change_verbs = set(lex["change_verbs"])
         self._number_words = set(lex["number_words"]) | set(lex["tens_words"])
+        self._number_values: dict[str, int] = dict(lex["number_words"])
+        self._approximators: dict[str, str] = dict(lex["approximators"])
         self._frequency_words = set(lex.get("frequency_words", ()))
         self._frequency_periods = set(lex.get("frequency_periods", ()))
         self._period_adverbs: dict[str, str] = dict(lex.get("period_adverbs", {}))  # "twice daily": a day
@@ -96,9 +99,14 @@ class QuantityFinder:
         spans: list[Span] = []
         last_end = 0
         for tok in doc:
-            if tok.i < last_end or tok.i in blocked or not self._is_seed(tok):
+            if tok.i < last_end or tok.i in blocked:
                 continue
-            found = match_score(doc, tok.i) or self._restated(doc, tok.i, blocked) or self._best_window(doc, tok.i, last_end, blocked)
+            every = every_hours(doc, tok.i, self._number_values)
+            found = every or share_at(doc, tok.i, self._approximators)
+            if found is None and not self._is_seed(tok):
+                continue
+            found = (found or match_score(doc, tok.i) or self._restated(doc, tok.i, blocked)
+                     or self._best_window(doc, tok.i, last_end, blocked))
             if found is None:
                 continue
             start, end, q = found
@@ -106,7 +114,7 @@ class QuantityFinder:
                 continue
             span = doc[start:end]
             value = q.to_dict()
-            value["noun"] = self._noun(span, q)
+            value["noun"] = "day-time" if every else self._noun(span, q)  # "every 12 hours": twice daily
             value["head"] = _head_verb_of(span)
             if (role := change_role(span, self._change_verbs, q.kind)) is not None:
                 value["change"] = role
@@ -139,6 +147,8 @@ class QuantityFinder:
         if tok.like_num or _HAS_DIGIT.search(tok.text):
             return True
         low = tok.lower_.rstrip(".")
+        if low == "half":
+            return True  # "an hour and a half", "half an hour"
         if low in ("noon", "midnight"):
             return True  # "closes at midnight": a time of day without a digit
         if low in self._frequency_words:

@@ -8,6 +8,7 @@ Functions of spaCy tokens and spans only (no component state), for :mod:`.quanti
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Mapping
 
@@ -236,3 +237,69 @@ def match_score(doc: Doc, i: int) -> tuple[int, int, Quantity] | None:
         return None
     text = doc[i:end].text
     return i, end, Quantity("score", float(min(a, b)), float(max(a, b)), "score", "score", 0.0, None, text)
+
+
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4, "fifth": 5,
+          "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}
+_SIGNS = {">": "more than", "<": "fewer than", "\u2265": "at least", "\u2264": "up to", "\u2248": "about", "~": "about"}
+_SHARE = re.compile(r"(?:(?P<ap>[<>\u2265\u2264\u2248~]|[a-z]+(?: [a-z]+){0,2})\s*)??"
+                    r"(?:(?P<n>an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?P<d>[a-z]+)|(?P<h>half)"
+                    r"|(?P<fn>\d{1,2})\s?/\s?(?P<fd>\d{1,2}))\s+(?P<of>of|the)\b", re.I)
+_NOT_SHARE_BEFORE = frozenset(("first", "second", "last", "latter", "former", "the", "other", "back", "front", "top", "bottom"))
+
+
+def share_at(doc: Doc, i: int, approximators: Mapping[str, str]) -> tuple[int, int, Quantity] | None:
+    """A share of a whole starting at token ``i``, as a percent: "three quarters of voters" (75%),
+    "a third of sales", "half the staff" (50%), "1/3 of revenue", with a bound or approximator
+    before it ("more than a third of", ">1/3 of", "nearly half of"; ``approximators`` of
+    ``models/units.json``): ``(start, end, Quantity)`` over the words of the share (not the
+    "of"), read to half a percent. Only before "of" (and "half" before "the"): "a third
+    party", "the third quarter" and "two quarters" alone are no shares; nor "the first half of"."""
+    tok = doc[i]
+    if i > 0 and doc[i - 1].lower_ in _NOT_SHARE_BEFORE:
+        return None
+    m = _SHARE.match(doc.text, tok.idx, min(len(doc.text), tok.idx + 60))
+    if m is None or m.start("ap") not in (-1, tok.idx) and m.start() != tok.idx:
+        return None
+    if m.group("h"):
+        n, d = 1, 2
+    elif m.group("fn"):
+        n, d = int(m.group("fn")), int(m.group("fd"))
+    else:
+        n, d = _COUNTS.get(m.group("n").lower()), _PARTS.get(m.group("d").lower())
+        if d is None or (n > 1) != m.group("d").lower().endswith(("s", "halves")) and d != 2:
+            return None
+    if m.group("of").lower() == "the" and not m.group("h") or not d or not 0 < n < d:
+        return None
+    approx = None
+    if m.group("ap"):
+        approx = _SIGNS.get(m.group("ap")) or approximators.get(m.group("ap").lower())
+        if approx is None:
+            return None
+    v = 100.0 * n / d
+    d_ = 0.1 * v
+    lo, hi = {"about": (v - d_, v + d_), "more than": (v, math.inf), "at least": (v, math.inf), "fewer than": (-math.inf, v),
+              "up to": (-math.inf, v), "nearly": (v - d_, v)}.get(approx or "", (v, v))
+    span = doc.char_span(tok.idx, m.start("of"), alignment_mode="contract")
+    if span is None or span.start != i:
+        return None
+    text = span.text
+    return i, span.end, Quantity("percent", lo, hi, "%", "%", 0.5, approx, text)
+
+
+_HOURS = frozenset(("hour", "hours", "hr", "hrs", "h"))
+
+
+def every_hours(doc: Doc, i: int, number_words: Mapping[str, int]) -> tuple[int, int, Quantity] | None:
+    """A dose's rhythm: "every 12 hours", "every eight hours" at token ``i`` ("every"), as the
+    times a day it comes to (2, 3: the value of "twice daily", "three times a day", whose noun is
+    ``"day-time"``); None for another text, or hours that do not divide a day."""
+    if doc[i].lower_ not in ("every", "each") or i + 2 >= len(doc) or doc[i + 2].lower_ not in _HOURS:
+        return None
+    count = doc[i + 1].lower_
+    n = int(count) if count.isdigit() else number_words.get(count)
+    if not isinstance(n, int) or n <= 0 or 24 % n:
+        return None
+    times = 24 // n
+    return i, i + 3, Quantity("number", float(times), float(times), None, None, 0.0, None, doc[i : i + 3].text)

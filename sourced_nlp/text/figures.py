@@ -24,12 +24,16 @@ _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=\s?(?:%|
                             r"|(?<=[$\u00a3\u20ac\u00a5\u20b9])(\d{1,3}),(\d{1,2})(?![\d,])", re.I)
 
 
+_SIGN_WORDS = {">": "more than", "<": "less than", "\u2265": "at least", "\u2264": "at most", "\u2248": "about"}
+_SIGN = re.compile(r"^([<>\u2265\u2264\u2248])\s*(?=[\d$\u00a3\u20ac\u00a5.])")
+
+
 def clean_figure(text: str) -> str:
     """``text`` with what is written around a figure but is no part of its value taken off:
     zero-width characters, full-width forms (``12％``), HTML entities (``12&#37;``), LaTeX
     (``12\\%``, ``$12\\%$``), a citation marker or footnote mark glued to it (``8%[1]``,
     ``$2.4 billion[^2]``, ``8%【1】``, ``45%¹``; a superscript after a unit, ``m²``, is kept),
-    a plus sign before it (``+12%``), and a decimal comma before a scale word, percent sign or
+    a plus sign before it (``+12%``), a comparison sign as its words (``>30%``, ``≤5 mg``), and a decimal comma before a scale word, percent sign or
     after a currency symbol (``€2,9 billion`` -> ``€2.9 billion``). Text without them is returned
     as is."""
     t = text.translate(_INVISIBLE)
@@ -44,4 +48,6 @@ def clean_figure(text: str) -> str:
     t = _GLUED_MARK.sub("", t)
     if "," in t:
         t = _DECIMAL_COMMA.sub(lambda m: f"{m.group(1) or m.group(3)}.{m.group(2) or m.group(4)}", t)
+    if t[:1] in _SIGN_WORDS:
+        t = _SIGN.sub(lambda m: _SIGN_WORDS[m.group(1)] + " ", t, count=1)
     return re.sub(r"(?<![\w.])\+(?=\.?\d)", "", t)

@@ -247,6 +247,8 @@ def conversion(claim: Quantity, source: Quantity) -> str | None:
     fc, fs = unit_factor(claim), unit_factor(source)
     if fc is None or fs is None or math.isclose(fc, fs, rel_tol=1e-9):
         return None
+    if not _FIGURE.search(claim.text):
+        return f"{source.text} = {claim.text}"  # "90 minutes = an hour and a half"
     return f"{source.text} = {source.low / fc:.4g} {_FIGURE.sub('', claim.text, count=1).strip()}"
 
 
@@ -899,7 +901,29 @@ def _parse_cached(text: str, label: str | None) -> Quantity | None:
         q = parser(t) if parser is not None else _parse_numeric(t0)
         if q is not None:
             return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, t0)
+    if "half" in t and (q := _parse_numeric(_and_a_half(t))) is not None and q.kind == "measure":
+        return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, t0)
     return None
+
+
+_HALF_AFTER_UNIT = re.compile(r"^(?:an?|one)\s+([a-z]+)\s+and\s+a\s+half$")
+_HALF_AFTER_COUNT = re.compile(r"^([a-z]+|\d+)\s+and\s+a\s+half\s+([a-z]+)$")
+_HALF_OF_UNIT = re.compile(r"^half\s+an?\s+([a-z]+)$")
+
+
+def _and_a_half(t: str) -> str:
+    """A measure said with a half, in digits: "an hour and a half" and "one and a half hours"
+    -> "1.5 hour(s)", "two and a half years" -> "2.5 years", "half an hour" -> "0.5 hour"; other
+    text as is."""
+    if m := _HALF_AFTER_UNIT.match(t):
+        return f"1.5 {m.group(1)}"
+    if m := _HALF_OF_UNIT.match(t):
+        return f"0.5 {m.group(1)}"
+    if m := _HALF_AFTER_COUNT.match(t):
+        count = m.group(1)
+        n = int(count) if count.isdigit() else _lex()["number_words"].get(count)
+        return f"{n}.5 {m.group(2)}" if isinstance(n, int) else t
+    return t
 
 
 def _has_value_word(t: str) -> bool:
@@ -908,7 +932,7 @@ def _has_value_word(t: str) -> bool:
     return bool(
         words & set(lex["number_words"]) or words & set(lex["tens_words"]) or words & set(lex["ordinal_words"])
         or words & set(lex["frequency_words"])
-        or words & set(lex["months"]) or words & {"hundred", "thousand", "million", "billion", "trillion", "noon", "midnight"}
+        or words & set(lex["months"]) or words & {"hundred", "thousand", "million", "billion", "trillion", "noon", "midnight", "half"}
     )
 
 
