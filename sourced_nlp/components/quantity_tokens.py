@@ -233,6 +233,8 @@ def match_score(doc: Doc, i: int) -> tuple[int, int, Quantity] | None:
         return None
     if end < len(doc) and doc[end].text in ("%", "-") or i > 0 and doc[i - 1].text in ("$", "-", "\u2013"):
         return None
+    if end < len(doc) and doc[end].pos_ in ("NOUN", "PROPN") and doc[end].lemma_.lower() not in _MATCH_WORDS and doc[end].is_alpha:
+        return None  # "lose 1-2 pounds a week": a range of what follows, not a score
     if not any(t.lemma_.lower().rstrip(".") in _MATCH_WORDS or t.lower_.rstrip(".") in _MATCH_WORDS for t in tok.sent):
         return None
     text = doc[i:end].text
