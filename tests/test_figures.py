@@ -173,3 +173,20 @@ PARAPHRASES = [
 def test_paraphrases_of_quantities(nlp, kind, answer, source, verdict):
     claims = sourced_nlp.check(answer, [source], nlp=nlp).to_dict()["claims"]
     assert [c["verdict"] for c in claims] == [verdict], claims[0]["reason"]
+
+
+# (form, answer, source, verdict): labelled bullets with a change over a period
+BULLETS = [
+    ("a wrong change in a labelled bullet", "- **Bookings:** $3.1B (+15% YoY)", "Bookings were $3.1 billion, up 6% year over year.",
+     "contradicted"),
+    ("a right change in a labelled bullet", "- **Bookings:** $3.1B (+6% YoY)", "Bookings were $3.1 billion, up 6% year over year.",
+     "grounded"),
+    ("another period of comparison", "Bookings rose 6% y/y.", "Bookings rose 6% quarter over quarter.", "unverified"),
+    ("the abbreviation at the end of the text", "Bookings rose 6% QoQ", "Bookings rose 6% quarter-on-quarter.", "grounded"),
+]
+
+
+@pytest.mark.parametrize("form, answer, source, verdict", BULLETS, ids=[r[0] for r in BULLETS])
+def test_labelled_bullets(nlp, form, answer, source, verdict):
+    claims = sourced_nlp.check(answer, [source], nlp=nlp).to_dict()["claims"]
+    assert [c["verdict"] for c in claims] == [verdict], claims[0]["reason"]

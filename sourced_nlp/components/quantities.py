@@ -43,7 +43,7 @@ from ..text.citations import KEYWORDS
 from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
 from .quantity_tokens import (change_role, _frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
-                              _joinable, _measured, _same_value, _soft_breaks, every_hours, identifier_number, match_score, share_at,
+                              _joinable, _measured, _same_value, _soft_breaks, compared_period, every_hours, identifier_number, match_score, share_at,
                               unread_figure)
 
 _MAX_LEFT = 4
@@ -112,9 +112,12 @@ class QuantityFinder:
             start, end, q = found
             if _is_period_name(doc, start, end, q) or _is_pronoun_one(doc, start, end) or self._is_fraction(doc, start, q):
                 continue
+            period = compared_period(doc, end) if q.kind == "percent" else None
+            if period is not None:
+                end = period[1]  # "+12% YoY": the abbreviation is part of the value
             span = doc[start:end]
             value = q.to_dict()
-            value["noun"] = "day-time" if every else self._noun(span, q)  # "every 12 hours": twice daily
+            value["noun"] = "day-time" if every else period[0] if period else self._noun(span, q)  # "every 12 hours": twice daily
             value["head"] = _head_verb_of(span)
             if (role := change_role(span, self._change_verbs, q.kind)) is not None:
                 value["change"] = role

@@ -305,3 +305,26 @@ def every_hours(doc: Doc, i: int, number_words: Mapping[str, int]) -> tuple[int,
         return None
     times = 24 // n
     return i, i + 3, Quantity("number", float(times), float(times), None, None, 0.0, None, doc[i : i + 3].text)
+
+
+_PERIOD_ABBREVIATIONS = {"yoy": "year", "qoq": "quarter", "mom": "month", "wow": "week", "y/y": "year", "q/q": "quarter",
+                         "m/m": "month", "w/w": "week"}
+_PERIODS = frozenset(("year", "quarter", "month", "week", "day"))
+
+
+def compared_period(doc: Doc, end: int) -> tuple[str, int] | None:
+    """The period a change in percent is measured over, written right after it: "+12% YoY",
+    "3% y/y", "5% year-over-year", "4% year on year" -> ``("year-change", end)``, where ``end``
+    takes in an abbreviation (which is then part of the value, no name: "YoY") but not the words;
+    None when none follows token ``end``."""
+    words = [t.lower_.rstrip(".") or t.lower_ for t in doc[end : end + 5]]
+    if not words:
+        return None
+    for n in (3, 1):
+        abbreviation = "".join(words[:n])
+        if len(words) >= n and abbreviation in _PERIOD_ABBREVIATIONS and (n == 1 or words[1] == "/"):
+            return f"{_PERIOD_ABBREVIATIONS[abbreviation]}-change", end + n
+    phrase = [w for w in words if w != "-"]
+    if len(phrase) >= 3 and phrase[0] in _PERIODS and phrase[1] in ("over", "on") and phrase[2] == phrase[0]:
+        return f"{phrase[0]}-change", end
+    return None
