@@ -198,7 +198,10 @@ def unread_figure(tok: Token) -> bool:
     and ``,`` only, a currency symbol before it or a percent sign or scale word after it
     ("€ 2,9,5 billion"). A word with letters ("Q3", "COVID-19") is no figure."""
     text = tok.text
-    if not any(c.isdigit() for c in clean_figure(text)) or any(c.isalpha() for c in clean_figure(text)):
+    if not any(c.isdigit() for c in text):
+        return False
+    cleaned = clean_figure(text)
+    if not any(c.isdigit() for c in cleaned) or any(c.isalpha() for c in cleaned):
         return False
     if _FIGURE_MARKS.search(text):
         return True
@@ -248,6 +251,9 @@ _SIGNS = {">": "more than", "<": "fewer than", "\u2265": "at least", "\u2264": "
 _SHARE = re.compile(r"(?:(?P<ap>[<>\u2265\u2264\u2248~]|[a-z]+(?: [a-z]+){0,2})\s*)??"
                     r"(?:(?P<n>an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?P<d>[a-z]+)|(?P<h>half)"
                     r"|(?P<fn>\d{1,2})\s?/\s?(?P<fd>\d{1,2}))\s+(?P<of>of|the)\b", re.I)
+_APPROX_FIRST = frozenset(("more", "over", "nearly", "almost", "about", "around", "roughly", "approximately", "some", "just",
+                           "well", "less", "fewer", "under", "at", "up", "close", "upwards", "north", "in", "no", "not", "greater",
+                           "above", "below", "exceeding", "an", "estimated", "circa", "a"))
 _NOT_SHARE_BEFORE = frozenset(("first", "second", "last", "latter", "former", "the", "other", "back", "front", "top", "bottom"))
 
 
@@ -259,7 +265,9 @@ def share_at(doc: Doc, i: int, approximators: Mapping[str, str]) -> tuple[int, i
     "of"), read to half a percent. Only before "of" (and "half" before "the"): "a third
     party", "the third quarter" and "two quarters" alone are no shares; nor "the first half of"."""
     tok = doc[i]
-    if i > 0 and doc[i - 1].lower_ in _NOT_SHARE_BEFORE:
+    first = tok.lower_
+    if not (first in _COUNTS or first == "half" or first in _SIGNS or first[:1].isdigit() or first in _APPROX_FIRST
+            or first in approximators) or i > 0 and doc[i - 1].lower_ in _NOT_SHARE_BEFORE:
         return None
     m = _SHARE.match(doc.text, tok.idx, min(len(doc.text), tok.idx + 60))
     if m is None or m.start("ap") not in (-1, tok.idx) and m.start() != tok.idx:
