@@ -190,3 +190,10 @@ BULLETS = [
 def test_labelled_bullets(nlp, form, answer, source, verdict):
     claims = sourced_nlp.check(answer, [source], nlp=nlp).to_dict()["claims"]
     assert [c["verdict"] for c in claims] == [verdict], claims[0]["reason"]
+
+
+def test_emphasis_marks_are_not_missing_words(nlp):
+    """"**Label:**" leaves no "*" or ":*" among the words the evidence lacks."""
+    claim = sourced_nlp.check("- **Bookings:** rose 6% in spring", ["Bookings rose 6% in spring."], nlp=nlp).to_dict()["claims"][0]
+    assert claim["verdict"] == "grounded"
+    assert not [w["word"] for w in claim.get("alignment") or () if w["how"] == "unaligned"]

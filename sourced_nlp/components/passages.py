@@ -108,6 +108,9 @@ class Lexical:
         return False
 
 
+_EMPHASIS = re.compile(r"[*_~]*:?[*_~]+|[*_~]+:")  # the marks of Markdown emphasis, with a label's colon
+
+
 class Passages(LexiconComponent):
     """Builds ``doc._.passages`` (see the module docstring)."""
 
@@ -154,6 +157,7 @@ class Passages(LexiconComponent):
             for tok in span:
                 if c["start"] <= tok.idx < c["end"]:
                     markers.add(tok.i)
+        markers.update(t.i for t in span if _EMPHASIS.fullmatch(t.text))  # "**Revenue:**" leaves "*" and ":*"
         skip |= markers
         lemmas: list[str] = []
         for tok in span:
@@ -198,7 +202,8 @@ class Passages(LexiconComponent):
         demonstrative or personal pronoun (``PronType`` Art/Dem/Prs), ``"o"`` an ordinal
         (NER ``ORDINAL``), else ``""``; ``raw``: spaCy's lemma in lower case (``lemma`` may be
         the canonical member of a synonym group: "required" -> "need"). The tokens of a citation
-        marker (``markers``: "[", "1", "]") are no words of the claim and are left out."""
+        marker (``markers``: "[", "1", "]") and of Markdown emphasis ("*", ":*" of "**Revenue:**") are no
+        words of the claim and are left out."""
         kept = [t for t in span if not t.is_space and t.i not in markers]
         at = {t.i: k for k, t in enumerate(kept)}
         out: list[list] = []
