@@ -42,9 +42,9 @@ from . import extensions  # noqa: F401  (registers Span._.quantity)
 from ..text.citations import KEYWORDS
 from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
-from .quantity_tokens import (change_role, _frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
-                              _joinable, _measured, _same_value, _soft_breaks, compared_period, every_hours, identifier_number, match_score, share_at,
-                              unread_figure)
+from .quantity_tokens import (_frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one, _joinable,
+                              _measured, _same_value, _soft_breaks, change_role, compared_period, every_hours,
+                              identifier_number, is_change, match_score, restated_figure, share_at, unread_figure)
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7
@@ -105,7 +105,7 @@ class QuantityFinder:
             found = every or share_at(doc, tok.i, self._approximators)
             if found is None and not self._is_seed(tok):
                 continue
-            found = (found or match_score(doc, tok.i) or self._restated(doc, tok.i, blocked)
+            found = (found or match_score(doc, tok.i) or restated_figure(doc, tok.i, blocked)
                      or self._best_window(doc, tok.i, last_end, blocked))
             if found is None:
                 continue
@@ -259,7 +259,7 @@ class QuantityFinder:
                 if not start <= seed < end:
                     continue
                 span = doc[start:end]
-                if self._is_change(span):
+                if is_change(span, self._change_verbs):
                     continue
                 if end + 1 < len(doc) and doc[end].text == "-" and doc[end + 1].lower_ == "old" and doc[end - 1].is_alpha:
                     continue  # "23-year-old" is an age, not a duration of 23 years
@@ -285,51 +285,6 @@ class QuantityFinder:
                     changed = True
                     break
         return start, end, q
-
-    def _restated(self, doc: Doc, i: int, blocked: set[int]) -> tuple[int, int, Quantity] | None:
-        """A figure in words restated in digits, as contracts write it ("sixty (60) days",
-        "ten (10) percent"): one value, the digits read with the words after the bracket,
-        over the whole span. None when the words and the digits disagree ("sixty (90) days": a
-        fault of the text, whose two values are then read apart, the words as a bare number), and
-        for any other text."""
-        j = i
-        while j < len(doc) and doc[j].is_alpha and (doc[j].like_num or doc[j].lower_ in ("and", "-") and j > i):
-            j += 1
-        if j == i or j + 2 >= len(doc) or doc[j].text != "(" or doc[j + 2].text != ")" or not _HAS_DIGIT.search(doc[j + 1].text):
-            return None
-        words = parse_quantity(doc[i:j].text)
-        if words is None:
-            return None
-        for end in range(min(len(doc), j + 3 + 3), j + 2, -1):
-            if any(k in blocked or "\n" in doc[k].text for k in range(j + 3, end)):
-                continue
-            q = parse_quantity(f"{doc[j + 1].text} {doc[j + 3 : end].text}".strip())
-            if q is not None:
-                if words.kind != "number" or not self._same_number(doc[j + 1].text, words.low):
-                    return None  # "sixty (90) days": the text disagrees with itself, two values stay two
-                return i, end, Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, doc[i:end].text)
-        return None
-
-    @staticmethod
-    def _same_number(digits: str, value: float) -> bool:
-        q = parse_quantity(digits)
-        return q is not None and q.low == value
-
-    def _is_change(self, span: Span) -> bool:
-        """``rose from $10 million to $12 million``: two values of a change, not a range.
-
-        The parser attaches ``from`` (just before or at the start of the window) to the change
-        verb (``change_verbs`` in ``models/units.json``); a ``to`` inside the window then
-        separates the old and the new value.
-        """
-        doc = span.doc
-        if not any(t.lower_ == "to" for t in span):
-            return False
-        for i in range(max(0, span.start - 3), span.end):
-            tok = doc[i]
-            if tok.lower_ == "from" and tok.head.lemma_.lower() in self._change_verbs and tok.head.pos_ in ("VERB", "AUX"):
-                return True
-        return False
 
     def _is_fraction(self, doc: Doc, start: int, q: Quantity) -> bool:
         """``a third``, ``two fifths``: an ordinal word after a count is a fraction, not a rank."""

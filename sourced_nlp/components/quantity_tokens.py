@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from spacy.tokens import Doc, Span, Token
 
 from ..text.figures import clean_figure
-from ..text.quantity import Quantity
+from ..text.quantity import Quantity, parse_quantity
 from .extensions import CLAIMS_KEY, SKIPPED_KEY
 
 _CALENDAR = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -217,6 +217,7 @@ def unread_figure(tok: Token) -> bool:
 _MATCH_WORDS = frozenset(("beat", "defeat", "win", "lose", "draw", "tie", "edge", "thrash", "rout", "down", "overcome",
                           "score", "scoreline", "victory", "loss", "match", "game", "final", "fixture", "a.e.t", "aet",
                           "penalty", "pen", "extra", "overtime", "half", "lead", "trail", "equalise", "equalize"))
+_DIGIT = re.compile(r"\d")
 _SCORE_TOKEN = re.compile(r"(\d{1,3})[-\u2013\u2014](\d{1,3})")
 
 
@@ -336,3 +337,49 @@ def compared_period(doc: Doc, end: int) -> tuple[str, int] | None:
     if len(phrase) >= 3 and phrase[0] in _PERIODS and phrase[1] in ("over", "on") and phrase[2] == phrase[0]:
         return f"{phrase[0]}-change", end
     return None
+
+
+def restated_figure(doc: Doc, i: int, blocked: Collection[int]) -> tuple[int, int, Quantity] | None:
+    """A figure in words restated in digits, as contracts write it ("sixty (60) days",
+    "ten (10) percent"): one value, the digits read with the words after the bracket,
+    over the whole span. None when the words and the digits disagree ("sixty (90) days": a
+    fault of the text, whose two values are then read apart, the words as a bare number), and
+    for any other text."""
+    j = i
+    while j < len(doc) and doc[j].is_alpha and (doc[j].like_num or doc[j].lower_ in ("and", "-") and j > i):
+        j += 1
+    if j == i or j + 2 >= len(doc) or doc[j].text != "(" or doc[j + 2].text != ")" or not _DIGIT.search(doc[j + 1].text):
+        return None
+    words = parse_quantity(doc[i:j].text)
+    if words is None:
+        return None
+    for end in range(min(len(doc), j + 3 + 3), j + 2, -1):
+        if any(k in blocked or "\n" in doc[k].text for k in range(j + 3, end)):
+            continue
+        q = parse_quantity(f"{doc[j + 1].text} {doc[j + 3 : end].text}".strip())
+        if q is not None:
+            if words.kind != "number" or not _same_number(doc[j + 1].text, words.low):
+                return None  # "sixty (90) days": the text disagrees with itself, two values stay two
+            return i, end, Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, doc[i:end].text)
+    return None
+
+def _same_number(digits: str, value: float) -> bool:
+    q = parse_quantity(digits)
+    return q is not None and q.low == value
+
+
+def is_change(span: Span, change_verbs: Collection[str]) -> bool:
+    """``rose from $10 million to $12 million``: two values of a change, not a range.
+
+    The parser attaches ``from`` (just before or at the start of the window) to the change
+    verb (``change_verbs`` in ``models/units.json``); a ``to`` inside the window then
+    separates the old and the new value.
+    """
+    doc = span.doc
+    if not any(t.lower_ == "to" for t in span):
+        return False
+    for i in range(max(0, span.start - 3), span.end):
+        tok = doc[i]
+        if tok.lower_ == "from" and tok.head.lemma_.lower() in change_verbs and tok.head.pos_ in ("VERB", "AUX"):
+            return True
+    return False

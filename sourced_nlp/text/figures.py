@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["clean_figure"]
+__all__ = ["and_a_half", "clean_figure"]
 
 # the ways answers write a figure that are not its value: invisible characters, full-width forms,
 # LaTeX and HTML escapes, a citation marker or footnote mark glued to it
@@ -51,3 +51,23 @@ def clean_figure(text: str) -> str:
     if t[:1] in _SIGN_WORDS:
         t = _SIGN.sub(lambda m: _SIGN_WORDS[m.group(1)] + " ", t, count=1)
     return re.sub(r"(?<![\w.])\+(?=\.?\d)", "", t)
+
+
+_HALF_AFTER_UNIT = re.compile(r"^(?:an?|one)\s+([a-z]+)\s+and\s+a\s+half$")
+_HALF_AFTER_COUNT = re.compile(r"^([a-z]+|\d+)\s+and\s+a\s+half\s+([a-z]+)$")
+_HALF_OF_UNIT = re.compile(r"^half\s+an?\s+([a-z]+)$")
+
+
+def and_a_half(t: str, number_words: dict) -> str:
+    """A measure said with a half, in digits: "an hour and a half" and "one and a half hours"
+    -> "1.5 hour(s)", "two and a half years" -> "2.5 years", "half an hour" -> "0.5 hour"; other
+    text as is. ``t`` is lower case; ``number_words``: ``{"two": 2, ...}``."""
+    if m := _HALF_AFTER_UNIT.match(t):
+        return f"1.5 {m.group(1)}"
+    if m := _HALF_OF_UNIT.match(t):
+        return f"0.5 {m.group(1)}"
+    if m := _HALF_AFTER_COUNT.match(t):
+        count = m.group(1)
+        n = int(count) if count.isdigit() else number_words.get(count)
+        return f"{n}.5 {m.group(2)}" if isinstance(n, int) else t
+    return t

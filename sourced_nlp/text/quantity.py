@@ -38,7 +38,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from .figures import clean_figure
+from .figures import and_a_half, clean_figure
 from .lexicons import load_lexicon as _load_lexicon
 
 __all__ = ["Quantity", "parse_quantity", "compare", "comparable", "load_lexicon"]
@@ -901,29 +901,11 @@ def _parse_cached(text: str, label: str | None) -> Quantity | None:
         q = parser(t) if parser is not None else _parse_numeric(t0)
         if q is not None:
             return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, t0)
-    if "half" in t and (q := _parse_numeric(_and_a_half(t))) is not None and q.kind == "measure":
+    if "half" in t and (q := _parse_numeric(and_a_half(t, _lex()["number_words"]))) is not None and q.kind == "measure":
         return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, t0)
     return None
 
 
-_HALF_AFTER_UNIT = re.compile(r"^(?:an?|one)\s+([a-z]+)\s+and\s+a\s+half$")
-_HALF_AFTER_COUNT = re.compile(r"^([a-z]+|\d+)\s+and\s+a\s+half\s+([a-z]+)$")
-_HALF_OF_UNIT = re.compile(r"^half\s+an?\s+([a-z]+)$")
-
-
-def _and_a_half(t: str) -> str:
-    """A measure said with a half, in digits: "an hour and a half" and "one and a half hours"
-    -> "1.5 hour(s)", "two and a half years" -> "2.5 years", "half an hour" -> "0.5 hour"; other
-    text as is."""
-    if m := _HALF_AFTER_UNIT.match(t):
-        return f"1.5 {m.group(1)}"
-    if m := _HALF_OF_UNIT.match(t):
-        return f"0.5 {m.group(1)}"
-    if m := _HALF_AFTER_COUNT.match(t):
-        count = m.group(1)
-        n = int(count) if count.isdigit() else _lex()["number_words"].get(count)
-        return f"{n}.5 {m.group(2)}" if isinstance(n, int) else t
-    return t
 
 
 def _has_value_word(t: str) -> bool:
