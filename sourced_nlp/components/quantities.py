@@ -28,6 +28,12 @@ How candidates are found:
    trailing punctuation) are trimmed. This both merges ranges NER splits (``$5-7 million``,
    ``5 PM to 9 PM``, ``17:0-21:0``) and trims NER entities that hold extra words (``the fiscal
    quarter ending in March``).
+   Before the windows, forms that are one value whatever the windows would make of them: a
+   share of a whole before "of" (``three quarters of``, ``>1/3 of``: a percent,
+   :func:`~.quantity_tokens.share_at`), ``every 12 hours`` (twice a day, noun ``"day-time"``),
+   a match's score (``beat Sevilla 2-1``: kind ``"score"``), a figure in words restated in
+   digits (``sixty (60) days``); after it, the period a percent change is measured over
+   (``+12% YoY``: noun ``"year-change"``).
 4. A year-less month/ordinal that is only part of a longer DATE entity (``the second quarter``,
    ``the fiscal quarter ending in March``) is dropped: it names a period, not a value.
 """
