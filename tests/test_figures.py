@@ -197,3 +197,13 @@ def test_emphasis_marks_are_not_missing_words(nlp):
     claim = sourced_nlp.check("- **Bookings:** rose 6% in spring", ["Bookings rose 6% in spring."], nlp=nlp).to_dict()["claims"][0]
     assert claim["verdict"] == "grounded"
     assert not [w["word"] for w in claim.get("alignment") or () if w["how"] == "unaligned"]
+
+
+def test_a_step_that_states_the_claims_measure_stands_against_another_step(nlp):
+    """A passage that states the claim's measure of the claim's own verb keeps another step's
+    measure from contradicting it, however few of the claim's other words it holds."""
+    source = ("Spread the paste on the tiles and let it set for half an hour. 2  Finally, wipe the grout and polish the tiles "
+              "as usual. 3  Brush a mixture of two cups of sealer and water on the tiles. 4  Let it set for 10 to 15 minutes.")
+    claim = sourced_nlp.check("Let it set for half an hour before wiping the grout and polishing the tiles as usual.", [source],
+                              nlp=nlp).to_dict()["claims"][0]
+    assert claim["verdict"] != "contradicted", claim["reason"]
