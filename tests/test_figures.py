@@ -207,3 +207,9 @@ def test_a_step_that_states_the_claims_measure_stands_against_another_step(nlp):
     claim = sourced_nlp.check("Let it set for half an hour before wiping the grout and polishing the tiles as usual.", [source],
                               nlp=nlp).to_dict()["claims"][0]
     assert claim["verdict"] != "contradicted", claim["reason"]
+
+
+def test_a_count_in_words_is_no_conversion(nlp):
+    """"two days" for "2 days" is one unit: the reason names no conversion."""
+    claim = sourced_nlp.check("Delivery takes two days.", ["Delivery takes 2 days."], nlp=nlp).to_dict()["claims"][0]
+    assert (claim["verdict"], claim["reason"]) == ("grounded", "stated in the source")

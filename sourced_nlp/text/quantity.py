@@ -218,9 +218,9 @@ _FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 def unit_factor(q: Quantity) -> float | None:
     """The size in base units of one of the unit a measure was written in ("2,000 lb" ->
     0.4536 kg); None when it cannot be told (a range's ends, an approximator, an offset unit
-    such as a temperature, text that does not read with its number replaced by 1)."""
-    if q.kind != "measure" or q.approx or q.low != q.high or "temperature" in (q.dimension or ""):
-        return None
+    such as a temperature, a count in words, text that does not read with its number replaced by 1)."""
+    if q.kind != "measure" or q.approx or q.low != q.high or "temperature" in (q.dimension or "") or not _FIGURE.search(q.text):
+        return None  # "two days": a count in words is no unit of its own
     one = parse_quantity(_FIGURE.sub("1", q.text, count=1))
     return one.low if one is not None and one.low == one.high and one.low > 0 else None
 
@@ -247,8 +247,6 @@ def conversion(claim: Quantity, source: Quantity) -> str | None:
     fc, fs = unit_factor(claim), unit_factor(source)
     if fc is None or fs is None or math.isclose(fc, fs, rel_tol=1e-9):
         return None
-    if not _FIGURE.search(claim.text):
-        return f"{source.text} = {claim.text}"  # "90 minutes = an hour and a half"
     return f"{source.text} = {source.low / fc:.4g} {_FIGURE.sub('', claim.text, count=1).strip()}"
 
 
