@@ -126,15 +126,19 @@ class Passages(LexiconComponent):
         segments = extensions.segments(doc)
         quantities = sorted(doc.spans.get(extensions.QUANTITIES_KEY, []), key=lambda q: q.start)
         starts = [q.start for q in quantities]
+        unread = sorted(doc.spans.get(extensions.UNREAD_KEY, []), key=lambda u: u.start)
+        unread_at = [u.start for u in unread]
         doc._.passages = [
-            self.features(span, i, quantities[bisect.bisect_left(starts, span.start) : bisect.bisect_left(starts, span.end)])
+            self.features(span, i, quantities[bisect.bisect_left(starts, span.start) : bisect.bisect_left(starts, span.end)],
+                          [u for u in unread[bisect.bisect_left(unread_at, span.start) : bisect.bisect_left(unread_at, span.end)]])
             for i, span in enumerate(segments)
         ]
         return doc
 
-    def features(self, span: Span, i: int, quantities: list[Span]) -> dict:
+    def features(self, span: Span, i: int, quantities: list[Span], unread: list[Span] | None = None) -> dict:
         """The feature record of one segment (keys in the module docstring); ``quantities``:
-        the quantity spans of the doc (those inside the segment are used)."""
+        the quantity spans of the doc (those inside the segment are used); ``unread``: the
+        doc's figures read as no value (``sourced_unread``; all of the doc's when None)."""
         skip: set[int] = set()
         qs: list[dict] = []
         for q in quantities:
@@ -179,7 +183,8 @@ class Passages(LexiconComponent):
             "one_subject": self.one_subject(span),
             "entities": anchors,
             "quantities": qs,
-            "unread": [t.text for u in span.doc.spans.get(extensions.UNREAD_KEY, ()) if span.start <= u.start < span.end for t in u],
+            "unread": [u.text for u in (span.doc.spans.get(extensions.UNREAD_KEY, ()) if unread is None else unread)
+                       if span.start <= u.start < span.end],
             "negated": bool(span._.negated),
             "cue": span._.negation_cue,
             "negated_predicate": self.lexical.canonical(span._.negated_predicate) if span._.negated_predicate else None,
