@@ -13,7 +13,8 @@ spaCy's sentences, plus the rules spaCy lacks for LLM answers:
   on the same line), greetings, questions, headings and empty
   segments are kept as skipped segments with their kind (patterns in ``models/segments.json``);
   so are the lines of a fenced code block (kind ``code``) and a Markdown table's header row
-  (``table-header``, the row above ``|---|---|``);
+  (``table-header``, the row above ``|---|---|``), and a Markdown footnote's definition line
+  (``footnote``: ``[^1]: Q3 report``; the reference ``[^1]`` is a citation marker and ends nothing);
 * a line break that only wraps a sentence (hard-wrapped text, see :meth:`ClaimSegmenter.soft_breaks`)
   ends no segment;
 * a figure glued to the next sentence or clause by its full stop or comma, with no space
@@ -42,6 +43,7 @@ from ..text.citations import find_citations
 from ..text.lexicons import LexiconComponent
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
+_FOOTNOTE_DEF = re.compile(r"[ \t]*\[\^[^\[\]\s]{1,60}\]:")  # a Markdown footnote's definition line
 
 
 @Language.factory(
@@ -191,6 +193,10 @@ class ClaimSegmenter(LexiconComponent):
             if n_line in fenced:  # a code block: code, not claims (its fences too)
                 a, b = _strip(text, line_start, line_end)
                 out.append((a, b, "code"))
+                continue
+            if _FOOTNOTE_DEF.match(text, line_start, line_end):  # "[^1]: Q3 report": where a reference points
+                a, b = _strip(text, line_start, line_end)
+                out.append((a, b, "footnote"))
                 continue
             if _TABLE_ROW.match(line) and n_line + 1 < len(lines) and _TABLE_RULE.match(lines[n_line + 1]):
                 a, b = _strip(text, line_start, line_end)  # "| Year | Revenue |" above "|---|---|"

@@ -231,6 +231,11 @@ class EntityAnchors(LexiconComponent):
             end = min(ent.end, span.end)
             while end - 1 > start and doc[end - 1].is_lower and doc[end - 1].pos_ in ("ADP", "CCONJ", "DET"):
                 end -= 1  # "1420 W Idaho St in Boise": a preposition the NER took in ends no name
+            value_at = _value_tokens(doc) if values is None else values
+            if all(k in value_at for k in range(start, end)):
+                continue  # "+12% YoY": the NER's name is a word of a value
+            while end - 1 > start and end - 1 in value_at:
+                end -= 1  # "beat Sevilla 2-1": the score the NER took in is a value, not part of the name
             ent = doc[start:end]
             covered.update(range(ent.start, ent.end))
             self._add(out, ent, ent.root.ent_type_ or "")

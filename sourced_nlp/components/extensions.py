@@ -52,6 +52,7 @@ from spacy.tokens import Doc, Span
 CLAIMS_KEY = "sourced_claims"
 SKIPPED_KEY = "sourced_skipped"
 QUANTITIES_KEY = "sourced_quantities"
+UNREAD_KEY = "sourced_unread"  # tokens that look like figures but were not read as values
 
 _DOC_ATTRS = {"sources": None, "passages": None, "reply_citations": None, "report": None}
 _SPAN_ATTRS = {

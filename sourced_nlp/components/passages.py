@@ -6,7 +6,7 @@ types (so a source parsed once can be cached, pickled and shipped to other proce
 
 ``{"i": int, "start": int, "end": int, "text": str, "kind": str,
 "lemmas": [str], "predicates": [str], "subject": [str], "one_subject": bool,
-"entities": [anchor dict], "quantities": [quantity dict],
+"entities": [anchor dict], "quantities": [quantity dict], "unread": [str],
 "negated": bool, "cue": str | None, "negated_predicate": str | None, "denied": [[int, int]],
 "hedged": bool, "contrast": bool, "quotes": [str], "tokens": [[...]], "norm": str}``
 
@@ -14,6 +14,8 @@ types (so a source parsed once can be cached, pickled and shipped to other proce
   (``models/lexical.json``; a relational adjective to the noun it pertains to, ``pertainyms``:
   "renal" -> "kidney"); stop words, punctuation, degree words ("a lot", "sharply"), the
   tokens of quantities, entity anchors and citation markers are left out.
+* ``unread``: the tokens that look like figures but were read as no value (``sourced_unread``,
+  :func:`~sourced_nlp.components.quantity_tokens.unread_figure`); a claim holding one is never grounded.
 * ``predicates``: canonical lemmas of the main predicates (root and the verbs it coordinates or
   complements), phrasal verbs joined (``go down`` -> ``fall``).
 * ``denied``: ``[start, end]`` char offsets, from the segment's start, of what each negation cue
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from spacy.language import Language
@@ -109,6 +111,9 @@ class Lexical:
         return False
 
 
+_EMPHASIS = re.compile(r"[*_~]*:?[*_~]+|[*_~]+:")  # the marks of Markdown emphasis, with a label's colon
+
+
 class Passages(LexiconComponent):
     """Builds ``doc._.passages`` (see the module docstring)."""
 
@@ -124,15 +129,19 @@ class Passages(LexiconComponent):
         segments = extensions.segments(doc)
         quantities = sorted(doc.spans.get(extensions.QUANTITIES_KEY, []), key=lambda q: q.start)
         starts = [q.start for q in quantities]
+        unread = sorted(doc.spans.get(extensions.UNREAD_KEY, []), key=lambda u: u.start)
+        unread_at = [u.start for u in unread]
         doc._.passages = [
-            self.features(span, i, quantities[bisect.bisect_left(starts, span.start) : bisect.bisect_left(starts, span.end)])
+            self.features(span, i, quantities[bisect.bisect_left(starts, span.start) : bisect.bisect_left(starts, span.end)],
+                          [u for u in unread[bisect.bisect_left(unread_at, span.start) : bisect.bisect_left(unread_at, span.end)]])
             for i, span in enumerate(segments)
         ]
         return doc
 
-    def features(self, span: Span, i: int, quantities: list[Span]) -> dict:
+    def features(self, span: Span, i: int, quantities: list[Span], unread: list[Span] | None = None) -> dict:
         """The feature record of one segment (keys in the module docstring); ``quantities``:
-        the quantity spans of the doc (those inside the segment are used)."""
+        the quantity spans of the doc (those inside the segment are used); ``unread``: the
+        doc's figures read as no value (``sourced_unread``; all of the doc's when None)."""
         skip: set[int] = set()
         qs: list[dict] = []
         for q in quantities:
@@ -150,10 +159,13 @@ class Passages(LexiconComponent):
                 for tok in span:
                     if a["start"] <= tok.idx < a["end"] or tok.idx in a.get("also_at", ()):
                         skip.add(tok.i)  # the name's words; a day's other mentions
+        markers: set[int] = set()
         for c in span._.citations or []:
             for tok in span:
                 if c["start"] <= tok.idx < c["end"]:
-                    skip.add(tok.i)
+                    markers.add(tok.i)
+        markers.update(t.i for t in span if _EMPHASIS.fullmatch(t.text))  # "**Revenue:**" leaves "*" and ":*"
+        skip |= markers
         lemmas: list[str] = []
         for tok in span:
             if tok.i in skip:
@@ -174,6 +186,8 @@ class Passages(LexiconComponent):
             "one_subject": self.one_subject(span),
             "entities": anchors,
             "quantities": qs,
+            "unread": [u.text for u in (span.doc.spans.get(extensions.UNREAD_KEY, ()) if unread is None else unread)
+                       if span.start <= u.start < span.end],
             "negated": bool(span._.negated),
             "cue": span._.negation_cue,
             "negated_predicate": self.lexical.canonical(span._.negated_predicate) if span._.negated_predicate else None,
@@ -181,11 +195,11 @@ class Passages(LexiconComponent):
             "hedged": any(self.is_hedge(t) for t in span),
             "contrast": any(t.dep_ == "cc" and t.lower_ in ("but", "yet") or t.lower_ in ("while", "whereas", "although", "though") for t in span),
             "quotes": self.quotes(span),
-            "tokens": self.tokens(span, skip),
+            "tokens": self.tokens(span, skip, markers),
             "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
         }
 
-    def tokens(self, span: Span, skip: set[int]) -> list[list]:
+    def tokens(self, span: Span, skip: set[int], markers: Collection[int] = ()) -> list[list]:
         """The words of the span as the guard of ``grounded`` aligns them
         (:mod:`sourced_nlp.verdict.wordalign`): one ``[lemma, pos, tag, dep, head, start, end, flag, raw]``
         per token that is not a space. ``lemma``: the canonical content lemma
@@ -195,8 +209,10 @@ class Passages(LexiconComponent):
         compare on their own (an anchor, a quantity, a citation marker), ``"a"`` an article,
         demonstrative or personal pronoun (``PronType`` Art/Dem/Prs), ``"o"`` an ordinal
         (NER ``ORDINAL``), else ``""``; ``raw``: spaCy's lemma in lower case (``lemma`` may be
-        the canonical member of a synonym group: "required" -> "need")."""
-        kept = [t for t in span if not t.is_space]
+        the canonical member of a synonym group: "required" -> "need"). The tokens of a citation
+        marker (``markers``: "[", "1", "]") and of Markdown emphasis ("*", ":*" of "**Revenue:**") are no
+        words of the claim and are left out."""
+        kept = [t for t in span if not t.is_space and t.i not in markers]
         at = {t.i: k for k, t in enumerate(kept)}
         out: list[list] = []
         for t in kept:

@@ -7,6 +7,10 @@ each with ``span._.quantity`` = :meth:`sourced_nlp.text.quantity.Quantity.to_dic
 the lowercase lemma of the noun a plain number or ordinal counts (``5 offices`` -> ``"office"``),
 or ``None``.
 
+Also writes ``doc.spans["sourced_unread"]`` (``extensions.UNREAD_KEY``): the tokens that look
+like a figure but were read as no value (:func:`~.quantity_tokens.unread_figure`: "12‰x", a
+figure in a form the reader does not know); a claim holding one is never grounded.
+
 How candidates are found:
 
 1. *Seeds* are tokens that can carry a value: ``token.like_num``, tokens with a digit (``56bn``,
@@ -24,6 +28,12 @@ How candidates are found:
    trailing punctuation) are trimmed. This both merges ranges NER splits (``$5-7 million``,
    ``5 PM to 9 PM``, ``17:0-21:0``) and trims NER entities that hold extra words (``the fiscal
    quarter ending in March``).
+   Before the windows, forms that are one value whatever the windows would make of them: a
+   share of a whole before "of" (``three quarters of``, ``>1/3 of``: a percent,
+   :func:`~.quantity_tokens.share_at`), ``every 12 hours`` (twice a day, noun ``"day-time"``),
+   a match's score (``beat Sevilla 2-1``: kind ``"score"``), a figure in words restated in
+   digits (``sixty (60) days``); after it, the period a percent change is measured over
+   (``+12% YoY``: noun ``"year-change"``).
 4. A year-less month/ordinal that is only part of a longer DATE entity (``the second quarter``,
    ``the fiscal quarter ending in March``) is dropped: it names a period, not a value.
 """
@@ -36,10 +46,11 @@ from spacy.tokens import Doc, Span
 
 from . import extensions  # noqa: F401  (registers Span._.quantity)
 from ..text.citations import KEYWORDS
-from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
+from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
-from .quantity_tokens import (change_role, _frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one,
-                              _joinable, _measured, _same_value, _soft_breaks, identifier_number)
+from .quantity_tokens import (_frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one, _joinable,
+                              _measured, _same_value, _soft_breaks, change_role, compared_period, every_hours,
+                              identifier_number, is_change, match_score, restated_figure, share_at, unread_figure)
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7
@@ -78,6 +89,8 @@ class QuantityFinder:
         self._labels = {w.lower() for w in lex["label_words"]}
         self._change_verbs = set(lex["change_verbs"])
         self._number_words = set(lex["number_words"]) | set(lex["tens_words"])
+        self._number_values: dict[str, int] = dict(lex["number_words"])
+        self._approximators: dict[str, str] = dict(lex["approximators"])
         self._frequency_words = set(lex.get("frequency_words", ()))
         self._frequency_periods = set(lex.get("frequency_periods", ()))
         self._period_adverbs: dict[str, str] = dict(lex.get("period_adverbs", {}))  # "twice daily": a day
@@ -92,17 +105,25 @@ class QuantityFinder:
         spans: list[Span] = []
         last_end = 0
         for tok in doc:
-            if tok.i < last_end or tok.i in blocked or not self._is_seed(tok):
+            if tok.i < last_end or tok.i in blocked:
                 continue
-            found = self._best_window(doc, tok.i, last_end, blocked)
+            every = every_hours(doc, tok.i, self._number_values)
+            found = every or share_at(doc, tok.i, self._approximators)
+            if found is None and not self._is_seed(tok):
+                continue
+            found = (found or match_score(doc, tok.i) or restated_figure(doc, tok.i, blocked)
+                     or self._best_window(doc, tok.i, last_end, blocked))
             if found is None:
                 continue
             start, end, q = found
             if _is_period_name(doc, start, end, q) or _is_pronoun_one(doc, start, end) or self._is_fraction(doc, start, q):
                 continue
+            period = compared_period(doc, end) if q.kind == "percent" else None
+            if period is not None:
+                end = period[1]  # "+12% YoY": the abbreviation is part of the value
             span = doc[start:end]
             value = q.to_dict()
-            value["noun"] = self._noun(span, q)
+            value["noun"] = "day-time" if every else period[0] if period else self._noun(span, q)  # "every 12 hours": twice daily
             value["head"] = _head_verb_of(span)
             if (role := change_role(span, self._change_verbs, q.kind)) is not None:
                 value["change"] = role
@@ -110,6 +131,8 @@ class QuantityFinder:
             spans.append(span)
             last_end = end
         doc.spans[QUANTITIES_KEY] = spans
+        read = {i for sp in spans for i in range(sp.start, sp.end)}
+        doc.spans[UNREAD_KEY] = [doc[t.i : t.i + 1] for t in doc if t.i not in read and t.i not in blocked and unread_figure(t)]
         return doc
 
     # serialisation: the component has no state, these exist so nlp.to_disk/from_disk work
@@ -133,6 +156,8 @@ class QuantityFinder:
         if tok.like_num or _HAS_DIGIT.search(tok.text):
             return True
         low = tok.lower_.rstrip(".")
+        if low == "half":
+            return True  # "an hour and a half", "half an hour"
         if low in ("noon", "midnight"):
             return True  # "closes at midnight": a time of day without a digit
         if low in self._frequency_words:
@@ -161,7 +186,9 @@ class QuantityFinder:
                 end = c["end"] if not c.get("quote") else c["start"] + c["marker"].find(c["quote"])
                 marker = doc.char_span(c["start"], max(end, c["start"] + 1), alignment_mode="expand")
                 if marker is not None:
-                    out.update(range(marker.start, marker.end))
+                    # a token that holds a figure before a glued marker ("8%[1", "billion[1") is
+                    # read: the figure reader takes the marker off (figures.clean_figure)
+                    out.update(t.i for t in marker if t.idx >= c["start"])
         for tok in doc:
             # [1], [1, 3], [S2]
             if tok.text in ("[", "("):
@@ -206,7 +233,7 @@ class QuantityFinder:
                 out.add(tok.i)
             # "Store 7", "Room 310", "Flight 212": a number that names a thing (sourced_entities
             # makes it a name)
-            if identifier_number(tok):
+            if identifier_number(tok) and match_score(doc, tok.i) is None:  # "beat Sevilla 2-1": a score
                 out.add(tok.i)
         return out
 
@@ -238,7 +265,7 @@ class QuantityFinder:
                 if not start <= seed < end:
                     continue
                 span = doc[start:end]
-                if self._is_change(span):
+                if is_change(span, self._change_verbs):
                     continue
                 if end + 1 < len(doc) and doc[end].text == "-" and doc[end + 1].lower_ == "old" and doc[end - 1].is_alpha:
                     continue  # "23-year-old" is an age, not a duration of 23 years
@@ -264,22 +291,6 @@ class QuantityFinder:
                     changed = True
                     break
         return start, end, q
-
-    def _is_change(self, span: Span) -> bool:
-        """``rose from $10 million to $12 million``: two values of a change, not a range.
-
-        The parser attaches ``from`` (just before or at the start of the window) to the change
-        verb (``change_verbs`` in ``models/units.json``); a ``to`` inside the window then
-        separates the old and the new value.
-        """
-        doc = span.doc
-        if not any(t.lower_ == "to" for t in span):
-            return False
-        for i in range(max(0, span.start - 3), span.end):
-            tok = doc[i]
-            if tok.lower_ == "from" and tok.head.lemma_.lower() in self._change_verbs and tok.head.pos_ in ("VERB", "AUX"):
-                return True
-        return False
 
     def _is_fraction(self, doc: Doc, start: int, q: Quantity) -> bool:
         """``a third``, ``two fifths``: an ordinal word after a count is a fraction, not a rank."""

@@ -8,11 +8,14 @@ Functions of spaCy tokens and spans only (no component state), for :mod:`.quanti
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Collection, Mapping
 
 from spacy.tokens import Doc, Span, Token
 
-from ..text.quantity import Quantity
+from ..text.figures import clean_figure
+from ..text.quantity import Quantity, parse_quantity
 from .extensions import CLAIMS_KEY, SKIPPED_KEY
 
 _CALENDAR = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -176,3 +179,207 @@ def change_role(span: Span, change_words: Collection[str], kind: str) -> str | N
     if root.dep_ in ("compound", "amod", "nummod") and head.pos_ == "NOUN" and head.lemma_.lower() in change_words:
         return "by"  # "a 50% rise"
     return None
+
+
+# a character that marks a token with a digit as a figure (a sign, percent, currency, an escape,
+# a full-width or invisible character, a superscript): such a token read as no value is a
+# figure the reader could not read; digits with only [.,:/-] are as often codes, dates and scores
+_FIGURE_MARKS = re.compile(r"[%\u2030+\u00b1$\u00a3\u20ac\u00a5\u20b9\\&\uff01-\uff5e\u200b\u200c\u200d\u2060\ufeff\u00ad"
+                           r"\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
+_SCALE = frozenset(("%", "percent", "per", "thousand", "million", "billion", "trillion", "bn", "mn", "tn"))
+_CURRENCY = frozenset("$\u00a3\u20ac\u00a5\u20b9")
+
+
+def unread_figure(tok: Token) -> bool:
+    """The token looks like a figure but was read as no value (the caller knows it was not):
+    it holds a digit once a glued citation marker is taken off, and either a mark of a figure
+    (a sign, ``%``, a currency symbol, a backslash or ``&`` escape, a full-width, invisible or
+    superscript character: "+12", "12\\%", "12&#37", "1\u200b2") or, written in digits with ``.``
+    and ``,`` only, a currency symbol before it or a percent sign or scale word after it
+    ("€ 2,9,5 billion"). A word with letters ("Q3", "COVID-19") is no figure."""
+    text = tok.text
+    if not any(c.isdigit() for c in text):
+        return False
+    cleaned = clean_figure(text)
+    if not any(c.isdigit() for c in cleaned) or any(c.isalpha() for c in cleaned):
+        return False
+    if _FIGURE_MARKS.search(text):
+        return True
+    if not re.fullmatch(r"[\d.,]+", text):
+        return False
+    doc = tok.doc
+    before = doc[tok.i - 1].text if tok.i > 0 else ""
+    after = doc[tok.i + 1].lower_ if tok.i + 1 < len(doc) else ""
+    return before in _CURRENCY or after in _SCALE
+
+
+# the words of a sentence that reports a match ("beat", "won", "a 2-1 win"): a "2-1" in it is its score
+_MATCH_WORDS = frozenset(("beat", "defeat", "win", "lose", "draw", "tie", "edge", "thrash", "rout", "down", "overcome",
+                          "score", "scoreline", "victory", "loss", "match", "game", "final", "fixture", "a.e.t", "aet",
+                          "penalty", "pen", "extra", "overtime", "half", "lead", "trail", "equalise", "equalize"))
+_DIGIT = re.compile(r"\d")
+_SCORE_TOKEN = re.compile(r"(\d{1,3})[-\u2013\u2014](\d{1,3})")
+
+
+def match_score(doc: Doc, i: int) -> tuple[int, int, Quantity] | None:
+    """A match's score starting at token ``i`` ("beat Sevilla 2-1", "won 3\u20131 a.e.t.", "a 2 - 0
+    win"): ``(start, end, Quantity)`` of kind ``"score"`` (``low``/``high``: the lower and higher
+    of the two goals or points, the order of the teams being the sentence's), when its sentence
+    has a word of a match (beat, won, lost, drew, a win, the final, ...); None otherwise, and
+    for a dash between two numbers elsewhere (a range, "5-7 days")."""
+    tok = doc[i]
+    if (m := _SCORE_TOKEN.fullmatch(tok.text)) is not None:
+        a, b, end = int(m.group(1)), int(m.group(2)), i + 1
+    elif (tok.text.isdigit() and len(tok.text) <= 3 and i + 2 < len(doc) and doc[i + 1].text in ("-", "\u2013", "\u2014")
+          and doc[i + 2].text.isdigit() and len(doc[i + 2].text) <= 3):
+        a, b, end = int(tok.text), int(doc[i + 2].text), i + 3
+    else:
+        return None
+    if end < len(doc) and doc[end].text in ("%", "-") or i > 0 and doc[i - 1].text in ("$", "-", "\u2013"):
+        return None
+    if end < len(doc) and doc[end].pos_ in ("NOUN", "PROPN") and doc[end].lemma_.lower() not in _MATCH_WORDS and doc[end].is_alpha:
+        return None  # "lose 1-2 pounds a week": a range of what follows, not a score
+    if not any(t.lemma_.lower().rstrip(".") in _MATCH_WORDS or t.lower_.rstrip(".") in _MATCH_WORDS for t in tok.sent):
+        return None
+    text = doc[i:end].text
+    return i, end, Quantity("score", float(min(a, b)), float(max(a, b)), "score", "score", 0.0, None, text)
+
+
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4, "fifth": 5,
+          "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}
+_SIGNS = {">": "more than", "<": "fewer than", "\u2265": "at least", "\u2264": "up to", "\u2248": "about", "~": "about"}
+_SHARE = re.compile(r"(?:(?P<ap>[<>\u2265\u2264\u2248~]|[a-z]+(?: [a-z]+){0,2})\s*)??"
+                    r"(?:(?P<n>an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?P<d>[a-z]+)|(?P<h>half)"
+                    r"|(?P<fn>\d{1,2})\s?/\s?(?P<fd>\d{1,2}))\s+(?P<of>of|the)\b", re.I)
+_APPROX_FIRST = frozenset(("more", "over", "nearly", "almost", "about", "around", "roughly", "approximately", "some", "just",
+                           "well", "less", "fewer", "under", "at", "up", "close", "upwards", "north", "in", "no", "not", "greater",
+                           "above", "below", "exceeding", "an", "estimated", "circa", "a"))
+_NOT_SHARE_BEFORE = frozenset(("first", "second", "last", "latter", "former", "the", "other", "back", "front", "top", "bottom"))
+
+
+def share_at(doc: Doc, i: int, approximators: Mapping[str, str]) -> tuple[int, int, Quantity] | None:
+    """A share of a whole starting at token ``i``, as a percent: "three quarters of voters" (75%),
+    "a third of sales", "half the staff" (50%), "1/3 of revenue", with a bound or approximator
+    before it ("more than a third of", ">1/3 of", "nearly half of"; ``approximators`` of
+    ``models/units.json``): ``(start, end, Quantity)`` over the words of the share (not the
+    "of"), read to half a percent. Only before "of" (and "half" before "the"): "a third
+    party", "the third quarter" and "two quarters" alone are no shares; nor "the first half of"."""
+    tok = doc[i]
+    first = tok.lower_
+    if not (first in _COUNTS or first == "half" or first in _SIGNS or first[:1].isdigit() or first in _APPROX_FIRST
+            or first in approximators) or i > 0 and doc[i - 1].lower_ in _NOT_SHARE_BEFORE:
+        return None
+    m = _SHARE.match(doc.text, tok.idx, min(len(doc.text), tok.idx + 60))
+    if m is None or m.start("ap") not in (-1, tok.idx) and m.start() != tok.idx:
+        return None
+    if m.group("h"):
+        n, d = 1, 2
+    elif m.group("fn"):
+        n, d = int(m.group("fn")), int(m.group("fd"))
+    else:
+        n, d = _COUNTS.get(m.group("n").lower()), _PARTS.get(m.group("d").lower())
+        if d is None or (n > 1) != m.group("d").lower().endswith(("s", "halves")) and d != 2:
+            return None
+    if m.group("of").lower() == "the" and not m.group("h") or not d or not 0 < n < d:
+        return None
+    approx = None
+    if m.group("ap"):
+        approx = _SIGNS.get(m.group("ap")) or approximators.get(m.group("ap").lower())
+        if approx is None:
+            return None
+    v = 100.0 * n / d
+    d_ = 0.1 * v
+    lo, hi = {"about": (v - d_, v + d_), "more than": (v, math.inf), "at least": (v, math.inf), "fewer than": (-math.inf, v),
+              "up to": (-math.inf, v), "nearly": (v - d_, v)}.get(approx or "", (v, v))
+    span = doc.char_span(tok.idx, m.start("of"), alignment_mode="contract")
+    if span is None or span.start != i:
+        return None
+    text = span.text
+    return i, span.end, Quantity("percent", lo, hi, "%", "%", 0.5, approx, text)
+
+
+_HOURS = frozenset(("hour", "hours", "hr", "hrs", "h"))
+
+
+def every_hours(doc: Doc, i: int, number_words: Mapping[str, int]) -> tuple[int, int, Quantity] | None:
+    """A dose's rhythm: "every 12 hours", "every eight hours" at token ``i`` ("every"), as the
+    times a day it comes to (2, 3: the value of "twice daily", "three times a day", whose noun is
+    ``"day-time"``); None for another text, or hours that do not divide a day."""
+    if doc[i].lower_ not in ("every", "each") or i + 2 >= len(doc) or doc[i + 2].lower_ not in _HOURS:
+        return None
+    count = doc[i + 1].lower_
+    n = int(count) if count.isdigit() else number_words.get(count)
+    if not isinstance(n, int) or n <= 0 or 24 % n:
+        return None
+    times = 24 // n
+    return i, i + 3, Quantity("number", float(times), float(times), None, None, 0.0, None, doc[i : i + 3].text)
+
+
+_PERIOD_ABBREVIATIONS = {"yoy": "year", "qoq": "quarter", "mom": "month", "wow": "week", "y/y": "year", "q/q": "quarter",
+                         "m/m": "month", "w/w": "week"}
+_PERIODS = frozenset(("year", "quarter", "month", "week", "day"))
+
+
+def compared_period(doc: Doc, end: int) -> tuple[str, int] | None:
+    """The period a change in percent is measured over, written right after it: "+12% YoY",
+    "3% y/y", "5% year-over-year", "4% year on year" -> ``("year-change", end)``, where ``end``
+    takes in an abbreviation (which is then part of the value, no name: "YoY") but not the words;
+    None when none follows token ``end``."""
+    words = [t.lower_.rstrip(".") or t.lower_ for t in doc[end : end + 5]]
+    if not words:
+        return None
+    for n in (3, 1):
+        abbreviation = "".join(words[:n])
+        if len(words) >= n and abbreviation in _PERIOD_ABBREVIATIONS and (n == 1 or words[1] == "/"):
+            return f"{_PERIOD_ABBREVIATIONS[abbreviation]}-change", end + n
+    phrase = [w for w in words if w != "-"]
+    if len(phrase) >= 3 and phrase[0] in _PERIODS and phrase[1] in ("over", "on") and phrase[2] == phrase[0]:
+        return f"{phrase[0]}-change", end
+    return None
+
+
+def restated_figure(doc: Doc, i: int, blocked: Collection[int]) -> tuple[int, int, Quantity] | None:
+    """A figure in words restated in digits, as contracts write it ("sixty (60) days",
+    "ten (10) percent"): one value, the digits read with the words after the bracket,
+    over the whole span. None when the words and the digits disagree ("sixty (90) days": a
+    fault of the text, whose two values are then read apart, the words as a bare number), and
+    for any other text."""
+    j = i
+    while j < len(doc) and doc[j].is_alpha and (doc[j].like_num or doc[j].lower_ in ("and", "-") and j > i):
+        j += 1
+    if j == i or j + 2 >= len(doc) or doc[j].text != "(" or doc[j + 2].text != ")" or not _DIGIT.search(doc[j + 1].text):
+        return None
+    words = parse_quantity(doc[i:j].text)
+    if words is None:
+        return None
+    for end in range(min(len(doc), j + 3 + 3), j + 2, -1):
+        if any(k in blocked or "\n" in doc[k].text for k in range(j + 3, end)):
+            continue
+        q = parse_quantity(f"{doc[j + 1].text} {doc[j + 3 : end].text}".strip())
+        if q is not None:
+            if words.kind != "number" or not _same_number(doc[j + 1].text, words.low):
+                return None  # "sixty (90) days": the text disagrees with itself, two values stay two
+            return i, end, Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, doc[i:end].text)
+    return None
+
+def _same_number(digits: str, value: float) -> bool:
+    q = parse_quantity(digits)
+    return q is not None and q.low == value
+
+
+def is_change(span: Span, change_verbs: Collection[str]) -> bool:
+    """``rose from $10 million to $12 million``: two values of a change, not a range.
+
+    The parser attaches ``from`` (just before or at the start of the window) to the change
+    verb (``change_verbs`` in ``models/units.json``); a ``to`` inside the window then
+    separates the old and the new value.
+    """
+    doc = span.doc
+    if not any(t.lower_ == "to" for t in span):
+        return False
+    for i in range(max(0, span.start - 3), span.end):
+        tok = doc[i]
+        if tok.lower_ == "from" and tok.head.lemma_.lower() in change_verbs and tok.head.pos_ in ("VERB", "AUX"):
+            return True
+    return False

@@ -38,6 +38,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from .figures import and_a_half, clean_figure
 from .lexicons import load_lexicon as _load_lexicon
 
 __all__ = ["Quantity", "parse_quantity", "compare", "comparable", "load_lexicon"]
@@ -70,8 +71,9 @@ class Quantity:
     """A parsed value.
 
     Attributes:
-        kind: ``"number"``, ``"percent"``, ``"money"``, ``"measure"``, ``"date"``, ``"time"`` or
-            ``"ordinal"``.
+        kind: ``"number"``, ``"percent"``, ``"money"``, ``"measure"``, ``"date"``, ``"time"``,
+            ``"ordinal"`` or ``"score"`` (a match's score, "2-1": the two numbers as ``low``/``high``,
+            lower first; found by ``sourced_quantities``, never by :func:`parse_quantity`).
         low: Lower end of the value interval in base units (may be ``-inf``).
         high: Upper end (may be ``inf``); ``low == high`` for an exact value.
         unit: ``"%"`` (or ``"pp"`` for percentage points) for percent; ISO 4217 code for money;
@@ -135,7 +137,7 @@ def comparable(a: Quantity, b: Quantity) -> bool:
     (calendar ``day`` vs year-less ``yearday``).
     """
     if a.kind == b.kind:
-        if a.kind in ("number", "ordinal", "time"):
+        if a.kind in ("number", "ordinal", "time", "score"):
             return True
         if a.kind in ("money", "percent", "date"):
             return a.unit == b.unit
@@ -173,11 +175,17 @@ def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     """
     if not comparable(claim, source):
         return "incomparable"
+    if claim.kind == "score":  # a match's score is its two numbers, or another score
+        return "match" if (claim.low, claim.high) == (source.low, source.high) else "conflict"
     # a bound ("more than 5%", "at least 500") is stated as written: its end is not rounded
     widen = 0.0 if math.isinf(claim.low) != math.isinf(claim.high) else claim.precision
     if (claim.kind in ("money", "number", "measure") and not claim.approx and not source.approx
             and math.isfinite(claim.low) and math.isfinite(claim.high)):
         widen = min(widen, _ROUNDING * max(abs(claim.low), abs(claim.high)))
+    if claim.kind == "measure" and (stated := converted_precision(claim, source)) is not None:
+        # "900 kg" for "2,000 lb" (907 kg): a converted value rounds at the claim's last
+        # non-zero digit, by no more than 5% ("907.2 kg" states 907.2, not 900)
+        widen = max(widen, min(stated, _ROUNDING * max(abs(claim.low), abs(claim.high))))
     lo, hi = claim.low - widen, claim.high + widen
     s_lo, s_hi = source.low, source.high
     finite = [abs(x) for x in (lo, hi, s_lo, s_hi) if not math.isinf(x)]
@@ -202,6 +210,44 @@ def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     if s_hi < lo - eps or s_lo > hi + eps:
         return "conflict"
     return "partial"
+
+
+_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def unit_factor(q: Quantity) -> float | None:
+    """The size in base units of one of the unit a measure was written in ("2,000 lb" ->
+    0.4536 kg); None when it cannot be told (a range's ends, an approximator, an offset unit
+    such as a temperature, a count in words, text that does not read with its number replaced by 1)."""
+    if q.kind != "measure" or q.approx or q.low != q.high or "temperature" in (q.dimension or "") or not _FIGURE.search(q.text):
+        return None  # "two days": a count in words is no unit of its own
+    one = parse_quantity(_FIGURE.sub("1", q.text, count=1))
+    return one.low if one is not None and one.low == one.high and one.low > 0 else None
+
+
+def converted_precision(claim: Quantity, source: Quantity) -> float | None:
+    """When the claim's measure is written in another unit than the source's ("900 kg" against
+    "2,000 lb"): half a unit of the claim's last non-zero digit before the point, in base units
+    ("900" -> 50 kg, "190 L" -> 5 L; a written decimal, "907.2", keeps its own precision);
+    None when the units are the same or either cannot be told."""
+    fc, fs = unit_factor(claim), unit_factor(source)
+    if fc is None or fs is None or math.isclose(fc, fs, rel_tol=1e-9):
+        return None
+    m = _FIGURE.search(claim.text)
+    digits = m.group(0).replace(",", "") if m else ""
+    if not digits or "." in digits:
+        return claim.precision
+    zeros = len(digits) - len(digits.rstrip("0"))
+    return max(claim.precision, 0.5 * 10 ** zeros * fc) if zeros < len(digits) else claim.precision
+
+
+def conversion(claim: Quantity, source: Quantity) -> str | None:
+    """The conversion a match of two measures applied, for a reason ("2,000 lb = 907 kg"); None
+    when they are written in one unit."""
+    fc, fs = unit_factor(claim), unit_factor(source)
+    if fc is None or fs is None or math.isclose(fc, fs, rel_tol=1e-9):
+        return None
+    return f"{source.text} = {source.low / fc:.4g} {_FIGURE.sub('', claim.text, count=1).strip()}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -240,7 +286,7 @@ _TRAIL_PUNCT = ".,;:!?"
 
 
 def _normalise(text: str) -> str:
-    t = text.translate(_DASHES).strip(_STRIP_CHARS).lstrip(_LEAD_PUNCT + _STRIP_CHARS)
+    t = clean_figure(text).translate(_DASHES).strip(_STRIP_CHARS).lstrip(_LEAD_PUNCT + _STRIP_CHARS)
     # trailing sentence punctuation, but keep "p.m." / "a.m." / abbreviations with an inner dot
     while t and t[-1] in _TRAIL_PUNCT:
         if t[-1] == "." and re.search(r"(?:\b[ap]\.m|\bc|\bca|approx|\brs)\.$", t, re.I):
@@ -853,7 +899,11 @@ def _parse_cached(text: str, label: str | None) -> Quantity | None:
         q = parser(t) if parser is not None else _parse_numeric(t0)
         if q is not None:
             return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, t0)
+    if "half" in t and (q := _parse_numeric(and_a_half(t, _lex()["number_words"]))) is not None and q.kind == "measure":
+        return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, t0)
     return None
+
+
 
 
 def _has_value_word(t: str) -> bool:
@@ -862,7 +912,7 @@ def _has_value_word(t: str) -> bool:
     return bool(
         words & set(lex["number_words"]) or words & set(lex["tens_words"]) or words & set(lex["ordinal_words"])
         or words & set(lex["frequency_words"])
-        or words & set(lex["months"]) or words & {"hundred", "thousand", "million", "billion", "trillion", "noon", "midnight"}
+        or words & set(lex["months"]) or words & {"hundred", "thousand", "million", "billion", "trillion", "noon", "midnight", "half"}
     )
 
 

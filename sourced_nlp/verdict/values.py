@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..text.quantity import Quantity, compare
+from ..text.quantity import Quantity, compare, conversion
 from .types import QuantityRecord
 from .words import same_word
 
@@ -131,4 +131,21 @@ def change_amounts(claim: Quantity, levels: list[tuple[QuantityRecord, Quantity]
             q = Quantity(claim.kind, value, value, claim.unit, claim.dimension, 0.0, None, shown)
             d = {**q.to_dict(), "noun": ad.get("noun"), "head": ad.get("head")}
             out.append(({**d, "reading": reading} if reading else d, q))
+    return out
+
+
+def conversions(values: list[tuple[QuantityRecord, Quantity]], passages: list) -> list[str]:
+    """The unit conversions by which the claim's measures ``values`` match the values of
+    ``passages`` (:class:`~sourced_nlp.verdict.passage.Passage`), one each: ``["2,000 lb = 907.2 kg"]``;
+    empty when every match is in the claim's own unit."""
+    out: list[str] = []
+    for qd, q in values:
+        if q.kind != "measure":
+            continue
+        for p in passages:
+            note = next((c for sd, s in p.quantities if nouns_compatible(qd, sd) and compare_values(q, s) == "match"
+                         and (c := conversion(q, s))), None)
+            if note:
+                out.append(note)
+                break
     return out

@@ -18,6 +18,7 @@ from .rules import DEFAULT_RULES
 from .rules.contradicted import contradicted
 from .thresholds import Thresholds
 from .types import ClaimRecord, Result, result
+from .values import conversions
 from .words import WordMatcher, word_in
 
 
@@ -122,7 +123,7 @@ class Verifier:
                     # the grounding is taken back: a passage that states otherwise now decides
                     found = contradicted(ctx)
                     return guarded if found is None else self.admitted(found)
-                return guarded
+                return with_conversions(ctx, guarded)
         raise RuntimeError("no rule of the verdict decided: the last rule must always decide")
 
     def admitted(self, res: Result) -> Result:
@@ -145,3 +146,15 @@ class Verifier:
             if veto is not None and (taken := veto(ctx, res)) is not None:
                 return taken
         return res
+
+
+def with_conversions(ctx: ClaimContext, res: Result) -> Result:
+    """A grounded ``res`` whose claim states a measure in another unit than its evidence, with
+    the conversion that matched them in its reason ("stated in the source (2,000 lb = 907.2 kg)");
+    any other result as is."""
+    if res["verdict"] != "grounded" or not any(q.kind == "measure" for _, q in ctx.values):
+        return res
+    shown = [(e["source"], e["start"]) for e in res["evidence"]]
+    passages = [p for pid in ctx.candidates if ((p := ctx.passage(pid)).source, ctx.evidence(pid)["start"]) in shown]
+    notes = conversions(ctx.values, passages)
+    return dict(res, reason=f"{res['reason']} ({'; '.join(notes)})") if notes else res  # type: ignore[return-value]

@@ -18,10 +18,12 @@ from .fused import fused
 from .passage import grounded_passage
 from .quote import quote
 from .spread import spread
+from .unread import unread_figure
 from .unverified import unverified
 
 #: the decision order, tried first to last
 DEFAULT_RULES: tuple[Rule, ...] = (
+    unread_figure,     # unverified.unread_figure: a veto only, a figure not read blocks grounded
     cited,             # grounded.cited / contradicted.cited: the cited sources first
     rating,            # records: contradicted.rating / unverified.rating
     closed_days,       # records: contradicted.hours / unverified.hours

@@ -52,6 +52,7 @@ from ..passage import single
 from ..records.fields import field_conflicts
 from ..records.hours import day_times, hours_line, own_day_conflicts
 from ..types import Result, result
+from ..values import compare_values, to_quantity
 from ..words import entity_in
 from ..wordalign import default_guard_lexicon
 
@@ -163,9 +164,24 @@ def _conflict_stands(ctx: ClaimContext, al: Alignment) -> bool:
     for other in ctx.alignments:
         if other is al or other.ents_missing or _provisional(ctx, other.pid):
             continue
-        if any(id(m) in conflicting for m in other.q_match) and other.coverage >= al.coverage - ctx.t.conflict_margin:
+        if any(id(m) in conflicting for m in other.q_match) and (
+                other.coverage >= al.coverage - ctx.t.conflict_margin or _same_act(ctx, al, other.pid)):
             return False
     return True
+
+
+def _same_act(ctx: ClaimContext, al: Alignment, pid: int) -> bool:
+    """The passage ``pid`` states a conflicting measure of the claim with the claim's own verb
+    ("leave it on for half an hour" for the claim's "Leave it on for half an hour", where another
+    step says "Leave it on for 15 to 20 minutes"): the claim's act is there, however few of its
+    other words the passage holds."""
+    for qd, _ in al.q_conflict:
+        q = to_quantity(qd)
+        if q is None or q.kind != "measure" or not qd.get("head"):
+            continue
+        if any(sd.get("head") == qd["head"] and compare_values(q, s) == "match" for sd, s in ctx.passage(pid).quantities):
+            return True
+    return False
 
 
 def _provisional(ctx: ClaimContext, pid: int) -> bool:
