@@ -127,9 +127,11 @@ def _open_output(out: str):
 
 
 @contextlib.contextmanager
-def _output(out: Optional[str]):
-    """The stream to write a result to: the file ``out`` (opened, then closed), or stdout for
-    None or ``-`` (flushed).
+def _output(out: Optional[str], whole: bool = True):
+    """The stream to write a result to: the file ``out``, or stdout for None or ``-`` (flushed).
+    With ``whole`` (a report), ``out`` gets the result only once all of it is written
+    (:func:`.whole.whole_file`: a failed write leaves the old file, or none); without it (the
+    results ``batch`` streams, line by line), ``out`` is opened, written as it goes and closed.
 
     Raises:
         SourceError: ``out`` (or standard output) cannot be opened or written (a full disk,
@@ -138,15 +140,19 @@ def _output(out: Optional[str]):
     """
     out = None if out == "-" else out
     name = out or "standard output"
-    fh = _open_output(out) if out else sys.stdout
+    if out and whole:
+        from .whole import whole_file
+
+        opened = whole_file(out)
+    else:
+        opened = contextlib.closing(_open_output(out)) if out else contextlib.nullcontext(sys.stdout)
     try:
-        try:
-            yield fh
-        finally:
-            if out:
-                fh.close()
-            else:
-                fh.flush()
+        with opened as fh:
+            try:
+                yield fh
+            finally:
+                if not out:
+                    fh.flush()
     except BrokenPipeError:
         if out:
             raise SourceError(f"cannot write {name}: broken pipe") from None

@@ -166,7 +166,7 @@ def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, gates: tup
          resume: bool, nlp: Any, judge_cfg: Optional[dict], dask: Optional[str], partition_size: int) -> int:
     """The run of :func:`batch` once its records are read and OUT is locked."""
     results, size = resume_prefix(out, rows, _where(file)) if resume else ([], 0)
-    stream = resume_stream(out, size) if resume else _output(out)
+    stream = resume_stream(out, size) if resume else _output(out, whole=False)  # streamed, resumable
     todo = rows[len(results):]
     first_new = len(results)  # the results this run adds (the audit log gets only these)
     good = [rec for _, _, rec, err in todo if err is None]
