@@ -310,3 +310,45 @@ def test_a_judge_that_answers_adds_no_line(tmp_path):
     done = run("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", "./myjudge.py:ask",
                "--fail-on", "judge-error", cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+# ------------------------------------------------------------ a judge that invents every quote
+
+INVENTED_LINE = ("judge: 1 of 1 claims got no usable verdict, every quote failed the check against the sources (the "
+                 "quote is in no source: \"the chief executive resigned in March\"): they keep the rules' verdict "
+                 "(--fail-on judge-error fails the gate on this)\n")
+
+
+def _inventing_judge(folder: Path, name: str) -> str:
+    (folder / f"{name}.py").write_text(
+        "def ask(inp):\n"
+        "    return {'verdict': 'grounded', 'source': 's.txt', 'quote': 'the chief executive resigned in March',\n"
+        "            'reason': 'stated'}\n", encoding="utf8")
+    (folder / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
+    (folder / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
+    return f"{name}:ask"
+
+
+def test_a_judge_that_invents_every_quote_is_said_on_stderr_and_can_fail_the_gate(tmp_path):
+    ref = _inventing_judge(tmp_path, "inventjudge_check")
+    args = ("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref)
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == INVENTED_LINE, done.stderr
+    done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == INVENTED_LINE + ("gate: the judge's verdict was discarded for 1 of 1 claims (its quotes "
+                                           "failed the check against the sources)\n")
+
+
+def test_a_batch_whose_judge_invents_its_quotes_counts_them_in_its_summary(tmp_path):
+    ref = _inventing_judge(tmp_path, "inventjudge_batch")
+    record = {"output": "Revenue rose 8%. The CEO resigned.", "sources": [{"id": "s.txt", "text": "Revenue rose 8%."}]}
+    (tmp_path / "r.jsonl").write_text(json.dumps(record) + "\n" + json.dumps(record) + "\n", encoding="utf8")
+    args = ("batch", "r.jsonl", "-o", "out.jsonl", "--judge", "callable", "--judge-model", ref)
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        INVENTED_LINE.replace("1 of 1", "2 of 2").rstrip("\n"),
+        "2 records: 2 checked, 0 failed the gate, 0 malformed; judge: 2 of 2 verdicts discarded"]
+    done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 1 and "2 records: 2 checked, 2 failed the gate" in done.stderr, done.stderr

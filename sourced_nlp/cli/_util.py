@@ -25,7 +25,7 @@ from ..files import load_source_file, read_answer, read_stdin
 from ..text.sources import normalize_sources
 from .audit import audit_app
 from .eval import eval_app
-from .gate import DEFAULT_FAIL_ON, _gate, _validate_gates, fail_on_gates, judge_failure_line, judge_failures
+from .gate import DEFAULT_FAIL_ON, _gate, _validate_gates, fail_on_gates, judge_lines
 from .outputs import UsageError, _same_file
 from .stdout import quiet_stdout
 
@@ -342,7 +342,7 @@ def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[st
     :mod:`.strict`; a saved report from ``--json-input`` is shown as saved), the gates checked, the report made, logged, written, and the
     gate's exit code returned. ``fail_on``: the ``--fail-on`` values given (a list; the first
     of ``DEFAULT_FAIL_ON[command]`` when none names a verdict), or one gate as a string.
-    A judge whose requests failed is said on stderr (one line), whatever the gate."""
+    A judge whose requests failed, or whose verdicts were discarded, is said on stderr (a line each), whatever the gate."""
     from ..evaluation import audit as _audit
     from . import judge as judging
     from .outputs import _check_written
@@ -357,7 +357,6 @@ def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[st
     report = _report_for(answer, sources, json_input, how, nlp)
     _audit.log_files(audit, command, report, [answer, json_input, *(sources or [])])
     _emit_or_reader_gone(report, fmt, out, verbose)
-    failed, asked, first = judge_failures(report)
-    if failed:
-        typer.echo(judge_failure_line(failed, asked, first), err=True)
+    for line in judge_lines([report])[0]:
+        typer.echo(line, err=True)
     return _gate(report, fail_on, fail_under, min_coverage, judge_error)

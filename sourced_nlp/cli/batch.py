@@ -18,7 +18,7 @@ from ..report.model import Report
 from ..files import read_stdin_bytes
 from . import judge as judging
 from ._util import AUDIT_HELP, BatchFormat, _output, _stdout_console, _where, app
-from .gate import DEFAULT_FAIL_ON, FAIL_ON_METAVAR, FailOn, fail_on_gates, judge_failure_line, judge_failures
+from .gate import DEFAULT_FAIL_ON, FAIL_ON_METAVAR, FailOn, fail_on_gates, judge_discards, judge_failures, judge_lines
 from .meaning import MEANING
 from .strict import STRICT, STRICT_LEVEL, strict_config, strict_level
 from .outputs import UsageError, _check_written
@@ -314,14 +314,14 @@ def _summary(results: list[dict], kept: Optional[int], fail_on: str, judge_error
     on a line of their own before it."""
     errors = [r for r in results if "error" in r]
     checked = [_report(r["report"]) for r in results if "report" in r]
-    judged = [judge_failures(rep) for rep in checked]
-    failing = sum(1 for rep, (no_verdict, _, _) in zip(checked, judged)
-                  if rep.failed(fail_on) or (judge_error and no_verdict))
+    failing = sum(1 for rep in checked
+                  if rep.failed(fail_on) or (judge_error and (judge_failures(rep)[0] or judge_discards(rep)[0])))
     done = f"; {len(results) - kept} done in this run, {kept} kept from the earlier run" if kept is not None else ""
-    failed, asked = sum(j[0] for j in judged), sum(j[1] for j in judged)
+    lines, failed, discarded, asked = judge_lines(checked)
     judge = f"; judge: {failed} of {asked} claims got no verdict" if failed else ""
-    if failed:
-        typer.echo(judge_failure_line(failed, asked, next(j[2] for j in judged if j[0])), err=True)
+    judge += f"; judge: {discarded} of {asked} verdicts discarded" if discarded else ""
+    for line in lines:
+        typer.echo(line, err=True)
     typer.echo(f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
                f"{len(errors)} malformed{done}{judge}", err=True)
     return 2 if errors else 1 if failing else 0
