@@ -190,13 +190,20 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
 
     Raises:
         SourceError: naming the file (or standard input): unreadable, not UTF-8, empty,
-            malformed JSON, a malformed saved report, or a malformed record.
+            malformed JSON (a key given twice included), JSON Lines (pointing to ``sourced batch``),
+            a malformed saved report, or a malformed record.
     """
     from ..files import _read_utf8, parse_json
 
     where = _where(path)
     text = read_stdin("JSON input") if path == "-" else _read_utf8(path, "JSON input")
-    value = parse_json(text, where)
+    try:
+        value = parse_json(text, where)
+    except SourceError as err:
+        if _json_lines(text):
+            raise SourceError(f"{where} holds one JSON record a line (JSON Lines): --json-input reads one record "
+                              f"or saved report; check every line with 'sourced batch {path}'") from err
+        raise
     if isinstance(value, dict) and "schema" in value:
         try:
             return Report.from_dict(value), None
@@ -209,6 +216,17 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
         return None, _validate_record(value)
     except SourceError as err:
         raise SourceError(f"{where}: {err}") from err
+
+
+def _json_lines(text: str) -> bool:
+    """Whether ``text`` is JSON Lines: more than one line, each a JSON object."""
+    import json
+
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    try:
+        return len(lines) > 1 and all(isinstance(json.loads(ln), dict) for ln in lines[:2])
+    except (ValueError, RecursionError):
+        return False
 
 
 def _emit(report: Report, fmt: str, out: Optional[str] = None, verbose: bool = False) -> None:

@@ -25,28 +25,30 @@ from .outputs import UsageError, _check_written
 from .signals import _FINISHED, Interrupted, _Signals
 
 def _parse_line(line: str) -> tuple[Any, Optional[str]]:
-    """One JSONL line parsed: ``(value, None)``, or ``(None, error)`` when it is not JSON.
+    """One JSONL line parsed: ``(value, None)``, or ``(None, error)`` when it is not JSON or an
+    object in it gives a key twice (``"output"`` twice: which one is meant?).
 
-    The fast parser (srsly) reads it first; when it fails, the standard ``json`` module reads
-    it again, so that the message is that module's (its words and column), and a line only the
-    fast parser refuses is still read.
+    The standard ``json`` module reads it (its C scanner, refusing a key given twice); a line
+    it refuses is read again by srsly, so that a line only that parser reads is still read.
     """
     import json
 
     import srsly
 
+    from ..files import DuplicateKey, unique_keys
+
     try:
-        return srsly.json_loads(line), None
-    except ValueError as err:
+        return json.loads(line, object_pairs_hook=unique_keys), None
+    except DuplicateKey as err:
+        return None, f"ambiguous record: {err}"
+    except RecursionError:
+        return None, "malformed JSON: nested too deeply to read"
+    except json.JSONDecodeError as jerr:
         try:
-            return json.loads(line), None
-        except json.JSONDecodeError as jerr:
+            return srsly.json_loads(line), None
+        except ValueError:
             msg = jerr.msg[:-3] if jerr.msg.endswith(" at") else jerr.msg
             return None, f"malformed JSON: {msg} at column {jerr.colno}"
-        except RecursionError:
-            return None, "malformed JSON: nested too deeply to read"
-        except ValueError:
-            return None, f"malformed JSON: {err}"
 
 
 def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]]]:
