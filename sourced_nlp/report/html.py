@@ -327,7 +327,7 @@ def _findings_html(report: "Report") -> str:
         return ""
     score = report.score
     parts = [f"score {score}/100" if score is not None else "score n/a"]
-    if report.coverage is not None and any(c.citations for c in report.claims):
+    if report.coverage is not None:  # None (JSON's null): no claim was checked against a citation
         parts.append(f"citation coverage {report.coverage:.0%}")
     parts.append(f"{len(findings)} finding(s)")
     rows = []
