@@ -235,6 +235,35 @@ def test_calibrate_replay_prints_and_writes_its_table(gold):
     assert result["agreement"] == round(agree, 4)
     assert f"agreement {agree:.1%} on 160 claims" in done.stdout and "| precision |" in done.stdout
     assert sum(result["status"].values()) == 160
+    assert _printed(done.stdout) in _quoted_in_docs(), "docs/judges.md does not quote what calibrate --judge replay prints"
+
+
+def _printed(stdout: str) -> str:
+    """What ``sourced calibrate`` prints, its head line and table (without what follows them)."""
+    head, rest = stdout.split("\n\n", 1)
+    table = [ln for ln in rest.splitlines()[:6] if ln.startswith("|")]
+    return head + "\n\n" + "\n".join(table)
+
+
+def _quoted_in_docs() -> list[str]:
+    """The ``text`` blocks of docs/judges.md that quote a calibrate run."""
+    import re
+
+    text = (ROOT / "docs" / "judges.md").read_text(encoding="utf8")
+    return [b.rstrip("\n") for b in re.findall(r"```text\n(.*?)```", text, re.S) if "agreement" in b]
+
+
+def test_the_docs_quote_what_calibrate_prints(gold):
+    """docs/judges.md quotes the rules' calibration whole, and the README and bench/RESULTS.md
+    give its agreement: each the figure the command prints now."""
+    done = run("calibrate", "gold.jsonl", "--no-meaning", "-o", "rules-docs.json", cwd=gold)
+    assert done.returncode == 0, done.stderr
+    assert _printed(done.stdout) in _quoted_in_docs(), done.stdout
+    agree = done.stdout.split("agreement ")[1].split(" ")[0]
+    assert f"| judge calibration, agreement with human labels (rules alone) | {agree} |" in (
+        ROOT / "README.md").read_text(encoding="utf8")
+    assert f"the 160 gold claims is {agree} for the rules alone" in " ".join(
+        (ROOT / "bench" / "RESULTS.md").read_text(encoding="utf8").split())
 
 
 @pytest.mark.slow
