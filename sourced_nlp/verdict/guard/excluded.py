@@ -75,7 +75,9 @@ def find_excluded(gctx: GuardContext) -> list[Finding]:
         cue = excluded_by(ev[e], j, cues, pseudo)
         if cue is None:
             continue
-        s = f"{cue} {_text(passages[e], ev[e][j])}"
-        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{cword(k)}'; the source says '{s}'",
+        word = _text(passages[e], ev[e][j])
+        s = f"{cue} {word}"  # the cue's words as the lexicon gives them, not as written: said, not quoted
+        return [Finding("contradicted", "contradicted.polarity",
+                        f"the claim says '{cword(k)}'; the source names '{word}' only to set it aside ({cue})",
                         [{"claim": cword(k), "source": s, "kind": "polarity"}], e)]
     return []
