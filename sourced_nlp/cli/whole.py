@@ -10,6 +10,7 @@ file (``/dev/stdout``, ``/dev/full``, a named pipe) is written directly, as befo
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from typing import IO, Iterator
 
@@ -47,6 +48,8 @@ def whole_file(out: str) -> Iterator[IO[str]]:
     folder, name = os.path.split(target)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     existed = os.path.exists(target)
+    if existed and not os.access(target, os.W_OK):  # a file made read-only is refused, as open() refuses it
+        raise SourceError(f"cannot write {out}: {os.strerror(errno.EACCES)}")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)  # the umask applies, as to open()
     except OSError as err:
