@@ -4,7 +4,9 @@ hyphenated word): the rules read English only. Its
 finding is the only one (:data:`~sourced_nlp.verdict.guard.ALONE`).
 
 Measured on natural labelled text (``python bench/rule_precision.py``, 2026-12-07: RAGTruth train
-and the five dev sets, pooled; ``bench/RESULTS.md``): 1 grounding taken back, hallucinated.
+and the five dev sets, pooled): it fires on none. Its one firing before different words were
+required was an English claim quoting the song "Ddu-Du Ddu-Du" ("du" twice), whose verdict is
+now the rules' (``grounded.passage``, wrong there: factcheck-gpt item 1370).
 """
 
 from __future__ import annotations
