@@ -105,19 +105,41 @@ def _file_text(data: bytes, path: str, what: str) -> str:
     return text
 
 
+class DuplicateKey(ValueError):
+    """A JSON object gives one key twice (:func:`unique_keys`)."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """``object_pairs_hook`` for :func:`json.loads`: the object as a dict, refusing a key given
+    twice, which JSON parsers otherwise settle silently (the last one wins).
+
+    Raises:
+        DuplicateKey: ``the key 'output' is given twice in one object (give it once)``.
+    """
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise DuplicateKey(f"the key {twice!r} is given twice in one object (give it once)")
+    return out
+
+
 def parse_json(text: str, where: str) -> Any:
     """Parse JSON text read from ``where`` (named in the error).
 
     Raises:
-        SourceError: malformed JSON (with line and column), nesting too deep to read, or a
-            string holding an unpaired surrogate escape (``"\\ud800"``, no character of text).
+        SourceError: malformed JSON (with line and column), nesting too deep to read, a string
+            holding an unpaired surrogate escape (``"\\ud800"``, no character of text), or an
+            object that gives one key twice (``"output"`` twice: which one is meant?).
     """
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as err:
         raise SourceError(f"malformed JSON in {where}: {err.msg} (line {err.lineno}, column {err.colno})") from err
     except RecursionError as err:
         raise SourceError(f"JSON in {where} is nested too deeply to read") from err
+    except DuplicateKey as err:
+        raise SourceError(f"ambiguous JSON in {where}: {err}") from err
     problem = unpaired_surrogate(value)
     if problem:
         raise SourceError(f"malformed JSON in {where}: {problem}")

@@ -172,6 +172,11 @@ def inputs(tmp_path_factory):
     put("answer-empty.json", json.dumps({"answer": " ", "sources": SRC}))
     put("answer-null.json", json.dumps({"answer": None, "sources": SRC}))
     put("record.json", json.dumps({"answer": "Contoso revenue rose 8% in 2023.", "sources": SRC}))
+    put("output-twice.json", '{"output": "Contoso revenue rose 8% in 2023.", "output": "x.", "sources": ["a"]}')
+    put("output-twice.jsonl", '{"output": "Contoso revenue rose 8% in 2023.", "output": "x.", "sources": ["a"]}\n')
+    put("source-text-twice.json", '{"text": "Contoso revenue rose 8%.", "text": "Contoso revenue fell."}')
+    put("two-records.jsonl", json.dumps({"output": "Contoso rose.", "sources": SRC}) + "\n"
+        + json.dumps({"output": "Contoso fell.", "sources": SRC}) + "\n")
     put("metadata.json", json.dumps({"metadata": {"source": "a.pdf"}}))
     put("fields-list.json", json.dumps({"a": {"value": [], "citations": [{"source": "source.txt"}]}}))
     put("fields-obj.json", json.dumps({"a": {"value": {}, "citations": [{"source": "source.txt"}]}}))
@@ -222,6 +227,15 @@ CLI = [
     ("json-input answer empty", ["check", "--json-input", P("answer-empty.json")], None, 2, "'answer' is empty"),
     ("json-input answer null", ["check", "--json-input", P("answer-null.json")], None, 2, "'answer' is null"),
     ("json-input malformed", ["check", "--json-input", P("bad.json")], None, 2, "malformed JSON"),
+    ("json-input output twice", ["check", "--json-input", P("output-twice.json")], None, 2,
+     "ambiguous JSON in {output-twice.json}: the key 'output' is given twice in one object (give it once)"),
+    ("source text twice", ["check", P("answer.txt"), P("source-text-twice.json")], None, 2,
+     "the key 'text' is given twice in one object"),
+    ("json-input JSON Lines", ["check", "--json-input", P("two-records.jsonl")], None, 2,
+     "{two-records.jsonl} holds one JSON record a line (JSON Lines): --json-input reads one record or saved report; "
+     "check every line with 'sourced batch {two-records.jsonl}'"),
+    ("batch line output twice", ["batch", P("output-twice.jsonl")], None, 2,
+     "line 1: ambiguous record: the key 'output' is given twice in one object (give it once)"),
     ("json-input stdin cut off", ["check", "--json-input", "-"], b'{"answer": ', 2, "malformed JSON"),
     ("fail-under out of range", ["check", P("answer.txt"), P("source.txt"), "--fail-under", "500"], None, 2, "--fail-under"),
     ("min-coverage negative", ["cite", P("answer.txt"), P("source.txt"), "--min-coverage", "-1"], None, 2, "--min-coverage"),

@@ -131,3 +131,9 @@ def test_the_dev_extra_installs_the_site_builder():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     dev = re.search(r"^dev = \[(.*?)\]$", text, flags=re.M | re.S).group(1)  # the list may wrap lines
     assert '"mkdocs>=1.6"' in dev and '"mkdocs-material>=9.5"' in dev, dev
+
+
+def test_the_readme_says_how_to_install_from_a_clone_or_a_wheel():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    install = readme.split("## Install", 1)[1].split("\n## ", 1)[0]
+    assert "pip install ." in install and "python -m build --wheel" in install and "pip install dist/" in install

@@ -312,6 +312,7 @@ def test_html_of_a_report_with_findings_shows_score_coverage_and_findings():
     report = make_report()
     assert "sourced-findings" not in report.to_html() and "score" not in "".join(parse(report.to_html()).text)
     report.claims[1].citations = [{"source": "source.txt", "status": "exact"}]
+    report.claims[1].citation_status = "supported"  # a claim that cites: the coverage is a share, not null
     report.findings = [
         {"kind": "uncited", "severity": "low", "claim": 2, "message": "the claim cites no source"},
         {"kind": "contradiction", "severity": "high", "claim": 0, "message": "claim 12% ≠ source 8%"},

@@ -235,6 +235,35 @@ def test_calibrate_replay_prints_and_writes_its_table(gold):
     assert result["agreement"] == round(agree, 4)
     assert f"agreement {agree:.1%} on 160 claims" in done.stdout and "| precision |" in done.stdout
     assert sum(result["status"].values()) == 160
+    assert _printed(done.stdout) in _quoted_in_docs(), "docs/judges.md does not quote what calibrate --judge replay prints"
+
+
+def _printed(stdout: str) -> str:
+    """What ``sourced calibrate`` prints, its head line and table (without what follows them)."""
+    head, rest = stdout.split("\n\n", 1)
+    table = [ln for ln in rest.splitlines()[:6] if ln.startswith("|")]
+    return head + "\n\n" + "\n".join(table)
+
+
+def _quoted_in_docs() -> list[str]:
+    """The ``text`` blocks of docs/judges.md that quote a calibrate run."""
+    import re
+
+    text = (ROOT / "docs" / "judges.md").read_text(encoding="utf8")
+    return [b.rstrip("\n") for b in re.findall(r"```text\n(.*?)```", text, re.S) if "agreement" in b]
+
+
+def test_the_docs_quote_what_calibrate_prints(gold):
+    """docs/judges.md quotes the rules' calibration whole, and the README and bench/RESULTS.md
+    give its agreement: each the figure the command prints now."""
+    done = run("calibrate", "gold.jsonl", "--no-meaning", "-o", "rules-docs.json", cwd=gold)
+    assert done.returncode == 0, done.stderr
+    assert _printed(done.stdout) in _quoted_in_docs(), done.stdout
+    agree = done.stdout.split("agreement ")[1].split(" ")[0]
+    assert f"| judge calibration, agreement with human labels (rules alone) | {agree} |" in (
+        ROOT / "README.md").read_text(encoding="utf8")
+    assert f"the 160 gold claims is {agree} for the rules alone" in " ".join(
+        (ROOT / "bench" / "RESULTS.md").read_text(encoding="utf8").split())
 
 
 @pytest.mark.slow
@@ -310,3 +339,45 @@ def test_a_judge_that_answers_adds_no_line(tmp_path):
     done = run("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", "./myjudge.py:ask",
                "--fail-on", "judge-error", cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+# ------------------------------------------------------------ a judge that invents every quote
+
+INVENTED_LINE = ("judge: 1 of 1 claims got no usable verdict, every quote failed the check against the sources (the "
+                 "quote is in no source: \"the chief executive resigned in March\"): they keep the rules' verdict "
+                 "(--fail-on judge-error fails the gate on this)\n")
+
+
+def _inventing_judge(folder: Path, name: str) -> str:
+    (folder / f"{name}.py").write_text(
+        "def ask(inp):\n"
+        "    return {'verdict': 'grounded', 'source': 's.txt', 'quote': 'the chief executive resigned in March',\n"
+        "            'reason': 'stated'}\n", encoding="utf8")
+    (folder / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
+    (folder / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
+    return f"{name}:ask"
+
+
+def test_a_judge_that_invents_every_quote_is_said_on_stderr_and_can_fail_the_gate(tmp_path):
+    ref = _inventing_judge(tmp_path, "inventjudge_check")
+    args = ("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref)
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == INVENTED_LINE, done.stderr
+    done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == INVENTED_LINE + ("gate: the judge's verdict was discarded for 1 of 1 claims (its quotes "
+                                           "failed the check against the sources)\n")
+
+
+def test_a_batch_whose_judge_invents_its_quotes_counts_them_in_its_summary(tmp_path):
+    ref = _inventing_judge(tmp_path, "inventjudge_batch")
+    record = {"output": "Revenue rose 8%. The CEO resigned.", "sources": [{"id": "s.txt", "text": "Revenue rose 8%."}]}
+    (tmp_path / "r.jsonl").write_text(json.dumps(record) + "\n" + json.dumps(record) + "\n", encoding="utf8")
+    args = ("batch", "r.jsonl", "-o", "out.jsonl", "--judge", "callable", "--judge-model", ref)
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        INVENTED_LINE.replace("1 of 1", "2 of 2").rstrip("\n"),
+        "2 records: 2 checked, 0 failed the gate, 0 malformed; judge: 2 of 2 verdicts discarded"]
+    done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
+    assert done.returncode == 1 and "2 records: 2 checked, 2 failed the gate" in done.stderr, done.stderr

@@ -214,3 +214,25 @@ def test_gate_reads_min_coverage_above_one_as_a_percentage():
     assert report.gate("high", min_coverage=7)[-1] == "citation coverage 0% < 7%"
     with pytest.raises(ValueError, match="unknown fail_on 'bogus'"):
         report.failed("bogus")
+
+
+@pytest.mark.parametrize("command, answer, shown", [
+    ("check", "Revenue rose 8% to $2.4 billion.", None),       # nothing cited: null, n/a
+    ("cite", "Revenue rose 8% to $2.4 billion.", None),        # nothing cited: the findings say so
+    ("cite", "Revenue rose 8% to $2.4 billion [1].", 1.0),
+    ("cite", "Revenue rose 8% to $2.4 billion [1]. Costs fell.", 0.5),
+])
+def test_coverage_is_the_same_in_every_view(command, answer, shown, tmp_path, run_cli):
+    from conftest import ROOT
+
+    (tmp_path / "a.txt").write_text(answer)
+    views = {fmt: run_cli(command, tmp_path / "a.txt", ROOT / "examples" / "source.txt", "--format", fmt)[1]
+             for fmt in ("json", "markdown", "text", "html")}
+    assert json.loads(views["json"])["coverage"] == shown
+    table = views["markdown"].splitlines()
+    cell = dict(zip(table[0].split("|"), table[2].split("|")))[" citation coverage "].strip()
+    assert cell == ("n/a" if shown is None else f"{shown:.0%}")
+    for fmt in ("text", "html"):
+        assert ("citation coverage" in views[fmt]) == (shown is not None), fmt
+        if shown is not None:
+            assert f"citation coverage {shown:.0%}" in views[fmt], fmt

@@ -2,7 +2,9 @@
 
 import sys
 
-from ._main import main
-from .signals import run_to_exit
+from .signals import interrupt_from_here, run_to_exit
 
-run_to_exit(main, sys.argv[1:])
+with interrupt_from_here():
+    from ._main import main
+
+    run_to_exit(main, sys.argv[1:])

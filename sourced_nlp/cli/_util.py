@@ -25,7 +25,7 @@ from ..files import load_source_file, read_answer, read_stdin
 from ..text.sources import normalize_sources
 from .audit import audit_app
 from .eval import eval_app
-from .gate import DEFAULT_FAIL_ON, _gate, _validate_gates, fail_on_gates, judge_failure_line, judge_failures
+from .gate import DEFAULT_FAIL_ON, _gate, _validate_gates, fail_on_gates, judge_lines
 from .outputs import UsageError, _same_file
 from .stdout import quiet_stdout
 
@@ -127,9 +127,11 @@ def _open_output(out: str):
 
 
 @contextlib.contextmanager
-def _output(out: Optional[str]):
-    """The stream to write a result to: the file ``out`` (opened, then closed), or stdout for
-    None or ``-`` (flushed).
+def _output(out: Optional[str], whole: bool = True):
+    """The stream to write a result to: the file ``out``, or stdout for None or ``-`` (flushed).
+    With ``whole`` (a report), ``out`` gets the result only once all of it is written
+    (:func:`.whole.whole_file`: a failed write leaves the old file, or none); without it (the
+    results ``batch`` streams, line by line), ``out`` is opened, written as it goes and closed.
 
     Raises:
         SourceError: ``out`` (or standard output) cannot be opened or written (a full disk,
@@ -138,15 +140,19 @@ def _output(out: Optional[str]):
     """
     out = None if out == "-" else out
     name = out or "standard output"
-    fh = _open_output(out) if out else sys.stdout
+    if out and whole:
+        from .whole import whole_file
+
+        opened = whole_file(out)
+    else:
+        opened = contextlib.closing(_open_output(out)) if out else contextlib.nullcontext(sys.stdout)
     try:
-        try:
-            yield fh
-        finally:
-            if out:
-                fh.close()
-            else:
-                fh.flush()
+        with opened as fh:
+            try:
+                yield fh
+            finally:
+                if not out:
+                    fh.flush()
     except BrokenPipeError:
         if out:
             raise SourceError(f"cannot write {name}: broken pipe") from None
@@ -184,13 +190,20 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
 
     Raises:
         SourceError: naming the file (or standard input): unreadable, not UTF-8, empty,
-            malformed JSON, a malformed saved report, or a malformed record.
+            malformed JSON (a key given twice included), JSON Lines (pointing to ``sourced batch``),
+            a malformed saved report, or a malformed record.
     """
     from ..files import _read_utf8, parse_json
 
     where = _where(path)
     text = read_stdin("JSON input") if path == "-" else _read_utf8(path, "JSON input")
-    value = parse_json(text, where)
+    try:
+        value = parse_json(text, where)
+    except SourceError as err:
+        if _json_lines(text):
+            raise SourceError(f"{where} holds one JSON record a line (JSON Lines): --json-input reads one record "
+                              f"or saved report; check every line with 'sourced batch {path}'") from err
+        raise
     if isinstance(value, dict) and "schema" in value:
         try:
             return Report.from_dict(value), None
@@ -203,6 +216,17 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
         return None, _validate_record(value)
     except SourceError as err:
         raise SourceError(f"{where}: {err}") from err
+
+
+def _json_lines(text: str) -> bool:
+    """Whether ``text`` is JSON Lines: more than one line, each a JSON object."""
+    import json
+
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    try:
+        return len(lines) > 1 and all(isinstance(json.loads(ln), dict) for ln in lines[:2])
+    except (ValueError, RecursionError):
+        return False
 
 
 def _emit(report: Report, fmt: str, out: Optional[str] = None, verbose: bool = False) -> None:
@@ -336,7 +360,7 @@ def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[st
     :mod:`.strict`; a saved report from ``--json-input`` is shown as saved), the gates checked, the report made, logged, written, and the
     gate's exit code returned. ``fail_on``: the ``--fail-on`` values given (a list; the first
     of ``DEFAULT_FAIL_ON[command]`` when none names a verdict), or one gate as a string.
-    A judge whose requests failed is said on stderr (one line), whatever the gate."""
+    A judge whose requests failed, or whose verdicts were discarded, is said on stderr (a line each), whatever the gate."""
     from ..evaluation import audit as _audit
     from . import judge as judging
     from .outputs import _check_written
@@ -351,7 +375,6 @@ def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[st
     report = _report_for(answer, sources, json_input, how, nlp)
     _audit.log_files(audit, command, report, [answer, json_input, *(sources or [])])
     _emit_or_reader_gone(report, fmt, out, verbose)
-    failed, asked, first = judge_failures(report)
-    if failed:
-        typer.echo(judge_failure_line(failed, asked, first), err=True)
+    for line in judge_lines([report])[0]:
+        typer.echo(line, err=True)
     return _gate(report, fail_on, fail_under, min_coverage, judge_error)

@@ -18,35 +18,37 @@ from ..report.model import Report
 from ..files import read_stdin_bytes
 from . import judge as judging
 from ._util import AUDIT_HELP, BatchFormat, _output, _stdout_console, _where, app
-from .gate import DEFAULT_FAIL_ON, FAIL_ON_METAVAR, FailOn, fail_on_gates, judge_failure_line, judge_failures
+from .gate import DEFAULT_FAIL_ON, FAIL_ON_METAVAR, FailOn, fail_on_gates, judge_discards, judge_failures, judge_lines
 from .meaning import MEANING
 from .strict import STRICT, STRICT_LEVEL, strict_config, strict_level
 from .outputs import UsageError, _check_written
 from .signals import _FINISHED, Interrupted, _Signals
 
 def _parse_line(line: str) -> tuple[Any, Optional[str]]:
-    """One JSONL line parsed: ``(value, None)``, or ``(None, error)`` when it is not JSON.
+    """One JSONL line parsed: ``(value, None)``, or ``(None, error)`` when it is not JSON or an
+    object in it gives a key twice (``"output"`` twice: which one is meant?).
 
-    The fast parser (srsly) reads it first; when it fails, the standard ``json`` module reads
-    it again, so that the message is that module's (its words and column), and a line only the
-    fast parser refuses is still read.
+    The standard ``json`` module reads it (its C scanner, refusing a key given twice); a line
+    it refuses is read again by srsly, so that a line only that parser reads is still read.
     """
     import json
 
     import srsly
 
+    from ..files import DuplicateKey, unique_keys
+
     try:
-        return srsly.json_loads(line), None
-    except ValueError as err:
+        return json.loads(line, object_pairs_hook=unique_keys), None
+    except DuplicateKey as err:
+        return None, f"ambiguous record: {err}"
+    except RecursionError:
+        return None, "malformed JSON: nested too deeply to read"
+    except json.JSONDecodeError as jerr:
         try:
-            return json.loads(line), None
-        except json.JSONDecodeError as jerr:
+            return srsly.json_loads(line), None
+        except ValueError:
             msg = jerr.msg[:-3] if jerr.msg.endswith(" at") else jerr.msg
             return None, f"malformed JSON: {msg} at column {jerr.colno}"
-        except RecursionError:
-            return None, "malformed JSON: nested too deeply to read"
-        except ValueError:
-            return None, f"malformed JSON: {err}"
 
 
 def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]]]:
@@ -166,7 +168,7 @@ def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, gates: tup
          resume: bool, nlp: Any, judge_cfg: Optional[dict], dask: Optional[str], partition_size: int) -> int:
     """The run of :func:`batch` once its records are read and OUT is locked."""
     results, size = resume_prefix(out, rows, _where(file)) if resume else ([], 0)
-    stream = resume_stream(out, size) if resume else _output(out)
+    stream = resume_stream(out, size) if resume else _output(out, whole=False)  # streamed, resumable
     todo = rows[len(results):]
     first_new = len(results)  # the results this run adds (the audit log gets only these)
     good = [rec for _, _, rec, err in todo if err is None]
@@ -314,14 +316,14 @@ def _summary(results: list[dict], kept: Optional[int], fail_on: str, judge_error
     on a line of their own before it."""
     errors = [r for r in results if "error" in r]
     checked = [_report(r["report"]) for r in results if "report" in r]
-    judged = [judge_failures(rep) for rep in checked]
-    failing = sum(1 for rep, (no_verdict, _, _) in zip(checked, judged)
-                  if rep.failed(fail_on) or (judge_error and no_verdict))
+    failing = sum(1 for rep in checked
+                  if rep.failed(fail_on) or (judge_error and (judge_failures(rep)[0] or judge_discards(rep)[0])))
     done = f"; {len(results) - kept} done in this run, {kept} kept from the earlier run" if kept is not None else ""
-    failed, asked = sum(j[0] for j in judged), sum(j[1] for j in judged)
+    lines, failed, discarded, asked = judge_lines(checked)
     judge = f"; judge: {failed} of {asked} claims got no verdict" if failed else ""
-    if failed:
-        typer.echo(judge_failure_line(failed, asked, next(j[2] for j in judged if j[0])), err=True)
+    judge += f"; judge: {discarded} of {asked} verdicts discarded" if discarded else ""
+    for line in lines:
+        typer.echo(line, err=True)
     typer.echo(f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
                f"{len(errors)} malformed{done}{judge}", err=True)
     return 2 if errors else 1 if failing else 0

@@ -66,7 +66,13 @@ def calibrate_command(
     result.update(gold=gold, gold_sha1=gold_digest(gold))
     import srsly
 
-    srsly.write_json(out, result)
+    from .whole import whole_file
+
+    if out == "-":
+        srsly.write_json(out, result)  # standard output
+    else:
+        with whole_file(out) as fh:  # the old file, or none, when it cannot be written whole
+            fh.write(srsly.json_dumps(result, indent=2))  # as srsly.write_json writes it
     typer.echo(table(result))
     typer.echo(f"written: {out}")
     return 0

@@ -5,6 +5,8 @@ building the commands (:mod:`sourced_nlp.cli`) is most of a fresh process's star
 version needs neither. Every other call, and a ``--version`` whose output cannot be written,
 goes to :func:`sourced_nlp.cli.main`, which gives the same output and exit codes as before.
 Neither path imports spaCy: the pipeline is loaded only by a command that checks something.
+A Ctrl-C from the first instruction on ends the process with exit 130 and one line
+(:func:`sourced_nlp.cli.signals.interrupt_from_here`), also while the command line is imported.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ def main(argv: Optional[list[str]] = None) -> None:
     Args:
         argv: the arguments after the program name; default ``sys.argv[1:]``.
     """
-    args = sys.argv[1:] if argv is None else list(argv)
+    from .signals import interrupt_from_here
+
+    with interrupt_from_here():
+        _main(sys.argv[1:] if argv is None else list(argv))
+
+
+def _main(args: list[str]) -> None:
     if args == ["--version"] and sys.stdout is not None:
         from .. import __version__
 

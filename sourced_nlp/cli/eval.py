@@ -60,12 +60,11 @@ def _write(path: str, text: str, inputs: tuple[str, ...] = (), option: str = "--
     Raises:
         SourceError: ``path`` is one of ``inputs`` (:func:`_check_out`), or cannot be written.
     """
+    from .whole import whole_file
+
     _check_out(path, inputs, option)
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as err:
-        raise SourceError(f"cannot write {path}: {err.strerror or err}") from err
+    with whole_file(path) as fh:  # the old file, or none, when it cannot be written whole
+        fh.write(text)
 
 
 def _console():

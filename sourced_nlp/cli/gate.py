@@ -1,7 +1,7 @@
 """The gate of every ``sourced`` command: the ``--fail-on`` choices and their parsing
 (:func:`fail_on_gates`, each command's default in :data:`DEFAULT_FAIL_ON`), ``--fail-under`` and
 ``--min-coverage`` checked before any work (:func:`_validate_gates`), the claims a judge gave no
-verdict for (:func:`judge_failures`) and the gate's exit code with its ``gate: ...`` lines on
+verdict for (:func:`judge_failures`) or whose verdict was discarded (:func:`judge_discards`) and the gate's exit code with its ``gate: ...`` lines on
 stderr (:func:`_gate`).
 """
 
@@ -70,6 +70,46 @@ def judge_failure_line(failed: int, asked: int, first: Optional[str]) -> str:
     return (f"judge: {failed} of {asked} claims got no verdict, {every} failed ({first}): they keep the rules' "
             f"verdict (--fail-on judge-error fails the gate on this)")
 
+
+_DISCARDED = "discarded: "
+
+
+def judge_discards(report: Report) -> tuple[int, int, Optional[str]]:
+    """``(claims whose judge's verdict was discarded because its quote did not check out (not in
+    the source it names, too short, no quote), claims the judge was asked about, why the first
+    was discarded)`` in ``report``. A judge that invents its quotes gives no usable verdict, as
+    one whose requests fail."""
+    asked = [c for c in report.claims if c.judge]
+    gone = [c for c in asked if c.judge.get("status") == "discarded"]
+    why = None
+    if gone:
+        reason = str(gone[0].reason or "")
+        why = reason[reason.rindex(_DISCARDED) + len(_DISCARDED):] if _DISCARDED in reason else "its quote did not check out"
+    return len(gone), len(asked), why
+
+
+def judge_discard_line(discarded: int, asked: int, first: Optional[str]) -> str:
+    """The stderr line of a run whose judge's verdicts were discarded (``discarded`` > 0)."""
+    every = "every quote" if discarded == asked else "their quotes"
+    return (f"judge: {discarded} of {asked} claims got no usable verdict, {every} failed the check against the "
+            f"sources ({first}): they keep the rules' verdict (--fail-on judge-error fails the gate on this)")
+
+
+def judge_lines(reports: list[Report]) -> tuple[list[str], int, int, int]:
+    """``(the stderr lines about the judge of these reports, claims with no verdict, claims
+    with a discarded verdict, claims asked)``: one line for failed requests, one for discarded
+    verdicts, none for a judge that answered (or none asked)."""
+    failures = [judge_failures(r) for r in reports]
+    discards = [judge_discards(r) for r in reports]
+    failed, discarded = sum(f[0] for f in failures), sum(d[0] for d in discards)
+    asked = sum(f[1] for f in failures)
+    lines = []
+    if failed:
+        lines.append(judge_failure_line(failed, asked, next(f[2] for f in failures if f[0])))
+    if discarded:
+        lines.append(judge_discard_line(discarded, asked, next(d[2] for d in discards if d[0])))
+    return lines, failed, discarded, asked
+
 FAIL_UNDER_HELP = "Fail the gate when the grounding score (0-100, the share of claims grounded) is below N."
 
 MIN_COVERAGE_HELP = (
@@ -96,7 +136,8 @@ def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optio
           judge_error: bool = False) -> int:
     """Exit code of the gate; each reason it fails is one ``gate: ...`` line on stderr.
     ``min_coverage`` above 1 is a percentage (``Report.gate`` reads it so). With
-    ``judge_error``, a claim the judge gave no verdict for (a failed request) fails it too."""
+    ``judge_error``, a claim the judge gave no verdict for (a failed request) or no usable one (a
+    quote that failed the check) fails it too."""
     if min_coverage is not None:
         min_coverage = check_thresholds(None, min_coverage)[1]
     reasons = report.gate(fail_on, fail_under=fail_under, min_coverage=min_coverage)
@@ -104,6 +145,10 @@ def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optio
         failed, asked, _ = judge_failures(report)
         if failed:
             reasons = [*reasons, f"the judge gave no verdict for {failed} of {asked} claims (its requests failed)"]
+        discarded, asked, _ = judge_discards(report)
+        if discarded:
+            reasons = [*reasons, f"the judge's verdict was discarded for {discarded} of {asked} claims "
+                                 f"(its quotes failed the check against the sources)"]
     for r in reasons:
         typer.echo(f"gate: {r}", err=True)
     return 1 if reasons else 0

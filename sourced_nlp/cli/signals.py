@@ -14,6 +14,42 @@ _DONE: list[int] = []  # the exit code, once the command is over
 AS_SCRIPT: list[bool] = []  # this process runs the command line and ends with it (run_to_exit)
 
 
+@contextlib.contextmanager
+def interrupt_from_here():
+    """Around the whole ``sourced`` process, from its first instruction: a Ctrl-C (SIGINT) ends
+    it with exit 130 and the one line ``interrupted by SIGINT`` on stderr, wherever it comes:
+    while the command line is imported, while the pipeline loads, while a claim is checked. The
+    signal raises :class:`Interrupted`, which no ``except KeyboardInterrupt`` on the way (Typer's,
+    Click's) turns into a silent exit; ``batch`` handles it itself (whole results, then its own
+    line). A SIGINT the process was started with ignored (a script's background job) stays
+    ignored. One that comes on the way out of a finished ``batch`` keeps its exit code.
+    """
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _raise_interrupted)
+    except (ValueError, OSError):  # not the main thread: signals stay as they are
+        pass
+    try:
+        yield
+    except (Interrupted, KeyboardInterrupt) as stop:
+        if isinstance(stop, Interrupted) and stop.signum != signal.SIGINT:
+            raise
+        if _FINISHED:  # on the way out of a batch that had written every result
+            sys.exit(_FINISHED[-1])
+        try:
+            sys.stderr.write("interrupted by SIGINT\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 -- a closed stderr: the exit code still says it
+            pass
+        sys.exit(130)
+
+
+def _raise_interrupted(signum, frame) -> None:
+    raise Interrupted(signum)
+
+
 def run_to_exit(command, args: list[str]) -> None:
     """Run ``command(args)`` (which ends with ``sys.exit``) so that a SIGINT or SIGTERM that
     comes once it is over keeps its exit code (:func:`exit_at_once_on_a_signal`)."""
@@ -92,7 +128,8 @@ class _Signals:
 
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
-                self._old[sig] = signal.signal(sig, self._handle)
+                if signal.getsignal(sig) != signal.SIG_IGN:  # started ignored (a background job): it stays so
+                    self._old[sig] = signal.signal(sig, self._handle)
             except (ValueError, OSError):  # not the main thread: signals stay as they are
                 pass
         return self

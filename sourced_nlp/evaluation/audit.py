@@ -18,6 +18,7 @@ that still verifies; keep the last hash elsewhere to detect that.)
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -158,12 +159,20 @@ def head_path(path: str) -> str:
 
 
 def _write_head(path: str, seq: int, last: str | None) -> None:
-    """Write the head file of ``path`` whole (a temporary file renamed over it)."""
+    """Write the head file of ``path`` whole (a temporary file renamed over it); a failed write
+    removes the temporary file and leaves the old head as it was."""
     head = head_path(path)
     tmp = f"{head}.{os.getpid()}.tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(_canonical({"schema": HEAD_SCHEMA, "seq": seq, "hash": last}) + b"\n")
-    os.replace(tmp, head)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(_canonical({"schema": HEAD_SCHEMA, "seq": seq, "hash": last}) + b"\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, head)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _read_head(path: str) -> dict | None:
@@ -194,28 +203,60 @@ def append(path: str, records: Iterable[dict]) -> list[dict]:
     it is read and written (``fcntl.flock``, where the platform has it), and the head file
     (:func:`head_path`) is rewritten with the new last record before the lock is let go.
 
+    The records and the head are written together or not at all: when either write fails (a
+    full disk), the log is cut back to its length before the append and the head left as it
+    was, so that ``sourced audit verify`` still finds them matching.
+
     Raises:
-        AuditError: the file cannot be opened or written, or its last record is malformed.
+        AuditError: the file cannot be opened or written (saying that nothing was appended, or,
+            where even the cut failed, what was left), or its last record is malformed.
     """
     done = []
     try:
-        with open(path, "a+b") as fh, _locked(fh):
-            fh.seek(0)
-            seq, prev = _last(fh.read(), path)
-            for rec in records:
-                seq += 1
-                rec = {**rec, "seq": seq, "prev": prev}
-                rec["hash"] = prev = record_hash(rec)
-                fh.write(_canonical(rec) + b"\n")
-                done.append(rec)
-            fh.flush()
-            if done:
-                _write_head(path, seq, prev)
-    except AuditError:
-        raise
+        fh = open(path, "a+b", buffering=0)  # unbuffered: what failed to reach the file is never written later
     except OSError as err:
-        raise AuditError(f"cannot write audit log {path}: {err.strerror or err}") from err
+        raise AuditError(f"cannot write audit log {path}: {err.strerror or err} (nothing was appended)") from err
+    with fh, _locked(fh):
+        fh.seek(0)
+        data = fh.readall()
+        seq, prev = _last(data, path)
+        for rec in records:
+            seq += 1
+            rec = {**rec, "seq": seq, "prev": prev}
+            rec["hash"] = prev = record_hash(rec)
+            done.append(rec)
+        if not done:
+            return done
+        try:
+            payload = memoryview(b"".join(_canonical(rec) + b"\n" for rec in done))
+            while payload:
+                n = fh.write(payload)
+                if not n:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                payload = payload[n:]
+            os.fsync(fh.fileno())
+            _write_head(path, seq, prev)
+        except BaseException as err:
+            _cut_back(fh, path, len(data), err)
+            raise
     return done
+
+
+def _cut_back(fh, path: str, size: int, err: BaseException) -> None:
+    """After a failed append: cut the log at ``path`` back to ``size`` bytes (its length before
+    the append). Raises the AuditError that says what was and was not written when ``err`` is
+    an OSError; otherwise the caller raises ``err`` itself."""
+    try:
+        os.ftruncate(fh.fileno(), size)
+    except OSError as cut:
+        if isinstance(err, OSError):
+            raise AuditError(f"cannot write audit log {path}: {err.strerror or err}; the records appended so far "
+                             f"could not be removed ({cut.strerror or cut}): "
+                             f"'sourced audit verify {path}' will report them") from err
+        raise
+    if isinstance(err, OSError):
+        raise AuditError(f"cannot write audit log {path}: {err.strerror or err} (nothing was appended: "
+                         f"the log and {head_path(path)} are as they were)") from err
 
 
 def _problem(rec: Any, n: int, prev: str | None) -> str | None:

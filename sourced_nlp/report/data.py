@@ -210,7 +210,8 @@ class ReportData(Gates):
     @property
     def coverage(self) -> float | None:
         """Citation coverage in [0, 1]: the share of claims whose citations resolve and support
-        them; None without claims (:func:`sourced_nlp.report.findings.citation_coverage`)."""
+        them; None (JSON's null, "n/a" in every view) where nothing was asked: an answer that
+        cites nothing (:func:`sourced_nlp.report.findings.citation_coverage`)."""
         return citation_coverage([c.citation_status for c in self.claims])
 
     @property

@@ -98,8 +98,11 @@ def grounding_score(verdicts: Sequence[str], no_sources: bool = False) -> int | 
 
 def citation_coverage(statuses: Sequence[str | None]) -> float | None:
     """Citation coverage in [0, 1]: the share of claim citation statuses that are
-    ``supported``, rounded to 4 places; None without claims."""
-    if not statuses:
+    ``supported``, rounded to 4 places; None where there is nothing to cover: no claims, or an
+    answer that cites nothing (every status None or ``uncited``), which the views show as
+    "n/a" (``cite`` still says each uncited claim in its findings, and a ``min_coverage`` gate
+    counts None as 0)."""
+    if all(s is None or s == "uncited" for s in statuses):
         return None
     return round(sum(1 for s in statuses if s == "supported") / len(statuses), 4)
 

@@ -278,10 +278,10 @@ def _card_html(claim: "ClaimResult", number: int, rank: int | None = None, figur
     detail: list[str] = []
     for d in claim.differs:
         kind = f" ({_esc(d.get('kind'))})" if d.get("kind") else ""
-        detail.append(
-            f'<div class="sourced-differs">claim <strong>{_esc(d.get("claim"))}</strong> ≠ source '
-            f"<strong>{_esc(d.get('source'))}</strong>{kind}</div>"
-        )
+        both = str(d.get("claim") or "").strip() and str(d.get("source") or "").strip()  # else one side only, in words
+        detail.append(f'<div class="sourced-differs">claim <strong>{_esc(d.get("claim"))}</strong> ≠ source <strong>'
+                      f"{_esc(d.get('source'))}</strong>{kind}</div>" if both else
+                      f'<div class="sourced-differs">{_esc(differs_text(d))}{kind}</div>')
     if claim.reason and not claim.differs:  # what differs says the contradiction; the reason would say it again
         detail.append(f'<div class="sourced-reason" style="color:#333;"><em>Why:</em> {_esc(claim.reason)}</div>')
     if claim.rule:
@@ -327,7 +327,7 @@ def _findings_html(report: "Report") -> str:
         return ""
     score = report.score
     parts = [f"score {score}/100" if score is not None else "score n/a"]
-    if report.coverage is not None and any(c.citations for c in report.claims):
+    if report.coverage is not None:  # None (JSON's null): no claim was checked against a citation
         parts.append(f"citation coverage {report.coverage:.0%}")
     parts.append(f"{len(findings)} finding(s)")
     rows = []

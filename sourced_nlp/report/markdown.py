@@ -48,8 +48,7 @@ def render_markdown(report: Report) -> str:
     if report.findings is not None:
         sev = severity_counts(report.findings)
         score = "n/a" if report.score is None else f"{report.score}/100"
-        cited = any(c.citations for c in report.claims)
-        cov = "n/a" if report.coverage is None or not cited else f"{report.coverage:.0%}"
+        cov = "n/a" if report.coverage is None else f"{report.coverage:.0%}"  # as JSON's null, or its share
         lines[0] += " score | citation coverage | high | medium | low |"
         lines[1] += "---:|---:|---:|---:|---:|"
         lines[2] += f" {score} | {cov} | {sev['high']} | {sev['medium']} | {sev['low']} |"

@@ -23,10 +23,16 @@ def mark(verdict: str) -> str:
 
 def differs_text(d: Mapping[str, Any], *, sides: bool = True) -> str:
     """One differing value in words: ``claim 40% ≠ source 8%`` (``40% ≠ 8%`` without
-    ``sides``), from a ``differs`` dict ``{"claim", "source", "kind"}``."""
+    ``sides``), from a ``differs`` dict ``{"claim", "source", "kind"}``. A side that is empty
+    (a hedge of the source the claim drops) is not shown as a blank: ``only the source says
+    may`` (``may, not in the claim`` without ``sides``)."""
+    claim, source = str(d.get("claim") or "").strip(), str(d.get("source") or "").strip()
+    if not claim or not source:
+        side, word, other = ("source", source, "claim") if source else ("claim", claim, "source")
+        return f"only the {side} says {word or '(nothing)'}" if sides else f"{word or '(nothing)'}, not in the {other}"
     if sides:
-        return f"claim {d.get('claim')} ≠ source {d.get('source')}"
-    return f"{d.get('claim')} ≠ {d.get('source')}"
+        return f"claim {claim} ≠ source {source}"
+    return f"{claim} ≠ {source}"
 
 
 def differs_joined(differs: Iterable[Mapping[str, Any]] | None, *, sides: bool = True) -> str:

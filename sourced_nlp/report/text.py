@@ -115,7 +115,7 @@ def render_findings(report, console: Console) -> None:
     score = getattr(report, "score", None)
     cov = getattr(report, "coverage", None)
     parts = [f"score {score}/100" if score is not None else "score n/a"]
-    if cov is not None and any(c.citations for c in getattr(report, "claims", [])):
+    if cov is not None:  # None (JSON's null): no claim was checked against a citation
         parts.append(f"citation coverage {cov:.0%}")
     parts.append(f"{len(findings)} finding(s)")
     console.print("  ".join(parts), highlight=False)

@@ -40,7 +40,8 @@ def shortfall(claim: ClaimRecord, best: Alignment, index: PassageIndex, aligner:
     if best.q_absent:
         parts.append("no source value for " + ", ".join(q.get("text", "") for q in best.q_absent))
     if best.inherited_blocked:
-        parts.append("the passage is about another " + "/".join(sorted({a["label"] for a in claim["entities"] if a.get("inherited")})))
+        labels = sorted({a["label"] for a in claim["entities"] if a.get("inherited") and a.get("label")})
+        parts.append("the passage is about another " + ("/".join(labels) if labels else "subject"))  # never cut short
     if parts:
         return Shortfall("missing", "; ".join(parts))
     p = index.passages[best.pid]

@@ -245,6 +245,11 @@ KEPT = [
      ["Vardo FC announced that they have signed Tomas Berg as their goalkeeper."]),
     ("a definite source is no hedge", "The fire destroyed 40 homes.",
      ["The fire destroyed 40 homes, according to the county fire department."]),
+    # the language is never read from one word: a prefix of hyphenated English words, one word twice
+    ("English with a foreign word as the prefix of hyphenated words", "The loss is non-negative and the error is non-negligible.",
+     ["The loss is non-negative and the error is non-negligible."]),
+    ("English with one foreign word twice", "The trust is a non profit and non partisan group.",
+     ["The trust is a non profit and non partisan group."]),
 ]
 
 

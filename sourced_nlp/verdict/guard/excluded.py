@@ -75,7 +75,20 @@ def find_excluded(gctx: GuardContext) -> list[Finding]:
         cue = excluded_by(ev[e], j, cues, pseudo)
         if cue is None:
             continue
-        s = f"{cue} {_text(passages[e], ev[e][j])}"
-        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{cword(k)}'; the source says '{s}'",
+        word, s = _text(passages[e], ev[e][j]), f"{cue} {_text(passages[e], ev[e][j])}"
+        said = _as_written(passages[e].f["text"], cue, ev[e][j])
+        why = (f"the source says '{said}'" if said else f"the source names '{word}' only to set it aside ({cue})")
+        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{cword(k)}'; {why}",
                         [{"claim": cword(k), "source": s, "kind": "polarity"}], e)]
     return []
+
+
+def _as_written(text: str, cue: str, tok) -> str | None:
+    """The passage's words from the exclusion cue to the word it sets aside, as written ("over
+    Austin", "rather than a room"), when the cue stands within a few words before it; None when
+    the cue's words (the lexicon's) are not written there so."""
+    before = text[max(0, tok.start - 40):tok.start].lower()
+    at = before.rfind(cue.lower())
+    if at < 0 or (at > 0 and before[at - 1].isalnum()) or len(before[at + len(cue):].split()) > 3:
+        return None
+    return text[tok.start - len(before) + at:tok.end]

@@ -62,6 +62,8 @@ def find_rate(gctx: GuardContext) -> list[Finding]:
         if lex.related(a.lemma, b.lemma) or lex.related(b.lemma, a.lemma):
             continue
         w, s = f"per {cword(dc)}", f"per {_text(passages[e], b)}"
-        return [Finding("contradicted", "contradicted.value", f"the claim says '{cword(k)} {w}'; the source says '{s}'",
+        said = gctx.ctx.record["text"][min(claim[k].start, a.start):max(claim[k].end, a.end)]  # "12 a month" as written
+        there = passages[e].f["text"][min(ev[e][j].start, b.start):max(ev[e][j].end, b.end)]
+        return [Finding("contradicted", "contradicted.value", f"the claim says '{said}'; the source says '{there}'",
                         [{"claim": w, "source": s, "kind": "unit"}], e)]
     return []

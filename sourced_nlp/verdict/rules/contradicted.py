@@ -51,6 +51,7 @@ from ..context import ClaimContext
 from ..passage import single
 from ..records.fields import field_conflicts
 from ..records.hours import day_times, hours_line, own_day_conflicts
+from ..tree import tokens
 from ..types import Result, result
 from ..values import compare_values, to_quantity
 from ..words import entity_in
@@ -103,14 +104,36 @@ def _about_same(ctx: ClaimContext, al: Alignment, times: dict | None) -> Conflic
         claim_side = claim["cue"] or "affirmed"
         src = p.f["cue"] or (p.value if p.structured and p.value else "affirmed")
         differs = [{"claim": claim_side, "source": src, "kind": "polarity"}]
-        return Conflict(al.coverage, al, differs, f"opposite polarity: the source says '{src}' where the claim says '{claim_side}'",
+        return Conflict(al.coverage, al, differs, _polarity_reason(claim["cue"], src if src != "affirmed" else None),
                         "contradicted.polarity")
     if al.antonym:
         rest = [x for x in claim["lemmas"] if x != al.antonym[0]]
         if ctx.aligner.coverage(rest, p, ctx.index) >= 0.6:
-            differs = [{"claim": al.antonym[0], "source": al.antonym[1], "kind": "antonym"}]
-            return Conflict(al.coverage, al, differs, f"the source says '{al.antonym[1]}' where the claim says '{al.antonym[0]}'",
-                            "contradicted.antonym")
+            w, s = _written(claim, al.antonym[0]), _written(p.f, al.antonym[1])
+            differs = [{"claim": w or al.antonym[0], "source": s or al.antonym[1], "kind": "antonym"}]
+            why = (f"the source says '{s}' where the claim says '{w}'" if w and s else
+                   f"the source says the opposite of the claim: {al.antonym[1]} against {al.antonym[0]}")
+            return Conflict(al.coverage, al, differs, why, "contradicted.antonym")
+    return None
+
+
+def _polarity_reason(claim_cue: str | None, source_cue: str | None) -> str:
+    """The reason of a polarity conflict, quoting only words the texts have: the cue of the side
+    that denies; the side that affirms is said, not quoted ("affirmed" is no word of either)."""
+    if claim_cue and source_cue:
+        return f"opposite polarity: the source says '{source_cue}' where the claim says '{claim_cue}'"
+    if claim_cue:
+        return f"opposite polarity: the claim says '{claim_cue}' where the source affirms it"
+    return f"opposite polarity: the source says '{source_cue}' where the claim affirms it"
+
+
+def _written(record, lemma: str) -> str | None:
+    """The word of a claim or passage record (``text`` and ``tokens``) whose canonical lemma is
+    ``lemma``, as written there ("lowered" for ``reduce``), or None when no one word is."""
+    text = record.get("text") or ""
+    for t in tokens(record.get("tokens") or ()):
+        if lemma in (t.lemma, t.raw):
+            return text[t.start:t.end]
     return None
 
 
