@@ -22,9 +22,11 @@ run: install
 test: install
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
-# ruff over the package, tests and benchmarks, with the rules of [tool.ruff] in pyproject.toml.
+# ruff over the package, tests and benchmarks, with the rules of [tool.ruff] in pyproject.toml:
+# the linter, then the formatter's check (`ruff format .` writes what it would change).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # The peer (sourced-evidence) ships a console script also named `sourced`: after installing it,
 # reinstall this package's script and check that `sourced` is still ours.

@@ -63,7 +63,7 @@ def qa_passages(passages: str) -> list[tuple[str, str]]:
         out.append(("passage 0", head))
     for i, m in enumerate(marks):
         end = marks[i + 1].start() if i + 1 < len(marks) else len(passages)
-        text = passages[m.end():end].strip()
+        text = passages[m.end() : end].strip()
         if text:
             out.append((f"passage {m.group(1)}", text))
     return out
@@ -124,7 +124,9 @@ def peer_segments(response: str, claims: list[dict]) -> list[dict]:
         if i < 0:
             out.append({"start": -1, "end": -1, "text": text, "verdict": c["status"], "reason": c.get("detail", "")})
             continue
-        out.append({"start": i, "end": i + len(text), "text": text, "verdict": c["status"], "reason": c.get("detail", "")})
+        out.append(
+            {"start": i, "end": i + len(text), "text": text, "verdict": c["status"], "reason": c.get("detail", "")}
+        )
         cursor = i + len(text)
     return out
 
@@ -134,14 +136,32 @@ def our_segments(report: Any) -> list[dict]:
     verdict ``"skipped"`` (not grounded) and no support; whitespace-only segments are dropped."""
     rows = []
     for c in report.claims:
-        rows.append({"start": c.start, "end": c.end, "text": c.text, "verdict": c.verdict,
-                     "support": float(c.support), "reason": c.reason, "kind": "claim",
-                     "differs": c.differs[0]["kind"] if c.differs else None})
+        rows.append(
+            {
+                "start": c.start,
+                "end": c.end,
+                "text": c.text,
+                "verdict": c.verdict,
+                "support": float(c.support),
+                "reason": c.reason,
+                "kind": "claim",
+                "differs": c.differs[0]["kind"] if c.differs else None,
+            }
+        )
     for s in report.skipped:
         if not (s.text or "").strip():
             continue
-        rows.append({"start": s.start, "end": s.end, "text": s.text, "verdict": "skipped",
-                     "support": None, "reason": f"skipped: {s.kind}", "kind": s.kind})
+        rows.append(
+            {
+                "start": s.start,
+                "end": s.end,
+                "text": s.text,
+                "verdict": "skipped",
+                "support": None,
+                "reason": f"skipped: {s.kind}",
+                "kind": s.kind,
+            }
+        )
     rows.sort(key=lambda r: (r["start"], r["end"]))
     return rows
 
@@ -219,7 +239,10 @@ def fmt(v: Any, pct: bool = False, digits: int = 3) -> str:
 
 def md_table(header: list[str], rows: Iterable[list[Any]]) -> str:
     rows = [[str(c) for c in r] for r in rows]
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|",
+    ]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
 
@@ -245,8 +268,15 @@ def git_commit() -> str:
     try:
         import subprocess
 
-        out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "sourced_nlp", "models"], capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+        )
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO), "status", "--porcelain", "sourced_nlp", "models"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
     except Exception:  # noqa: BLE001 - provenance only
         return "unknown"

@@ -54,7 +54,12 @@ RULES = f"{OURS}-rules"
 QUICK_SIZE = 300
 NOT_GROUNDED = "not grounded"
 _WICE_RANK = {"supported": 2, "partially_supported": 1, "not_supported": 0}
-_STANCE = {"completely-support": "grounded", "refute": "contradicted", "partially-support": "unverified", "irrelevant": "unverified"}
+_STANCE = {
+    "completely-support": "grounded",
+    "refute": "contradicted",
+    "partially-support": "unverified",
+    "irrelevant": "unverified",
+}
 
 
 # ---------------------------------------------------------------------------- loading
@@ -75,17 +80,33 @@ def load_set(name: str, dev: Path) -> tuple[list[dict], list[str]]:
         for r in best.values():
             ev = r["evidence"] if isinstance(r["evidence"], list) else [str(r["evidence"])]
             text = "\n".join(s for s in ev if s and s.strip())
-            items.append({"claim": r["claim"], "sources": [text], "wice_label": r["label"],
-                          "gold": "grounded" if r["label"] == "supported" else NOT_GROUNDED})
+            items.append(
+                {
+                    "claim": r["claim"],
+                    "sources": [text],
+                    "wice_label": r["label"],
+                    "gold": "grounded" if r["label"] == "supported" else NOT_GROUNDED,
+                }
+            )
         return items, ["grounded", NOT_GROUNDED]
     if name == "summedits":
         rows = read_jsonl(dev / "summedits" / "evaluation.jsonl")
-        items = [{"claim": r["summary"], "sources": [r["doc"]], "gold": "grounded" if int(r["label"]) == 1 else NOT_GROUNDED,
-                  "edit_types": list(r.get("edit_types") or [])} for r in rows]
+        items = [
+            {
+                "claim": r["summary"],
+                "sources": [r["doc"]],
+                "gold": "grounded" if int(r["label"]) == 1 else NOT_GROUNDED,
+                "edit_types": list(r.get("edit_types") or []),
+            }
+            for r in rows
+        ]
         return items, ["grounded", NOT_GROUNDED]
     if name == "factcheck-gpt":
         rows = read_jsonl(dev / "factcheck-gpt" / "claim_evidence_stance.jsonl")
-        items = [{"claim": r["claim"], "sources": [r["evidence"]], "gold": _STANCE[r["stance"]], "stance": r["stance"]} for r in rows]
+        items = [
+            {"claim": r["claim"], "sources": [r["evidence"]], "gold": _STANCE[r["stance"]], "stance": r["stance"]}
+            for r in rows
+        ]
         return items, list(VERDICTS)
     raise ValueError(f"unknown set {name!r}")
 
@@ -117,10 +138,10 @@ def run_ours(items: list[dict], n_process: int, config: dict | None = None) -> l
             reports = sourced_nlp.check_many(records, nlp=nlp, n_process=n_process)
         else:
             for i in range(0, len(records), 200):
-                reports.extend(sourced_nlp.check_many(records[i:i + 200], nlp=nlp))
+                reports.extend(sourced_nlp.check_many(records[i : i + 200], nlp=nlp))
     except Exception as err:  # noqa: BLE001 - keep going record by record
         log(f"  {OURS}: check_many failed ({err!r}); checking the rest one by one")
-        for claim, sources in records[len(reports):]:
+        for claim, sources in records[len(reports) :]:
             try:
                 reports.append(sourced_nlp.check(claim, sources, nlp=nlp))
             except Exception as err2:  # noqa: BLE001
@@ -185,8 +206,10 @@ def score(items: list[dict], preds: list[str], classes: list[str]) -> dict:
                 b["n"] += 1
                 b["correct"] += correct(it["gold"], p)
                 b["contradicted"] += p == "contradicted"
-        result["per_edit_type"] = {k: {**v, "accuracy": v["correct"] / v["n"], "contradicted_share": v["contradicted"] / v["n"]}
-                                   for k, v in sorted(per.items())}
+        result["per_edit_type"] = {
+            k: {**v, "accuracy": v["correct"] / v["n"], "contradicted_share": v["contradicted"] / v["n"]}
+            for k, v in sorted(per.items())
+        }
     return result
 
 
@@ -196,21 +219,37 @@ def print_set(name: str, res: dict) -> None:
     print(f"### {name}: {any_res['n']} items{two}\n")
     rows = []
     for tool, r in res.items():
-        rows.append([tool, fmt(r["accuracy"], True), fmt(r["balanced_accuracy"], True), fmt(r["grounded_vs_not_balanced_accuracy"], True),
-                     ", ".join(f"{k} {fmt(v, True)}" for k, v in r["recall_per_class"].items())])
-    print(md_table(["tool", "accuracy", "balanced accuracy", "grounded-vs-not bal. acc.", "recall per gold class"], rows))
+        rows.append(
+            [
+                tool,
+                fmt(r["accuracy"], True),
+                fmt(r["balanced_accuracy"], True),
+                fmt(r["grounded_vs_not_balanced_accuracy"], True),
+                ", ".join(f"{k} {fmt(v, True)}" for k, v in r["recall_per_class"].items()),
+            ]
+        )
+    print(
+        md_table(["tool", "accuracy", "balanced accuracy", "grounded-vs-not bal. acc.", "recall per gold class"], rows)
+    )
     print()
     for tool, r in res.items():
         cols = list(next(iter(r["confusion"].values())).keys())
         print(f"{tool} — confusion (rows gold, columns predicted):\n")
-        print(md_table(["gold \\ predicted", *cols], [[g, *[r["confusion"][g][c] for c in cols]] for g in r["confusion"]]))
+        print(
+            md_table(["gold \\ predicted", *cols], [[g, *[r["confusion"][g][c] for c in cols]] for g in r["confusion"]])
+        )
         print()
     if "per_edit_type" in any_res:
         rows = []
         for et in any_res["per_edit_type"]:
-            rows.append([et, any_res["per_edit_type"][et]["n"],
-                         *[fmt(res[t]["per_edit_type"][et]["accuracy"], True) for t in res],
-                         *[fmt(res[t]["per_edit_type"][et]["contradicted_share"], True) for t in res]])
+            rows.append(
+                [
+                    et,
+                    any_res["per_edit_type"][et]["n"],
+                    *[fmt(res[t]["per_edit_type"][et]["accuracy"], True) for t in res],
+                    *[fmt(res[t]["per_edit_type"][et]["contradicted_share"], True) for t in res],
+                ]
+            )
         print("accuracy per edit type (consistent: called grounded; edited: called not grounded):\n")
         print(md_table(["edit type", "n", *[f"{t} accuracy" for t in res], *[f"{t} contradicted" for t in res]], rows))
         print()
@@ -223,11 +262,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="first N items per set (after --quick)")
     ap.add_argument("--quick", action="store_true", help=f"about {QUICK_SIZE} items per set (every k-th)")
     ap.add_argument("--n-process", type=int, default=1)
-    ap.add_argument("--tools", default=f"{OURS},{RULES},{PEER}",
-                    help=f"comma-separated: {OURS} (with the meaning tier), {RULES} (the rules only), {PEER}")
+    ap.add_argument(
+        "--tools",
+        default=f"{OURS},{RULES},{PEER}",
+        help=f"comma-separated: {OURS} (with the meaning tier), {RULES} (the rules only), {PEER}",
+    )
     ap.add_argument("--json", type=Path, default=None)
-    ap.add_argument("--verify-config", type=json.loads, default=None, metavar="JSON",
-                    help='more sourced_verify config overrides for sourced-nlp, e.g. \'{"guard": null}\'')
+    ap.add_argument(
+        "--verify-config",
+        type=json.loads,
+        default=None,
+        metavar="JSON",
+        help="more sourced_verify config overrides for sourced-nlp, e.g. '{\"guard\": null}'",
+    )
     args = ap.parse_args(argv)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     tools = [t.strip() for t in args.tools.split(",") if t.strip()]
@@ -236,8 +283,16 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"unknown set {s!r}; choose from {SETS}")
 
     t0 = time.time()
-    out: dict = {"dev": str(args.dev.resolve()), "quick": args.quick, "limit": args.limit, "machine": machine(), "sets": {}}
-    print(f"## Claim-level dev sets{' (quick)' if args.quick else ''}{f' (limit {args.limit})' if args.limit else ''}\n")
+    out: dict = {
+        "dev": str(args.dev.resolve()),
+        "quick": args.quick,
+        "limit": args.limit,
+        "machine": machine(),
+        "sets": {},
+    }
+    print(
+        f"## Claim-level dev sets{' (quick)' if args.quick else ''}{f' (limit {args.limit})' if args.limit else ''}\n"
+    )
     for name in sets:
         items, classes = load_set(name, args.dev)
         dropped = sum(not usable(it) for it in items)
@@ -248,7 +303,11 @@ def main(argv: list[str] | None = None) -> int:
         for tool in tools:
             t = time.time()
             if tool in (OURS, RULES):
-                preds = run_ours(items, args.n_process, {**({"meaning": None} if tool == RULES else {}), **(args.verify_config or {})} or None)
+                preds = run_ours(
+                    items,
+                    args.n_process,
+                    {**({"meaning": None} if tool == RULES else {}), **(args.verify_config or {})} or None,
+                )
             else:
                 preds = run_peer(items)
             if preds is None:
@@ -263,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"({dropped} items with an empty claim or evidence left out)\n")
         out["sets"][name] = {"items": len(items), "dropped_empty": dropped, "seconds": secs, "tools": res}
     out["seconds"] = round(time.time() - t0, 1)
-    print(f"command: python bench/claims.py {' '.join(argv if argv is not None else sys.argv[1:])}  ({out['seconds']}s, commit {out['machine']['commit']})")
+    print(
+        f"command: python bench/claims.py {' '.join(argv if argv is not None else sys.argv[1:])}  ({out['seconds']}s, commit {out['machine']['commit']})"
+    )
     if args.json:
         dump_json(args.json, out)
         log(f"metrics -> {args.json}")

@@ -57,8 +57,10 @@ from benchlib import RAGTRUTH, dump_json, load_ragtruth, log, machine, sources_f
 
 def records(limit: int | None) -> list[dict]:
     responses, sources = load_ragtruth(RAGTRUTH, "test")
-    return [{"id": str(r["id"]), "output": r["response"], "sources": sources_for(sources[r["source_id"]])[0]}
-            for r in subsample(responses, None, limit)]
+    return [
+        {"id": str(r["id"]), "output": r["response"], "sources": sources_for(sources[r["source_id"]])[0]}
+        for r in subsample(responses, None, limit)
+    ]
 
 
 def _cache_size(isolated: bool = False) -> int:
@@ -92,8 +94,14 @@ def run_single(recs: list[dict], threaded: bool = False) -> dict:
     out = list(results(recs, nlp=nlp))
     secs = time.perf_counter() - t0
     done.set()
-    return {"engine": "single, a second thread alive" if threaded else "single", "workers": 1,
-            "startup_s": round(start, 2), "check_s": round(secs, 2), "parsed_sources": [_cache_size()], "results": out}
+    return {
+        "engine": "single, a second thread alive" if threaded else "single",
+        "workers": 1,
+        "startup_s": round(start, 2),
+        "check_s": round(secs, 2),
+        "parsed_sources": [_cache_size()],
+        "results": out,
+    }
 
 
 def run_single_child(limit: int, threaded: bool) -> dict:
@@ -104,8 +112,19 @@ def run_single_child(limit: int, threaded: bool) -> dict:
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "single.json"
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--limit", str(limit), "--single",
-                        "threaded" if threaded else "plain", "--single-out", str(out)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--limit",
+                str(limit),
+                "--single",
+                "threaded" if threaded else "plain",
+                "--single-out",
+                str(out),
+            ],
+            check=True,
+        )
         return json.loads(out.read_text(encoding="utf8"))
 
 
@@ -139,8 +158,15 @@ def run_dask(recs: list[dict], workers: int, partition_size: int, isolated: bool
         parsed = list(client.run(_cache_size, isolated).values())
     # the time the workers spent inside the tasks (checking), against the wall time of the run
     compute = sum(s["stop"] - s["start"] for t in tasks.data for s in t["startstops"] if s["action"] == "compute")
-    return {"engine": "dask" if isolated else "dask, in the task thread", "workers": workers, "startup_s": round(start, 2), "check_s": round(secs, 2),
-            "task_compute_s": round(compute, 2), "parsed_sources": parsed, "results": out}
+    return {
+        "engine": "dask" if isolated else "dask, in the task thread",
+        "workers": workers,
+        "startup_s": round(start, 2),
+        "check_s": round(secs, 2),
+        "task_compute_s": round(compute, 2),
+        "parsed_sources": parsed,
+        "results": out,
+    }
 
 
 def _restore_environ(saved: dict) -> None:
@@ -156,8 +182,11 @@ def transfer(recs: list[dict], results: list[dict]) -> dict:
     for b in blobs:
         pickle.loads(b)
     ms = 1000 * (time.perf_counter() - t0) / len(recs)
-    return {"record_kb": round(len(blobs[0]) / len(recs) / 1024, 1), "result_kb": round(len(blobs[1]) / len(recs) / 1024, 1),
-            "pickle_ms_per_record": round(ms, 2)}
+    return {
+        "record_kb": round(len(blobs[0]) / len(recs) / 1024, 1),
+        "result_kb": round(len(blobs[1]) / len(recs) / 1024, 1),
+        "pickle_ms_per_record": round(ms, 2),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,34 +210,58 @@ def main(argv: list[str] | None = None) -> int:
         log(f"dask, {w} worker(s)")
         runs.append(run_dask(recs, w, args.partition_size))
     same = all(r["results"] == runs[0]["results"] for r in runs)
-    print(f"records: {len(recs)} (RAGTruth test, first {args.limit}); distinct source sets: {distinct}; "
-          f"partition size {args.partition_size}; results identical on every engine: {same}")
+    print(
+        f"records: {len(recs)} (RAGTruth test, first {args.limit}); distinct source sets: {distinct}; "
+        f"partition size {args.partition_size}; results identical on every engine: {same}"
+    )
     print(f"machine: {machine()}; os.cpu_count()={os.cpu_count()}")
-    print("| engine | workers | start-up s | check s | records/s | records/s incl. start-up | sources parsed per worker |")
+    print(
+        "| engine | workers | start-up s | check s | records/s | records/s incl. start-up | sources parsed per worker |"
+    )
     print("|---|---|---|---|---|---|---|")
     for r in runs:
         r["rps"] = len(recs) / r["check_s"]
         r["rps_total"] = len(recs) / (r["check_s"] + r["startup_s"])
-        print(f"| {r['engine']} | {r['workers']} | {r['startup_s']} | {r['check_s']} | {r['rps']:.2f} | "
-              f"{r['rps_total']:.2f} | {r['parsed_sources']} |")
+        print(
+            f"| {r['engine']} | {r['workers']} | {r['startup_s']} | {r['check_s']} | {r['rps']:.2f} | "
+            f"{r['rps_total']:.2f} | {r['parsed_sources']} |"
+        )
     single, threaded, in_thread, one, two = runs
-    print(f"2 workers / 1 worker: {two['rps'] / one['rps']:.2f}x records/s (start-up excluded), "
-          f"{two['rps_total'] / one['rps_total']:.2f}x (included)")
-    print(f"Dask at 1 worker over single, per record: {one['check_s'] / single['check_s'] - 1:+.1%} "
-          f"(checking in the task thread: {in_thread['check_s'] / single['check_s'] - 1:+.1%}; "
-          f"single with a second thread alive: {threaded['check_s'] / single['check_s'] - 1:+.1%})")
-    print(f"inside the tasks (compute, summed over the workers): 1 worker {one['task_compute_s']} s, "
-          f"2 workers {two['task_compute_s']} s, against {single['check_s']} s for the single path: "
-          f"{one['task_compute_s'] / single['check_s'] - 1:+.1%} at 1 worker; the rest of the Dask wall time is "
-          f"scheduling and transfer ({one['check_s'] - one['task_compute_s']:.2f} s at 1 worker)")
-    print(f"per record: single {1000 * single['check_s'] / len(recs):.0f} ms, "
-          f"1 worker {1000 * one['check_s'] / len(recs):.0f} ms, 2 workers {1000 * two['check_s'] / len(recs):.0f} ms")
+    print(
+        f"2 workers / 1 worker: {two['rps'] / one['rps']:.2f}x records/s (start-up excluded), "
+        f"{two['rps_total'] / one['rps_total']:.2f}x (included)"
+    )
+    print(
+        f"Dask at 1 worker over single, per record: {one['check_s'] / single['check_s'] - 1:+.1%} "
+        f"(checking in the task thread: {in_thread['check_s'] / single['check_s'] - 1:+.1%}; "
+        f"single with a second thread alive: {threaded['check_s'] / single['check_s'] - 1:+.1%})"
+    )
+    print(
+        f"inside the tasks (compute, summed over the workers): 1 worker {one['task_compute_s']} s, "
+        f"2 workers {two['task_compute_s']} s, against {single['check_s']} s for the single path: "
+        f"{one['task_compute_s'] / single['check_s'] - 1:+.1%} at 1 worker; the rest of the Dask wall time is "
+        f"scheduling and transfer ({one['check_s'] - one['task_compute_s']:.2f} s at 1 worker)"
+    )
+    print(
+        f"per record: single {1000 * single['check_s'] / len(recs):.0f} ms, "
+        f"1 worker {1000 * one['check_s'] / len(recs):.0f} ms, 2 workers {1000 * two['check_s'] / len(recs):.0f} ms"
+    )
     moved = transfer(recs, one["results"])
-    print(f"transfer per record: record {moved['record_kb']} KB, result {moved['result_kb']} KB pickled; "
-          f"pickle + unpickle both {moved['pickle_ms_per_record']} ms")
+    print(
+        f"transfer per record: record {moved['record_kb']} KB, result {moved['result_kb']} KB pickled; "
+        f"pickle + unpickle both {moved['pickle_ms_per_record']} ms"
+    )
     if args.json:
-        dump_json(args.json, {"records": len(recs), "distinct_sources": distinct, "identical": same, "transfer": moved,
-                              "runs": [{k: v for k, v in r.items() if k != "results"} for r in runs]})
+        dump_json(
+            args.json,
+            {
+                "records": len(recs),
+                "distinct_sources": distinct,
+                "identical": same,
+                "transfer": moved,
+                "runs": [{k: v for k, v in r.items() if k != "results"} for r in runs],
+            },
+        )
     return 0 if same else 1
 
 

@@ -35,9 +35,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from benchlib import label_sentence, log, md_table  # noqa: E402
 import claims as claims_bench  # noqa: E402
 import ragtruth as ragtruth_bench  # noqa: E402
+from benchlib import label_sentence, log, md_table  # noqa: E402
 
 VETOES = (1.01, 0.99, 0.98, 0.95, 0.9, 0.8, 0.7, 0.5)
 PARAPHRASES = (1.01, 0.99, 0.98, 0.95, 0.9, 0.8, 0.7)
@@ -53,8 +53,9 @@ def probing_pipeline():
     import sourced_nlp
     from sourced_nlp.verdict.rules.entailment import EntailmentRule
 
-    nlp = sourced_nlp.load_pipeline(config={"meaning": {"@misc": "sourced.meaning.v2", "veto_threshold": 0.0,
-                                                       "paraphrase_threshold": 0.0}})
+    nlp = sourced_nlp.load_pipeline(
+        config={"meaning": {"@misc": "sourced.meaning.v2", "veto_threshold": 0.0, "paraphrase_threshold": 0.0}}
+    )
     veto = EntailmentRule.veto
 
     def recording_veto(self, ctx, res):
@@ -77,8 +78,14 @@ def probe(records: list[tuple[str, list]], nlp) -> list[list[dict]]:
         rep = sourced_nlp.check(answer, sources, nlp=nlp).to_dict()
         rows = []
         for c in rep["claims"]:
-            score = (c.get("meaning") or {}).get("score") if c["rule"] == "grounded.entailment" else SCORES.get((k, c["start"], c["end"]))
-            rows.append({"start": c["start"], "end": c["end"], "verdict": c["verdict"], "rule": c["rule"], "score": score})
+            score = (
+                (c.get("meaning") or {}).get("score")
+                if c["rule"] == "grounded.entailment"
+                else SCORES.get((k, c["start"], c["end"]))
+            )
+            rows.append(
+                {"start": c["start"], "end": c["end"], "verdict": c["verdict"], "rule": c["rule"], "score": score}
+            )
         out.append(rows)
     return out
 
@@ -113,11 +120,19 @@ def ragtruth_frontier(split: str, limit: int | None, nlp) -> dict:
                 got = [verdict_at(c, veto, para) == "grounded" for c in sel]
                 grounded = [c for c, g in zip(sel, got) if g]
                 clean = [g for c, g in zip(sel, got) if not c["hall"]]
-                row[task] = {"false_grounded": sum(c["hall"] for c in grounded) / max(1, len(grounded)),
-                             "coverage": sum(clean) / max(1, len(clean)), "grounded": len(grounded)}
+                row[task] = {
+                    "false_grounded": sum(c["hall"] for c in grounded) / max(1, len(grounded)),
+                    "coverage": sum(clean) / max(1, len(clean)),
+                    "grounded": len(grounded),
+                }
             out[f"{veto}/{para}"] = row
-    return {"claims": len(claims), "frontier": out,
-            "vetoed_scores": sorted(c["score"] for c in claims if c["verdict"] == "grounded" and c["score"] is not None)[:5]}
+    return {
+        "claims": len(claims),
+        "frontier": out,
+        "vetoed_scores": sorted(c["score"] for c in claims if c["verdict"] == "grounded" and c["score"] is not None)[
+            :5
+        ],
+    }
 
 
 def dev_frontier(name: str, limit: int | None, nlp) -> dict:
@@ -135,16 +150,23 @@ def dev_frontier(name: str, limit: int | None, nlp) -> dict:
             preds = [claims_bench.combine([verdict_at(c, veto, para) for c in rows]) for rows in probed]
             res = claims_bench.score(items, preds, classes)
             grounded = [it for it, p in zip(items, preds) if p == "grounded"]
-            out[f"{veto}/{para}"] = {"balanced_accuracy": res["balanced_accuracy"],
-                                     "grounded_precision": sum(it["gold"] == "grounded" for it in grounded) / max(1, len(grounded)),
-                                     "grounded": len(grounded)}
+            out[f"{veto}/{para}"] = {
+                "balanced_accuracy": res["balanced_accuracy"],
+                "grounded_precision": sum(it["gold"] == "grounded" for it in grounded) / max(1, len(grounded)),
+                "grounded": len(grounded),
+            }
     return {"items": len(items), "frontier": out}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="train", help="RAGTruth split (train: the tuning split; test: reporting only)")
-    ap.add_argument("--limit", type=int, default=None, help="at most this many records per data set (RAGTruth: the first; a dev set: evenly spaced)")
+    ap.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help="at most this many records per data set (RAGTruth: the first; a dev set: evenly spaced)",
+    )
     ap.add_argument("--sets", default="ragtruth,climate-fever,wice,summedits,factcheck-gpt")
     ap.add_argument("--json", type=Path, default=None, help="write every figure here")
     args = ap.parse_args(argv)
@@ -152,19 +174,38 @@ def main(argv: list[str] | None = None) -> int:
     results: dict = {"split": args.split, "limit": args.limit}
     for name in args.sets.split(","):
         SCORES.clear()
-        results[name] = ragtruth_frontier(args.split, args.limit, nlp) if name == "ragtruth" else dev_frontier(name, args.limit, nlp)
+        results[name] = (
+            ragtruth_frontier(args.split, args.limit, nlp)
+            if name == "ragtruth"
+            else dev_frontier(name, args.limit, nlp)
+        )
     base = "1.01/1.01"
-    shown = [f"{v}/1.01" for v in VETOES] + [f"1.01/{p}" for p in PARAPHRASES[1:]]  # each job alone; --json has every pair
+    shown = [f"{v}/1.01" for v in VETOES] + [
+        f"1.01/{p}" for p in PARAPHRASES[1:]
+    ]  # each job alone; --json has every pair
     for name, res in results.items():
         if not isinstance(res, dict) or "frontier" not in res:
             continue
         print(f"\n## {name} ({res.get('claims', res.get('items'))}; veto/paraphrase, {base} = the rules only)\n")
         if name == "ragtruth":
-            rows = [[k, *(f"{v[t]['false_grounded']:.1%} / {v[t]['coverage']:.1%}" if t in v else "—" for t in ("all", "QA", "Summary", "Data2txt"))]
-                    for k, v in res["frontier"].items() if k in shown]
+            rows = [
+                [
+                    k,
+                    *(
+                        f"{v[t]['false_grounded']:.1%} / {v[t]['coverage']:.1%}" if t in v else "—"
+                        for t in ("all", "QA", "Summary", "Data2txt")
+                    ),
+                ]
+                for k, v in res["frontier"].items()
+                if k in shown
+            ]
             print(md_table(["veto/paraphrase", "all FG / cov", "QA", "Summary", "Data2txt"], rows))
         else:
-            rows = [[k, f"{v['balanced_accuracy']:.1%}", f"{v['grounded_precision']:.1%}", v["grounded"]] for k, v in res["frontier"].items() if k in shown]
+            rows = [
+                [k, f"{v['balanced_accuracy']:.1%}", f"{v['grounded_precision']:.1%}", v["grounded"]]
+                for k, v in res["frontier"].items()
+                if k in shown
+            ]
             print(md_table(["veto/paraphrase", "balanced acc.", "grounded precision", "grounded"], rows))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

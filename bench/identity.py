@@ -38,9 +38,22 @@ CASE_FILES = [
     SHARED / "acceptance.jsonl",
     SHARED / "traps.jsonl",
 ]
-HELP = [[], ["check"], ["cite"], ["fields"], ["batch"], ["calibrate"], ["eval"], ["eval", "run"],
-        ["eval", "score"], ["eval", "gate"], ["eval", "diff"], ["eval", "fixtures"], ["audit"],
-        ["audit", "verify"]]
+HELP = [
+    [],
+    ["check"],
+    ["cite"],
+    ["fields"],
+    ["batch"],
+    ["calibrate"],
+    ["eval"],
+    ["eval", "run"],
+    ["eval", "score"],
+    ["eval", "gate"],
+    ["eval", "diff"],
+    ["eval", "fixtures"],
+    ["audit"],
+    ["audit", "verify"],
+]
 
 
 def judge(inp):
@@ -49,8 +62,12 @@ def judge(inp):
     if not inp.candidates:
         return {"verdict": "unverified", "reason": "no candidate"}
     best = inp.candidates[0]
-    return {"verdict": "grounded", "source": best.source, "quote": " ".join(best.text.split()[:6]),
-            "reason": "the first words of the best passage"}
+    return {
+        "verdict": "grounded",
+        "source": best.source,
+        "quote": " ".join(best.text.split()[:6]),
+        "reason": "the first words of the best passage",
+    }
 
 
 def cases() -> list[tuple[str, dict]]:
@@ -112,8 +129,20 @@ def main() -> None:
         run(f"{case_id}.cite.json", ["cite", str(answer), *paths, "-f", "json"])
         run(f"{case_id}.cite.html", ["cite", str(answer), *paths, "-f", "html"])
         if not case_id.startswith("rec"):
-            run(f"{case_id}.judged.json", ["check", "--json-input", str(given), "-f", "json", "--judge", "callable",
-                                           "--judge-model", "identity:judge"])
+            run(
+                f"{case_id}.judged.json",
+                [
+                    "check",
+                    "--json-input",
+                    str(given),
+                    "-f",
+                    "json",
+                    "--judge",
+                    "callable",
+                    "--judge-model",
+                    "identity:judge",
+                ],
+            )
     batch = work / "all.jsonl"
     srsly.write_jsonl(batch, records)
     run("batch.stdout", ["batch", str(batch)])

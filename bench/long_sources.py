@@ -78,10 +78,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.chars <= 20_000:
         ap.error("--chars must exceed 20,000 (the lazy parse starts above lazy_parse_chars, 20,000 by default)")
 
-    items = [it for it in build_items(args.data, args.split, False, None) if it["task"] in ("QA", "Summary")][:: args.every]
+    items = [it for it in build_items(args.data, args.split, False, None) if it["task"] in ("QA", "Summary")][
+        :: args.every
+    ]
     long_items = padded(items, args.chars)
     log(f"{len(items)} prose responses of {args.split}; first sources padded to {args.chars:,} characters")
-    runs = {"as given": (items, None), "long, whole": (long_items, {"lazy_parse_chars": None}), "long, lazy": (long_items, None)}
+    runs = {
+        "as given": (items, None),
+        "long, whole": (long_items, {"lazy_parse_chars": None}),
+        "long, lazy": (long_items, None),
+    }
     rows, secs = {}, {}
     t_all = time.time()
     for name in RUNS:
@@ -96,22 +102,51 @@ def main(argv: list[str] | None = None) -> int:
     table = []
     for name in RUNS:
         m = sentence_metrics(rows[name], with_auc=True)
-        table.append([name, m["sentences"], fmt(m["clean_grounded_coverage"], pct=True), fmt(m["false_grounded_rate"], pct=True),
-                      m["contradicted"], fmt(m["contradicted_precision"], pct=True), fmt(m["support_auc"]), f"{secs[name]:.1f}"])
-    print(f"### {OURS} on {len(items)} prose responses of RAGTruth {args.split}, first source padded to {args.chars:,} characters\n")
-    print(md_table(["run", "sentences", "clean-grounded coverage", "false-grounded rate", "contradicted",
-                    "contradicted precision", "support AUC", "seconds"], table))
+        table.append(
+            [
+                name,
+                m["sentences"],
+                fmt(m["clean_grounded_coverage"], pct=True),
+                fmt(m["false_grounded_rate"], pct=True),
+                m["contradicted"],
+                fmt(m["contradicted_precision"], pct=True),
+                fmt(m["support_auc"]),
+                f"{secs[name]:.1f}",
+            ]
+        )
+    print(
+        f"### {OURS} on {len(items)} prose responses of RAGTruth {args.split}, first source padded to {args.chars:,} characters\n"
+    )
+    print(
+        md_table(
+            [
+                "run",
+                "sentences",
+                "clean-grounded coverage",
+                "false-grounded rate",
+                "contradicted",
+                "contradicted precision",
+                "support AUC",
+                "seconds",
+            ],
+            table,
+        )
+    )
     whole = {(r["id"], r["start"], r["end"]): r["verdict"] for r in rows["long, whole"]}
     changed: dict[tuple[str, str], int] = {}
     for r in rows["long, lazy"]:
         before = whole.get((r["id"], r["start"], r["end"]))
         if before != r["verdict"]:
             changed[(str(before), r["verdict"])] = changed.get((str(before), r["verdict"]), 0) + 1
-    print(f"\nsentences whose verdict differs, long whole -> long lazy: {sum(changed.values())} of {len(rows['long, lazy'])}")
+    print(
+        f"\nsentences whose verdict differs, long whole -> long lazy: {sum(changed.values())} of {len(rows['long, lazy'])}"
+    )
     for (a, b), n in sorted(changed.items()):
         print(f"- {a} -> {b}: {n}")
-    print(f"\ncommand: python bench/long_sources.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
-          f"({time.time() - t_all:.0f}s, commit {git_commit()})")
+    print(
+        f"\ncommand: python bench/long_sources.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
+        f"({time.time() - t_all:.0f}s, commit {git_commit()})"
+    )
     return 0
 
 

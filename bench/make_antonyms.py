@@ -40,15 +40,17 @@ ROOT = Path(__file__).resolve().parent.parent
 WN = Path("/usr/share/wordnet")
 POS_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-", "a")
-LICENCE = ("WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. "
-           "Permission to use, copy, modify and distribute this software and database and its documentation "
-           "for any purpose and without fee or royalty is hereby granted, provided that you agree to comply with "
-           "the following copyright notice and statements, including the disclaimer, and that the same appear on "
-           "ALL copies of the software, database and documentation, including modifications that you make for "
-           "internal use or for distribution. THIS SOFTWARE AND DATABASE IS PROVIDED \"AS IS\" AND PRINCETON "
-           "UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR IMPLIED. The name of Princeton "
-           "University or Princeton may not be used in advertising or publicity pertaining to distribution of "
-           "the software and/or database.")
+LICENCE = (
+    "WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. "
+    "Permission to use, copy, modify and distribute this software and database and its documentation "
+    "for any purpose and without fee or royalty is hereby granted, provided that you agree to comply with "
+    "the following copyright notice and statements, including the disclaimer, and that the same appear on "
+    "ALL copies of the software, database and documentation, including modifications that you make for "
+    'internal use or for distribution. THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON '
+    "UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR IMPLIED. The name of Princeton "
+    "University or Princeton may not be used in advertising or publicity pertaining to distribution of "
+    "the software and/or database."
+)
 # the incompatible sets: name -> (noun lemma of the parent synset, pointer to follow: ~ hyponym, ~i instance)
 SETS = {
     "weekday": ("day_of_the_week", "~~"),  # ~~: the hyponyms' hyponyms too (weekday -> Monday...)
@@ -58,13 +60,85 @@ SETS = {
     "continent": ("continent", "~i"),
 }
 # members that are not everyday words of their set
-SET_DROP = {"weekday", "sabbath", "workday", "feria", "salmon", "blond", "olive", "pastel", "eurasia", "gondwanaland", "laurasia", "pangaea"}
+SET_DROP = {
+    "weekday",
+    "sabbath",
+    "workday",
+    "feria",
+    "salmon",
+    "blond",
+    "olive",
+    "pastel",
+    "eurasia",
+    "gondwanaland",
+    "laurasia",
+    "pangaea",
+}
 # antonym pairs too loose to make a contradiction in running text (sense-specific or idiomatic)
-STOP = {"have", "has", "had", "be", "do", "go", "come", "get", "take", "give", "make", "let", "keep", "put", "set",
-        "in", "out", "on", "off", "up", "down", "over", "under", "back", "top", "bottom", "first", "second",
-        "man", "woman", "one", "a", "i", "it", "an", "even", "odd", "ill", "well", "right", "left", "present",
-        "absent", "same", "other", "general", "specific", "like", "still", "just", "near", "far", "here", "there",
-        "before", "after", "end", "start", "beginning", "way", "rear", "front"}
+STOP = {
+    "have",
+    "has",
+    "had",
+    "be",
+    "do",
+    "go",
+    "come",
+    "get",
+    "take",
+    "give",
+    "make",
+    "let",
+    "keep",
+    "put",
+    "set",
+    "in",
+    "out",
+    "on",
+    "off",
+    "up",
+    "down",
+    "over",
+    "under",
+    "back",
+    "top",
+    "bottom",
+    "first",
+    "second",
+    "man",
+    "woman",
+    "one",
+    "a",
+    "i",
+    "it",
+    "an",
+    "even",
+    "odd",
+    "ill",
+    "well",
+    "right",
+    "left",
+    "present",
+    "absent",
+    "same",
+    "other",
+    "general",
+    "specific",
+    "like",
+    "still",
+    "just",
+    "near",
+    "far",
+    "here",
+    "there",
+    "before",
+    "after",
+    "end",
+    "start",
+    "beginning",
+    "way",
+    "rear",
+    "front",
+}
 
 
 def read_data(pos: str) -> dict[str, dict]:
@@ -114,7 +188,9 @@ VOWELS = set("aeiou")
 def verb_forms(v: str, exc: dict[str, list[str]]) -> dict[str, str]:
     """base, 3sg, past, gerund of a verb (regular rules, irregular past from verb.exc)."""
     forms = {"base": v}
-    forms["3sg"] = v + "es" if re.search(r"(s|x|z|ch|sh)$", v) else (v[:-1] + "ies" if re.search(r"[^aeiou]y$", v) else v + "s")
+    forms["3sg"] = (
+        v + "es" if re.search(r"(s|x|z|ch|sh)$", v) else (v[:-1] + "ies" if re.search(r"[^aeiou]y$", v) else v + "s")
+    )
     irregular = [w for w in exc.get(v, []) if not w.endswith("ing") and not w.endswith("s")]
     if irregular:
         forms["past"] = irregular[0]
@@ -210,7 +286,16 @@ def main() -> None:
                 if not target or src == 0 or tgt == 0:
                     continue
                 a, b = ss["words"][src - 1], target["words"][tgt - 1]
-                if "_" in a or "_" in b or "-" in a and "-" in b or a in STOP or b in STOP or not a.isalpha() and "-" not in a:
+                if (
+                    "_" in a
+                    or "_" in b
+                    or "-" in a
+                    and "-" in b
+                    or a in STOP
+                    or b in STOP
+                    or not a.isalpha()
+                    and "-" not in a
+                ):
                     continue
                 if not re.fullmatch(r"[a-z][a-z-]*", a) or not re.fullmatch(r"[a-z][a-z-]*", b):
                     continue
@@ -252,8 +337,16 @@ def main() -> None:
                 continue
             if not TAGGED[lemma]:
                 continue
-            mates = [w for w in data[p][offs[0]]["words"] if w != lemma and w.isalpha() and len(index[p].get(w, [])) == 1 and TAGGED[w]]
-            mates = [w for w in mates if w.endswith("ly") == lemma.endswith("ly") and w.endswith("ed") == lemma.endswith("ed")]
+            mates = [
+                w
+                for w in data[p][offs[0]]["words"]
+                if w != lemma and w.isalpha() and len(index[p].get(w, [])) == 1 and TAGGED[w]
+            ]
+            mates = [
+                w
+                for w in mates
+                if w.endswith("ly") == lemma.endswith("ly") and w.endswith("ed") == lemma.endswith("ed")
+            ]
             if mates:
                 synonyms[lemma] = sorted(set(mates))
 
@@ -273,9 +366,11 @@ def main() -> None:
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(out, ensure_ascii=False, indent=0, sort_keys=False) + "\n", encoding="utf8")
-    print(f"{args.out}: {len(out['antonyms'])} words with antonyms, {len(prefix_pairs)} prefix pairs, "
-          f"{sum(map(len, incompatible.values()))} words in {len(incompatible)} incompatible sets, "
-          f"{len(synonyms)} synonym entries, {args.out.stat().st_size / 1e6:.2f} MB")
+    print(
+        f"{args.out}: {len(out['antonyms'])} words with antonyms, {len(prefix_pairs)} prefix pairs, "
+        f"{sum(map(len, incompatible.values()))} words in {len(incompatible)} incompatible sets, "
+        f"{len(synonyms)} synonym entries, {args.out.stat().st_size / 1e6:.2f} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -62,9 +62,15 @@ def climate(data: Path, rng: random.Random) -> list[dict]:
     for verdict in ("grounded", "contradicted", "unverified"):
         pool = [r for r in rows if r["verdict"] == verdict]
         for r in rng.sample(pool, 20):
-            out.append({"id": f"climate-fever:{r['evidence_id']}:{r['claim_id']}", "claim": r["claim"],
-                        "sources": [{"id": "evidence", "text": r["evidence"]}], "label": verdict,
-                        "origin": "climate-fever"})
+            out.append(
+                {
+                    "id": f"climate-fever:{r['evidence_id']}:{r['claim_id']}",
+                    "claim": r["claim"],
+                    "sources": [{"id": "evidence", "text": r["evidence"]}],
+                    "label": verdict,
+                    "origin": "climate-fever",
+                }
+            )
     return out
 
 
@@ -73,14 +79,23 @@ def summedits(data: Path, rng: random.Random) -> list[dict]:
     rows = read_jsonl(data / "dev" / "summedits" / "evaluation.jsonl")
     pools = {
         "grounded": [r for r in rows if r["label"] == 1],
-        "contradicted": [r for r in rows if r["label"] == 0 and r["edit_types"] and set(r["edit_types"]) <= _CONTRA_EDITS],
+        "contradicted": [
+            r for r in rows if r["label"] == 0 and r["edit_types"] and set(r["edit_types"]) <= _CONTRA_EDITS
+        ],
         "unverified": [r for r in rows if r["label"] == 0 and r["edit_types"] == ["hallucinated_fact_insertion"]],
     }
     out = []
     for verdict, n in (("grounded", 20), ("contradicted", 12), ("unverified", 8)):
         for r in rng.sample(pools[verdict], n):
-            out.append({"id": f"summedits:{r['id']}", "claim": r["summary"], "sources": [{"id": "doc", "text": r["doc"]}],
-                        "label": verdict, "origin": "summedits"})
+            out.append(
+                {
+                    "id": f"summedits:{r['id']}",
+                    "claim": r["summary"],
+                    "sources": [{"id": "doc", "text": r["doc"]}],
+                    "label": verdict,
+                    "origin": "summedits",
+                }
+            )
     return out
 
 
@@ -97,8 +112,15 @@ def ragtruth(data: Path, rng: random.Random) -> list[dict]:
         for s, e in sentences(r["response"]):
             hall, conflict = label_sentence({"start": s, "end": e}, r["labels"])
             label = "contradicted" if conflict else "unverified" if hall else "grounded"
-            pools[label].append({"id": f"ragtruth:{r['id']}:{s}", "claim": r["response"][s:e], "sources": srcs,
-                                 "label": label, "origin": f"ragtruth-{src['task_type'].lower()}"})
+            pools[label].append(
+                {
+                    "id": f"ragtruth:{r['id']}:{s}",
+                    "claim": r["response"][s:e],
+                    "sources": srcs,
+                    "label": label,
+                    "origin": f"ragtruth-{src['task_type'].lower()}",
+                }
+            )
     return [row for verdict in ("grounded", "contradicted", "unverified") for row in rng.sample(pools[verdict], 20)]
 
 
@@ -118,10 +140,20 @@ def stand_in(row: dict) -> dict:
                 best, best_score = (src["id"], src["text"][s:e]), score
     base = {"claim": row["claim"], "model": "stand-in:token_set_ratio>=90", "prompt_version": "judge-v1"}
     if best is not None and best_score >= 90:
-        return {**base, "verdict": "grounded", "source": best[0], "quote": best[1],
-                "reason": f"the closest source sentence scores {best_score:.0f}"}
-    return {**base, "verdict": "unverified", "source": "", "quote": "",
-            "reason": f"no source sentence is close enough (best {best_score:.0f})"}
+        return {
+            **base,
+            "verdict": "grounded",
+            "source": best[0],
+            "quote": best[1],
+            "reason": f"the closest source sentence scores {best_score:.0f}",
+        }
+    return {
+        **base,
+        "verdict": "unverified",
+        "source": "",
+        "quote": "",
+        "reason": f"no source sentence is close enough (best {best_score:.0f})",
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,8 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf8")
     if args.answers:
         args.answers.parent.mkdir(parents=True, exist_ok=True)
-        args.answers.write_text("".join(json.dumps(stand_in(r), ensure_ascii=False) + "\n" for r in rows),
-                                encoding="utf8")
+        args.answers.write_text(
+            "".join(json.dumps(stand_in(r), ensure_ascii=False) + "\n" for r in rows), encoding="utf8"
+        )
     print(f"{len(rows)} gold claims -> {args.out}" + (f"; stand-in answers -> {args.answers}" if args.answers else ""))
     return 0
 

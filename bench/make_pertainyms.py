@@ -37,14 +37,47 @@ ROOT = Path(__file__).resolve().parent.parent
 WORD = re.compile(r"[a-z]+")
 #: the prefixes that add to the noun what the noun alone does not say ("afebrile", "precancerous",
 #: "intravenous" / "subcutaneous": no fever, not yet a cancer, two routes into one body)
-PREFIXES = ("a", "anti", "bi", "cis", "di", "en", "endo", "epi", "extra", "hemi", "hyper", "hypo", "in", "inter", "intra",
-            "mono", "multi", "non", "omni", "per", "peri", "poly", "post", "pre", "semi", "sub", "super", "supra", "trans",
-            "tri", "un", "uni")
+PREFIXES = (
+    "a",
+    "anti",
+    "bi",
+    "cis",
+    "di",
+    "en",
+    "endo",
+    "epi",
+    "extra",
+    "hemi",
+    "hyper",
+    "hypo",
+    "in",
+    "inter",
+    "intra",
+    "mono",
+    "multi",
+    "non",
+    "omni",
+    "per",
+    "peri",
+    "poly",
+    "post",
+    "pre",
+    "semi",
+    "sub",
+    "super",
+    "supra",
+    "trans",
+    "tri",
+    "un",
+    "uni",
+)
 #: adjectives with a common sense younger than WordNet 3.0 (a "viral" video spreads online)
 LATER = frozenset({"viral"})
-NOTE = (" Pertainyms: relational adjectives and the one noun each pertains to (renal -> kidney), from WordNet 3.0's "
-        "pertainym pointers, kept where every sense of the adjective pertains to that noun and the adjective is no noun "
-        "or verb of WordNet (bench/make_pertainyms.py); an adjective's lemma is read as its noun.")
+NOTE = (
+    " Pertainyms: relational adjectives and the one noun each pertains to (renal -> kidney), from WordNet 3.0's "
+    "pertainym pointers, kept where every sense of the adjective pertains to that noun and the adjective is no noun "
+    "or verb of WordNet (bench/make_pertainyms.py); an adjective's lemma is read as its noun."
+)
 
 
 def same_stem(a: str, b: str) -> bool:
@@ -59,8 +92,11 @@ def pertainyms() -> dict[str, str]:
     """``{adjective: noun}`` (module docstring)."""
     adj, noun = read_data("a"), read_data("n")
     index = {p: read_index(p) for p in ("n", "v", "a", "r")}  # also fills TAGGED
-    verb_uses = {f.split()[0]: int(f.split()[-int(f.split()[2]) - 1]) for f in (WN / "index.verb").open(encoding="latin-1")
-                 if not f.startswith("  ")}
+    verb_uses = {
+        f.split()[0]: int(f.split()[-int(f.split()[2]) - 1])
+        for f in (WN / "index.verb").open(encoding="latin-1")
+        if not f.startswith("  ")
+    }
     targets: dict[str, set[str]] = defaultdict(set)
     senses: dict[str, int] = defaultdict(int)
     for ss in adj.values():
@@ -75,11 +111,22 @@ def pertainyms() -> dict[str, str]:
         n = next(iter(nouns))
         if len(nouns) != 1 or not WORD.fullmatch(a) or not WORD.fullmatch(n) or TAGGED[n] == 0:
             continue
-        if a in index["n"] or a in index["v"] or verb_uses.get(n, 0) > 0 or a in LATER or same_stem(a, n) or a.startswith(PREFIXES):
+        if (
+            a in index["n"]
+            or a in index["v"]
+            or verb_uses.get(n, 0) > 0
+            or a in LATER
+            or same_stem(a, n)
+            or a.startswith(PREFIXES)
+        ):
             continue
         # every sense of the adjective is a pertainym of the noun
-        per_sense = sum(1 for ss in adj.values() for k, w in enumerate(ss["words"], 1) if w == a and any(
-            sym == "\\" and tpos == "n" and int(st[:2], 16) == k for sym, _, tpos, st in ss["ptrs"]))
+        per_sense = sum(
+            1
+            for ss in adj.values()
+            for k, w in enumerate(ss["words"], 1)
+            if w == a and any(sym == "\\" and tpos == "n" and int(st[:2], 16) == k for sym, _, tpos, st in ss["ptrs"])
+        )
         if per_sense == senses[a]:
             out[a] = n
     return dict(sorted(out.items()))

@@ -177,8 +177,10 @@ def main() -> None:
         "incompatible": incompatible,
     }
     args.out.write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf8")
-    print(f"{args.out}: {len(out_groups)} lemmas in {len(used)} groups, {len(out['antonyms'])} lemmas with antonyms, "
-          f"{args.out.stat().st_size / 1e6:.2f} MB")
+    print(
+        f"{args.out}: {len(out_groups)} lemmas in {len(used)} groups, {len(out['antonyms'])} lemmas with antonyms, "
+        f"{args.out.stat().st_size / 1e6:.2f} MB"
+    )
 
 
 if __name__ == "__main__":

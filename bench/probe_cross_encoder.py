@@ -67,10 +67,20 @@ class PairCollector(tm.Collector):
             index = ctx.index
             ranked = [a.pid for a in ctx.alignments]
             x = features(ctx)
-            self.seen.append((int(ctx.record["start"]), int(ctx.record["end"]), {
-                "x": x, "eligible": eligible(ctx), "support": x[FEATURES.index("support")], "claim": ctx.claim["text"],
-                "passage": index.passages[ctx.best.pid].f["text"],
-                "top3": " ".join(index.passages[pid].f["text"] for pid in ranked[:3])}))
+            self.seen.append(
+                (
+                    int(ctx.record["start"]),
+                    int(ctx.record["end"]),
+                    {
+                        "x": x,
+                        "eligible": eligible(ctx),
+                        "support": x[FEATURES.index("support")],
+                        "claim": ctx.claim["text"],
+                        "passage": index.passages[ctx.best.pid].f["text"],
+                        "top3": " ".join(index.passages[pid].f["text"] for pid in ranked[:3]),
+                    },
+                )
+            )
         return None
 
 
@@ -123,13 +133,21 @@ def train(args) -> None:
             return self.head((h * m).sum(1) / m.sum(1)).squeeze(-1)
 
     def encode(part):
-        return tok([r["claim"] for r in part], [r[args.context] for r in part], truncation="only_second",
-                   max_length=args.max_len, padding=True, return_tensors="pt")
+        return tok(
+            [r["claim"] for r in part],
+            [r[args.context] for r in part],
+            truncation="only_second",
+            max_length=args.max_len,
+            padding=True,
+            return_tensors="pt",
+        )
 
     model = CrossEncoder()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     steps = args.epochs * ((len(fit) + args.batch - 1) // args.batch)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda k: min(1.0, (k + 1) / max(1, steps // 10)) * max(0.0, 1 - k / steps))
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda k: min(1.0, (k + 1) / max(1, steps // 10)) * max(0.0, 1 - k / steps)
+    )
     pos = sum(r["label"] for _, r in fit)
     neg_weight = pos / (len(fit) - pos) if len(fit) > pos else 1.0  # stated and unstated weigh the same in all
     t0 = time.time()
@@ -143,14 +161,17 @@ def train(args) -> None:
             y = torch.tensor([float(r["label"]) for r in part])
             logits = model(encode(part))
             loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                logits, y, weight=torch.where(y > 0, torch.tensor(1.0), torch.tensor(neg_weight)))
+                logits, y, weight=torch.where(y > 0, torch.tensor(1.0), torch.tensor(neg_weight))
+            )
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += loss.item() * len(part)
             if (k // args.batch) % 20 == 0:
-                log(f"  epoch {epoch + 1}: {k + len(part)}/{len(order)} rows, loss {total / (k + len(part)):.4f}, {time.time() - t0:.0f}s")
+                log(
+                    f"  epoch {epoch + 1}: {k + len(part)}/{len(order)} rows, loss {total / (k + len(part)):.4f}, {time.time() - t0:.0f}s"
+                )
     train_s = time.time() - t0
     train_pairs = len(order)
     model.eval()
@@ -186,8 +207,12 @@ def report(rows, fit, held, scores, pair_s, score_ms, args) -> None:
     lr_fit = [(i, r) for i, r in fit if r["eligible"]]  # the regression as train_meaning.py fits it
     scaler = StandardScaler().fit([r["x"] for _, r in lr_fit])
     lr = LogisticRegression(C=1.0, max_iter=2000, random_state=tm.SEED).fit(
-        scaler.transform([r["x"] for _, r in lr_fit]), [r["label"] for _, r in lr_fit])
-    lr_scores = {i: float(p) for (i, _), p in zip(held, lr.predict_proba(scaler.transform([r["x"] for _, r in held]))[:, 1])}
+        scaler.transform([r["x"] for _, r in lr_fit]), [r["label"] for _, r in lr_fit]
+    )
+    lr_scores = {
+        i: float(p) for (i, _), p in zip(held, lr.predict_proba(scaler.transform([r["x"] for _, r in held]))[:, 1])
+    }
+
     def ranks(d):
         keys = sorted(d, key=lambda i: (d[i], i))
         return {i: k / max(1, len(keys) - 1) for k, i in enumerate(keys)}
@@ -199,27 +224,52 @@ def report(rows, fit, held, scores, pair_s, score_ms, args) -> None:
         sel = [(i, r) for i, r in held if name == "all" or r["set"] == name]
         ys = [bool(r["label"]) for _, r in sel]
         auc = lambda d: roc_auc([d[i] for i, _ in sel], ys) if sel and 0 < sum(ys) < len(ys) else None  # noqa: E731
-        table.append({"held-out part": name, "claims": len(sel), "stated": sum(ys),
-                      "AUC cross-encoder": auc(scores), "AUC regression": auc(lr_scores),
-                      "AUC mean of ranks": auc(mixed),
-                      "AUC rules' support": auc({i: r["support"] for i, r in sel})})
-    print(f"## Route 2 probe: fit on {args.fit_on}, {args.epochs} epoch(s), max_len {args.max_len}, context {args.context}, lr {args.lr}, "
-          f"batch {args.batch}, {args.threads} thread(s); cross-encoder fit on {len(fit)} rows, regression on "
-          f"{len(lr_fit)}, held out {len(held)}\n")
+        table.append(
+            {
+                "held-out part": name,
+                "claims": len(sel),
+                "stated": sum(ys),
+                "AUC cross-encoder": auc(scores),
+                "AUC regression": auc(lr_scores),
+                "AUC mean of ranks": auc(mixed),
+                "AUC rules' support": auc({i: r["support"] for i, r in sel}),
+            }
+        )
+    print(
+        f"## Route 2 probe: fit on {args.fit_on}, {args.epochs} epoch(s), max_len {args.max_len}, context {args.context}, lr {args.lr}, "
+        f"batch {args.batch}, {args.threads} thread(s); cross-encoder fit on {len(fit)} rows, regression on "
+        f"{len(lr_fit)}, held out {len(held)}\n"
+    )
     print(md_table(list(table[0]), [[f"{v:.3f}" if isinstance(v, float) else v for v in t.values()] for t in table]))
-    print(f"\ntraining {1000 * pair_s:.0f} ms a pair a pass; "
-          f"scoring {score_ms:.1f} ms a pair (batches of 32)\n")
+    print(f"\ntraining {1000 * pair_s:.0f} ms a pair a pass; scoring {score_ms:.1f} ms a pair (batches of 32)\n")
     grid = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98]
     for label, sc in (("cross-encoder", scores), ("regression (refitted)", lr_scores), ("mean of ranks", mixed)):
         rows_f = tm.frontier_ragtruth(rows, sc, grid)
         print(f"### RAGTruth train, held-out part, overall: rules + {label}\n")
-        print(md_table(["threshold", "sentences", "clean-grounded coverage", "false-grounded", "added", "added false"],
-                       [[f["threshold"] or "rules only", f["sentences"], f"{f['clean_grounded_coverage']:.1%}",
-                         f"{f['false_grounded_rate']:.1%}", f["added"], f["added_false"]] for f in rows_f]))
+        print(
+            md_table(
+                ["threshold", "sentences", "clean-grounded coverage", "false-grounded", "added", "added false"],
+                [
+                    [
+                        f["threshold"] or "rules only",
+                        f["sentences"],
+                        f"{f['clean_grounded_coverage']:.1%}",
+                        f"{f['false_grounded_rate']:.1%}",
+                        f["added"],
+                        f["added_false"],
+                    ]
+                    for f in rows_f
+                ],
+            )
+        )
         print()
     if args.json:
-        Path(args.json).write_text(json.dumps({"auc": table, "train_ms_per_pair": 1000 * pair_s, "score_ms": score_ms,
-                                               "scores": scores}, indent=1), encoding="utf8")
+        Path(args.json).write_text(
+            json.dumps(
+                {"auc": table, "train_ms_per_pair": 1000 * pair_s, "score_ms": score_ms, "scores": scores}, indent=1
+            ),
+            encoding="utf8",
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,8 +282,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=4e-5)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--context", choices=("passage", "top3"), default="top3")
-    ap.add_argument("--fit-on", choices=("eligible", "all"), default="eligible",
-                    help="the cross-encoder's fit rows: the tier's claims only, or every claim with a passage")
+    ap.add_argument(
+        "--fit-on",
+        choices=("eligible", "all"),
+        default="eligible",
+        help="the cross-encoder's fit rows: the tier's claims only, or every claim with a passage",
+    )
     ap.add_argument("--json", help="write the AUCs and held-out scores here")
     args = ap.parse_args(argv)
     if not (args.collect or args.train):

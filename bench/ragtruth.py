@@ -105,8 +105,9 @@ THRESHOLD_CACHE = OUT / "threshold.json"
 
 
 # ---------------------------------------------------------------------------- running the tools
-def run_ours(items: list[dict], n_process: int = 1, progress: bool = True, config: dict | None = None
-             ) -> tuple[list[list[dict]], int]:
+def run_ours(
+    items: list[dict], n_process: int = 1, progress: bool = True, config: dict | None = None
+) -> tuple[list[list[dict]], int]:
     """sourced-nlp on every item; ``(segments per item, errors)``. A record that raises is kept
     as one not-grounded segment spanning the response (verdict ``"error"``) and counted.
     ``config``: ``sourced_verify`` config overrides (:func:`sourced_nlp.load_pipeline`)."""
@@ -122,12 +123,12 @@ def run_ours(items: list[dict], n_process: int = 1, progress: bool = True, confi
         else:
             chunk = 100
             for i in range(0, len(records), chunk):
-                reports.extend(sourced_nlp.check_many(records[i:i + chunk], nlp=nlp, n_process=1))
+                reports.extend(sourced_nlp.check_many(records[i : i + chunk], nlp=nlp, n_process=1))
                 if progress:
                     log(f"  {OURS}: {len(reports)}/{len(records)} responses, {time.time() - t0:.0f}s")
     except Exception as err:  # noqa: BLE001 - a failing record must not lose the whole run
         log(f"  {OURS}: check_many failed ({err!r}); checking the rest one by one")
-        for answer, sources in records[len(reports):]:
+        for answer, sources in records[len(reports) :]:
             try:
                 reports.append(sourced_nlp.check(answer, sources, nlp=nlp))
             except Exception as err2:  # noqa: BLE001
@@ -137,8 +138,19 @@ def run_ours(items: list[dict], n_process: int = 1, progress: bool = True, confi
     for it, rep in zip(items, reports):
         if isinstance(rep, Exception):
             errors += 1
-            out.append([{"start": 0, "end": len(it["response"]), "text": it["response"], "verdict": "error",
-                         "support": None, "reason": f"error: {rep!r}", "kind": "error"}])
+            out.append(
+                [
+                    {
+                        "start": 0,
+                        "end": len(it["response"]),
+                        "text": it["response"],
+                        "verdict": "error",
+                        "support": None,
+                        "reason": f"error: {rep!r}",
+                        "kind": "error",
+                    }
+                ]
+            )
         else:
             out.append(our_segments(rep))
     log(f"  {OURS}: {len(items)} responses in {time.time() - t0:.1f}s ({errors} errors)")
@@ -158,7 +170,15 @@ def run_peer(items: list[dict]) -> tuple[list[list[dict]], int]:
             segs = peer_segments(it["response"], result["claims"])
         except Exception as err:  # noqa: BLE001
             log(f"  {PEER}: error on {it['id']}: {err!r}")
-            segs = [{"start": 0, "end": len(it["response"]), "text": it["response"], "verdict": "error", "reason": repr(err)}]
+            segs = [
+                {
+                    "start": 0,
+                    "end": len(it["response"]),
+                    "text": it["response"],
+                    "verdict": "error",
+                    "reason": repr(err),
+                }
+            ]
             problems += 1
         problems += sum(1 for s in segs if s["start"] < 0)
         out.append(segs)
@@ -201,9 +221,13 @@ def sentence_metrics(rows: list[dict], with_auc: bool) -> dict:
         "support_auc": auc,
         # contradictions by what differs (quantity, polarity, antonym, entity): count, precision
         "contradicted_by_kind": {
-            k: [sum(1 for r in contra if (r.get("differs") or "-") == k),
-                ratio(sum(r["hallucinated"] for r in contra if (r.get("differs") or "-") == k),
-                      sum(1 for r in contra if (r.get("differs") or "-") == k))]
+            k: [
+                sum(1 for r in contra if (r.get("differs") or "-") == k),
+                ratio(
+                    sum(r["hallucinated"] for r in contra if (r.get("differs") or "-") == k),
+                    sum(1 for r in contra if (r.get("differs") or "-") == k),
+                ),
+            ]
             for k in sorted({r.get("differs") or "-" for r in contra})
         },
     }
@@ -273,8 +297,17 @@ def build_items(data_dir: Path, split: str, quick: bool, limit: int | None, peer
         ours, peer = sources_for(src)
         if peer_raw_qa and src["task_type"] == "QA":
             peer = [src["source_info"]["passages"]]
-        items.append({"id": str(r["id"]), "task": src["task_type"], "model": r.get("model"), "response": r["response"],
-                      "labels": r.get("labels") or [], "src_ours": ours, "src_peer": peer})
+        items.append(
+            {
+                "id": str(r["id"]),
+                "task": src["task_type"],
+                "model": r.get("model"),
+                "response": r["response"],
+                "labels": r.get("labels") or [],
+                "src_ours": ours,
+                "src_peer": peer,
+            }
+        )
     return items
 
 
@@ -293,8 +326,11 @@ def threshold_cache(config: dict | None) -> Path:
 def train_threshold(data_dir: Path, n_process: int, refresh: bool = False, config: dict | None = None) -> dict:
     """The response-level threshold from the full TRAIN split, cached by code fingerprint
     (``config``: the ``sourced_verify`` overrides, ``{"meaning": None}`` for the rules only)."""
-    key = {"fingerprint": code_fingerprint(), "data": str(data_dir.resolve()),
-           "responses_sha1": file_sha1(data_dir / "response.jsonl")}
+    key = {
+        "fingerprint": code_fingerprint(),
+        "data": str(data_dir.resolve()),
+        "responses_sha1": file_sha1(data_dir / "response.jsonl"),
+    }
     cache = threshold_cache(config)
     if cache.exists() and not refresh:
         try:
@@ -310,11 +346,19 @@ def train_threshold(data_dir: Path, n_process: int, refresh: bool = False, confi
     return save_threshold(items, segs, key, config)
 
 
-def save_threshold(items: list[dict], segs: list[list[dict]], key: dict | None = None, config: dict | None = None) -> dict:
+def save_threshold(
+    items: list[dict], segs: list[list[dict]], key: dict | None = None, config: dict | None = None
+) -> dict:
     key = key or {}
     best = choose_threshold([min_support(s) for s in segs], [bool(it["labels"]) for it in items])
-    result = {**key, "threshold": best["threshold"], "train_f1": best["f1"], "train_responses": len(items),
-              "chosen_on": "train", "rule": "flag a response when min claim support < threshold (max F1 on train)"}
+    result = {
+        **key,
+        "threshold": best["threshold"],
+        "train_f1": best["f1"],
+        "train_responses": len(items),
+        "chosen_on": "train",
+        "rule": "flag a response when min claim support < threshold (max F1 on train)",
+    }
     cache = threshold_cache(config)
     dump_json(cache, result)
     log(f"threshold {best['threshold']} (train F1 {fmt(best['f1'])}) -> {cache}")
@@ -324,9 +368,11 @@ def save_threshold(items: list[dict], segs: list[list[dict]], key: dict | None =
 # ---------------------------------------------------------------------------- output
 def print_tables(result: dict) -> None:
     sub = result["subset"]
-    print(f"## RAGTruth {result['split']} ({sub['responses']} responses"
-          f"{', quick: every %dth' % QUICK_EVERY if sub['quick'] else ''}"
-          f"{', limit %d' % sub['limit'] if sub['limit'] else ''})\n")
+    print(
+        f"## RAGTruth {result['split']} ({sub['responses']} responses"
+        f"{', quick: every %dth' % QUICK_EVERY if sub['quick'] else ''}"
+        f"{', limit %d' % sub['limit'] if sub['limit'] else ''})\n"
+    )
     if result["split"] == "test" and not sub["quick"] and not sub["limit"]:
         print("RAGTruth test subset (373/450 sources)\n")
     head = ["tool / scope", *METRICS]
@@ -336,7 +382,9 @@ def print_tables(result: dict) -> None:
             m = block.get(scope)
             if m is None:
                 continue
-            rows.append([f"{tool} {scope}", *[fmt(m[k], pct=k not in COUNT_METRICS and k != "support_auc") for k in METRICS]])
+            rows.append(
+                [f"{tool} {scope}", *[fmt(m[k], pct=k not in COUNT_METRICS and k != "support_auc") for k in METRICS]]
+            )
     print("### Sentence level\n")
     print(md_table(head, rows))
     print()
@@ -362,41 +410,74 @@ def print_tables(result: dict) -> None:
                 if rule not in b:
                     continue
                 p = b[rule]
-                name = f"min support < {rl['threshold']}" if rule == "min_support_below_threshold" else rule.replace("_", " ")
+                name = (
+                    f"min support < {rl['threshold']}"
+                    if rule == "min_support_below_threshold"
+                    else rule.replace("_", " ")
+                )
                 if rule == "flag_all_baseline" and tool != next(iter(result["tools"])):
                     continue  # the same for every tool
-                rows.append([f"{tool if rule != 'flag_all_baseline' else 'baseline'} {scope}", name, b["responses"],
-                             b["hallucinated_responses"], fmt(p["precision"], True), fmt(p["recall"], True), fmt(p["f1"], True)])
+                rows.append(
+                    [
+                        f"{tool if rule != 'flag_all_baseline' else 'baseline'} {scope}",
+                        name,
+                        b["responses"],
+                        b["hallucinated_responses"],
+                        fmt(p["precision"], True),
+                        fmt(p["recall"], True),
+                        fmt(p["f1"], True),
+                    ]
+                )
     print(md_table(["tool / scope", "rule", "responses", "hallucinated", "precision", "recall", "F1"], rows))
     print()
-    for tool, t in (result.get("thresholds") or ({OURS: result["threshold"]} if result.get("threshold") else {})).items():
-        print(f"threshold chosen on train ({tool}): {t.get('threshold')} (train F1 {fmt(t.get('train_f1'))}, "
-              f"{t.get('train_responses')} train responses)\n")
+    for tool, t in (
+        result.get("thresholds") or ({OURS: result["threshold"]} if result.get("threshold") else {})
+    ).items():
+        print(
+            f"threshold chosen on train ({tool}): {t.get('threshold')} (train F1 {fmt(t.get('train_f1'))}, "
+            f"{t.get('train_responses')} train responses)\n"
+        )
     for tool, n in result.get("errors", {}).items():
         if n:
             print(f"WARNING: {tool}: {n} records failed or sentences could not be mapped\n")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--data", type=Path, default=RAGTRUTH, help="directory with response.jsonl and source_info.jsonl")
     ap.add_argument("--split", choices=("test", "train"), default="test")
     ap.add_argument("--limit", type=int, default=None, help="only the first N responses (after --quick)")
     ap.add_argument("--quick", action="store_true", help=f"every {QUICK_EVERY}th response (deterministic)")
     ap.add_argument("--n-process", type=int, default=1, help="worker processes for sourced-nlp")
-    ap.add_argument("--tools", default=f"{OURS},{RULES},{PEER}",
-                    help=f"comma-separated: {OURS} (with the meaning tier), {RULES} (the rules only), {PEER}")
-    ap.add_argument("--no-meaning", action="store_true",
-                    help=f"run {OURS} itself with the rules only (the meaning tier off; its --dump then too)")
+    ap.add_argument(
+        "--tools",
+        default=f"{OURS},{RULES},{PEER}",
+        help=f"comma-separated: {OURS} (with the meaning tier), {RULES} (the rules only), {PEER}",
+    )
+    ap.add_argument(
+        "--no-meaning",
+        action="store_true",
+        help=f"run {OURS} itself with the rules only (the meaning tier off; its --dump then too)",
+    )
     ap.add_argument("--json", type=Path, default=None, help="write the metrics as JSON")
     ap.add_argument("--dump", type=Path, default=None, help="per-sentence JSONL of sourced-nlp (train split only)")
-    ap.add_argument("--peer-raw-qa", action="store_true",
-                    help="give sourced-evidence the QA passages as one string with its 'passage N:' markers "
-                         "(not the default: a marker lets 'According to Passage 1' sentences match)")
-    ap.add_argument("--verify-config", type=json.loads, default=None, metavar="JSON",
-                    help='more sourced_verify config overrides for sourced-nlp, e.g. \'{"guard": null}\' or '
-                         '\'{"guard": {"@misc": "sourced.guard.v1", "unaligned": "all"}}\' or the entailment tier, '
-                         '\'{"meaning": {"@misc": "sourced.meaning.v2", "veto_threshold": 0.9, "paraphrase_threshold": 0.95}}\'')
+    ap.add_argument(
+        "--peer-raw-qa",
+        action="store_true",
+        help="give sourced-evidence the QA passages as one string with its 'passage N:' markers "
+        "(not the default: a marker lets 'According to Passage 1' sentences match)",
+    )
+    ap.add_argument(
+        "--verify-config",
+        type=json.loads,
+        default=None,
+        metavar="JSON",
+        help="more sourced_verify config overrides for sourced-nlp, e.g. '{\"guard\": null}' or "
+        '\'{"guard": {"@misc": "sourced.guard.v1", "unaligned": "all"}}\' or the entailment tier, '
+        '\'{"meaning": {"@misc": "sourced.meaning.v2", "veto_threshold": 0.9, "paraphrase_threshold": 0.95}}\'',
+    )
     ap.add_argument("--refresh-threshold", action="store_true", help="recompute the train threshold even if cached")
     args = ap.parse_args(argv)
 
@@ -416,8 +497,13 @@ def main(argv: list[str] | None = None) -> int:
         "split": args.split,
         "data": str(args.data.resolve()),
         "peer_raw_qa": args.peer_raw_qa,
-        "subset": {"responses": len(items), "quick": args.quick, "quick_every": QUICK_EVERY if args.quick else None,
-                   "limit": args.limit, "by_task": {t: sum(it["task"] == t for it in items) for t in TASKS}},
+        "subset": {
+            "responses": len(items),
+            "quick": args.quick,
+            "quick_every": QUICK_EVERY if args.quick else None,
+            "limit": args.limit,
+            "by_task": {t: sum(it["task"] == t for it in items) for t in TASKS},
+        },
         "machine": machine(),
         "tools": {},
         "counts": {},
@@ -427,7 +513,10 @@ def main(argv: list[str] | None = None) -> int:
     segments: dict[str, list[list[dict]]] = {}
     extra = args.verify_config or {}
     # the rules-only tool stays rules only whatever --verify-config says of meaning
-    configs = {OURS: {**({"meaning": None} if args.no_meaning else {}), **extra} or None, RULES: {**extra, "meaning": None}}
+    configs = {
+        OURS: {**({"meaning": None} if args.no_meaning else {}), **extra} or None,
+        RULES: {**extra, "meaning": None},
+    }
     result["meaning"] = not args.no_meaning
     for tool in (OURS, RULES):
         if tool in tools:
@@ -443,11 +532,16 @@ def main(argv: list[str] | None = None) -> int:
             continue
         full = not args.quick and args.limit is None
         if args.split == "train" and full:
-            key = {"fingerprint": code_fingerprint(), "data": str(args.data.resolve()),
-                   "responses_sha1": file_sha1(args.data / "response.jsonl")}
+            key = {
+                "fingerprint": code_fingerprint(),
+                "data": str(args.data.resolve()),
+                "responses_sha1": file_sha1(args.data / "response.jsonl"),
+            }
             thresholds[tool] = save_threshold(items, segments[tool], key, configs[tool])
         else:
-            thresholds[tool] = train_threshold(args.data, args.n_process, refresh=args.refresh_threshold, config=configs[tool])
+            thresholds[tool] = train_threshold(
+                args.data, args.n_process, refresh=args.refresh_threshold, config=configs[tool]
+            )
     threshold = thresholds.get(OURS) or thresholds.get(RULES)
     if threshold is not None:
         result["threshold"] = threshold
@@ -462,24 +556,42 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             block[scope] = sentence_metrics(scoped, with_auc=(tool in (OURS, RULES)))
             counts[scope] = sentence_counts(scoped)
-        block["response_level"] = response_level(items, segs, thresholds[tool]["threshold"] if tool in thresholds else None,
-                                                 ours=(tool in (OURS, RULES)))
+        block["response_level"] = response_level(
+            items, segs, thresholds[tool]["threshold"] if tool in thresholds else None, ours=(tool in (OURS, RULES))
+        )
         result["tools"][tool] = block
         result["counts"][tool] = counts
         if tool == OURS and args.dump:
             args.dump.parent.mkdir(parents=True, exist_ok=True)
             with open(args.dump, "w", encoding="utf8") as fh:
                 for r in rows:
-                    fh.write(json.dumps({"id": r["id"], "task": r["task"], "start": r["start"], "end": r["end"],
-                                         "text": r["text"], "hallucinated": r["hallucinated"], "conflict": r["conflict"],
-                                         "verdict": r["verdict"], "support": r.get("support"), "reason": r.get("reason"),
-                                         "kind": r.get("kind")}, ensure_ascii=False) + "\n")
+                    fh.write(
+                        json.dumps(
+                            {
+                                "id": r["id"],
+                                "task": r["task"],
+                                "start": r["start"],
+                                "end": r["end"],
+                                "text": r["text"],
+                                "hallucinated": r["hallucinated"],
+                                "conflict": r["conflict"],
+                                "verdict": r["verdict"],
+                                "support": r.get("support"),
+                                "reason": r.get("reason"),
+                                "kind": r.get("kind"),
+                            },
+                            ensure_ascii=False,
+                        )
+                        + "\n"
+                    )
             log(f"per-sentence rows -> {args.dump}")
 
     result["seconds"] = round(time.time() - t_start, 1)
     print_tables(result)
-    print(f"command: python bench/ragtruth.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
-          f"({result['seconds']}s, commit {result['machine']['commit']})")
+    print(
+        f"command: python bench/ragtruth.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
+        f"({result['seconds']}s, commit {result['machine']['commit']})"
+    )
     if args.json:
         dump_json(args.json, result)
         log(f"metrics -> {args.json}")

@@ -82,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=Path, default=CASES, help="the JSONL file of cases (default: %(default)s)")
     ap.add_argument("--ids", default="", help="comma-separated case ids to run (default: all)")
-    ap.add_argument("-v", "--verbose", action="store_true", help="list every sentence whose verdict differs from its label")
+    ap.add_argument(
+        "-v", "--verbose", action="store_true", help="list every sentence whose verdict differs from its label"
+    )
     args = ap.parse_args(argv)
 
     cases = list(srsly.read_jsonl(args.cases))
@@ -107,13 +109,19 @@ def main(argv: list[str] | None = None) -> int:
                 misses.append((case["id"], s, verdict, over))
 
     n = sum(sum(row.values()) for row in table.values())
-    print(f"{len(cases)} cases, {n} labelled sentences ({args.cases.relative_to(REPO) if args.cases.is_relative_to(REPO) else args.cases})")
+    print(
+        f"{len(cases)} cases, {n} labelled sentences ({args.cases.relative_to(REPO) if args.cases.is_relative_to(REPO) else args.cases})"
+    )
     print()
     width = max(len(x) for x in (*LABELS, "label")) + 2
     print("label".ljust(width) + "".join(v.rjust(14) for v in VERDICT_COLUMNS) + "total".rjust(8))
     for label in LABELS:
         row = table[label]
-        print(label.ljust(width) + "".join(str(row[v]).rjust(14) for v in VERDICT_COLUMNS) + str(sum(row.values())).rjust(8))
+        print(
+            label.ljust(width)
+            + "".join(str(row[v]).rjust(14) for v in VERDICT_COLUMNS)
+            + str(sum(row.values())).rjust(8)
+        )
     print()
 
     called_g = sum(table[label]["grounded"] for label in LABELS)

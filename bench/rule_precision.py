@@ -121,7 +121,9 @@ def claim_units(name: str) -> list[dict]:
     from claims import load_set, usable
 
     items, _ = load_set(name, DEV)
-    return [{"answer": it["claim"], "sources": it["sources"], "bad": it["gold"] != "grounded"} for it in items if usable(it)]
+    return [
+        {"answer": it["claim"], "sources": it["sources"], "bad": it["gold"] != "grounded"} for it in items if usable(it)
+    ]
 
 
 def load(name: str) -> list[dict]:
@@ -167,8 +169,11 @@ class GuardLog:
             if res["verdict"] == "grounded" and res["evidence"]:
                 rec = ctx.record
                 log_.seen[(rec["start"], rec["end"])] = {
-                    "rule": res["rule"], "findings": [(f.verdict, f.rule) for f in found],
-                    "out_verdict": out["verdict"], "out_rule": out["rule"]}
+                    "rule": res["rule"],
+                    "findings": [(f.verdict, f.rule) for f in found],
+                    "out_verdict": out["verdict"],
+                    "out_rule": out["rule"],
+                }
             return out
 
         Guard.__call__ = wrapped  # type: ignore[method-assign]
@@ -192,10 +197,21 @@ def run_set(name: str, units: list[dict], nlp, glog: GuardLog) -> list[dict]:
             if lab is None:
                 continue
             g = glog.seen.get((c.start, c.end))
-            rows.append({"set": name, "item": i, "start": c.start, "end": c.end, "verdict": c.verdict,
-                         "rule": c.rule or "?", "reason": c.reason if c.rule == "unverified.possible" else "",
-                         "support": float(c.support), "bad": lab[0], "conflict": lab[1],
-                         "guard": g})
+            rows.append(
+                {
+                    "set": name,
+                    "item": i,
+                    "start": c.start,
+                    "end": c.end,
+                    "verdict": c.verdict,
+                    "rule": c.rule or "?",
+                    "reason": c.reason if c.rule == "unverified.possible" else "",
+                    "support": float(c.support),
+                    "bad": lab[0],
+                    "conflict": lab[1],
+                    "guard": g,
+                }
+            )
     return rows
 
 
@@ -231,7 +247,9 @@ def count(rows: list[dict]) -> dict:
     sent: dict = defaultdict(lambda: defaultdict(int))
     for r in rows:
         name, s, bad = decided_name(r), r["set"], r["bad"]
-        right = (not bad) if r["verdict"] == "grounded" else bad  # contradicted, unverified, possible: on a hallucinated one
+        right = (
+            (not bad) if r["verdict"] == "grounded" else bad
+        )  # contradicted, unverified, possible: on a hallucinated one
         decided[name][s][0] += 1
         decided[name][s][1] += int(right)
         if r["verdict"] == "grounded":
@@ -256,7 +274,14 @@ def count(rows: list[dict]) -> dict:
             d = decided_by[g["out_rule"]][s]
             d[0] += 1
             d[1] += int(bad)
-    return {"decided": decided, "bands": bands, "took": took, "through": through, "sentences": sent, "decided_by": decided_by}
+    return {
+        "decided": decided,
+        "bands": bands,
+        "took": took,
+        "through": through,
+        "sentences": sent,
+        "decided_by": decided_by,
+    }
 
 
 def pooled(per_set: dict) -> tuple[int, int]:
@@ -265,7 +290,13 @@ def pooled(per_set: dict) -> tuple[int, int]:
 
 def entry(n: int, k: int) -> dict:
     lo, hi = wilson(k, n)
-    return {"fired": n, "right": k, "precision": round(k / n, 4) if n else None, "low": round(lo, 4), "high": round(hi, 4)}
+    return {
+        "fired": n,
+        "right": k,
+        "precision": round(k / n, 4) if n else None,
+        "low": round(lo, 4),
+        "high": round(hi, 4),
+    }
 
 
 def table(counts: dict, sets: list[str]) -> dict:
@@ -289,13 +320,29 @@ def table(counts: dict, sets: list[str]) -> dict:
         share = k / n if n else 0.0
         # what it would take back hallucinated if it took back at each set's rate of what the guard
         # lets through there: the sets' base rates differ tenfold, so pooled shares alone mislead
-        expected = sum(v[0] * counts["through"][s][1] / counts["through"][s][0] for s, v in per.items() if counts["through"][s][0])
-        findings[name] = {"took": n, "hallucinated": k, "share": round(share, 4), "low": round(lo, 4), "high": round(hi, 4),
-                          "expected": round(expected, 2), "lift": round(k / expected, 3) if expected else None,
-                          "sets": {s: {"took": per[s][0], "hallucinated": per[s][1]} for s in sets if s in per}}
-    return {"rules": rules, "findings": findings,
-            "let_through": {"kept": n0, "hallucinated": k0, "share": round(base, 4),
-                            "sets": {s: {"kept": v[0], "hallucinated": v[1]} for s, v in sorted(counts["through"].items())}}}
+        expected = sum(
+            v[0] * counts["through"][s][1] / counts["through"][s][0] for s, v in per.items() if counts["through"][s][0]
+        )
+        findings[name] = {
+            "took": n,
+            "hallucinated": k,
+            "share": round(share, 4),
+            "low": round(lo, 4),
+            "high": round(hi, 4),
+            "expected": round(expected, 2),
+            "lift": round(k / expected, 3) if expected else None,
+            "sets": {s: {"took": per[s][0], "hallucinated": per[s][1]} for s in sets if s in per},
+        }
+    return {
+        "rules": rules,
+        "findings": findings,
+        "let_through": {
+            "kept": n0,
+            "hallucinated": k0,
+            "share": round(base, 4),
+            "sets": {s: {"kept": v[0], "hallucinated": v[1]} for s, v in sorted(counts["through"].items())},
+        },
+    }
 
 
 def summary(counts: dict, sets: list[str]) -> list[list]:
@@ -307,8 +354,17 @@ def summary(counts: dict, sets: list[str]) -> list[list]:
             continue
         clean = st["claims"] - st["bad"]
         g, gb, c, cb = st["grounded"], st["grounded_bad"], st["contradicted"], st["contradicted_bad"]
-        out.append([s, st["claims"], f"{st['bad'] / st['claims']:.1%}", f"{(g - gb) / clean:.1%}" if clean else "-",
-                    f"{gb / g:.1%}" if g else "-", c, f"{cb / c:.1%}" if c else "-"])
+        out.append(
+            [
+                s,
+                st["claims"],
+                f"{st['bad'] / st['claims']:.1%}",
+                f"{(g - gb) / clean:.1%}" if clean else "-",
+                f"{gb / g:.1%}" if g else "-",
+                c,
+                f"{cb / c:.1%}" if c else "-",
+            ]
+        )
     return out
 
 
@@ -326,8 +382,11 @@ def frontier(rows: list[dict], sets: list[str]) -> str:
         clean = sum(not r["bad"] for r in mine)
         cells = [s]
         for level in LEVELS:
-            kept = [r for r in mine if r["verdict"] == "grounded"
-                    and (level is None or (table.of(r["rule"], r["support"]) or 0.0) >= level)]
+            kept = [
+                r
+                for r in mine
+                if r["verdict"] == "grounded" and (level is None or (table.of(r["rule"], r["support"]) or 0.0) >= level)
+            ]
             bad = sum(r["bad"] for r in kept)
             cells.append(f"{(len(kept) - bad) / clean:.1%} / {bad / len(kept):.1%}" if kept and clean else "-")
         out.append(cells)
@@ -339,22 +398,54 @@ def pct(x: float | None) -> str:
 
 
 def render(tab: dict, counts: dict, sets: list[str]) -> str:
-    lines = ["### Claims per set", "",
-             md_table(["set", "claims", "hallucinated", "coverage (clean grounded)", "false-grounded", "contradicted", "its precision"],
-                      summary(counts, sets)), "", "### The rule that decided", ""]
+    lines = [
+        "### Claims per set",
+        "",
+        md_table(
+            [
+                "set",
+                "claims",
+                "hallucinated",
+                "coverage (clean grounded)",
+                "false-grounded",
+                "contradicted",
+                "its precision",
+            ],
+            summary(counts, sets),
+        ),
+        "",
+        "### The rule that decided",
+        "",
+    ]
     rows = []
     for name, r in sorted(tab["rules"].items(), key=lambda x: (x[1]["verdict"], x[0])):
-        cells = [f"`{name}`", r["fired"], pct(r["precision"]), f"{r['low']:.0%}–{r['high']:.0%}",
-                 ("yes" if admitted(r) else "**no**") if r["verdict"] == "contradicted" else ""]
+        cells = [
+            f"`{name}`",
+            r["fired"],
+            pct(r["precision"]),
+            f"{r['low']:.0%}–{r['high']:.0%}",
+            ("yes" if admitted(r) else "**no**") if r["verdict"] == "contradicted" else "",
+        ]
         cells += [f"{r['sets'][s]['right']}/{r['sets'][s]['fired']}" if s in r["sets"] else "" for s in sets]
         rows.append(cells)
     lines.append(md_table(["rule", "fired", "right", "95% interval", "may contradict", *sets], rows))
     lt = tab["let_through"]
-    lines += ["", "### The guard's findings: what each takes back",
-              "", f"What the guard lets through: {lt['kept']} groundings, {pct(lt['share'])} hallucinated.", ""]
+    lines += [
+        "",
+        "### The guard's findings: what each takes back",
+        "",
+        f"What the guard lets through: {lt['kept']} groundings, {pct(lt['share'])} hallucinated.",
+        "",
+    ]
     rows = []
     for name, f in sorted(tab["findings"].items()):
-        cells = [f"`{name}`", f["took"], pct(f["share"]), f"{f['low']:.0%}–{f['high']:.0%}", "-" if f["lift"] is None else f"{f['lift']:.2f}x"]
+        cells = [
+            f"`{name}`",
+            f["took"],
+            pct(f["share"]),
+            f"{f['low']:.0%}–{f['high']:.0%}",
+            "-" if f["lift"] is None else f"{f['lift']:.2f}x",
+        ]
         cells += [f"{f['sets'][s]['hallucinated']}/{f['sets'][s]['took']}" if s in f["sets"] else "" for s in sets]
         rows.append(cells)
     lines.append(md_table(["finding", "took back", "hallucinated", "95% interval", "lift", *sets], rows))
@@ -363,7 +454,9 @@ def render(tab: dict, counts: dict, sets: list[str]) -> str:
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return ""
 
@@ -381,10 +474,17 @@ def model_data(tab: dict, sets: list[str], every: int, config: dict | None, size
         rules[name] = row
     return {
         "_source": "written by bench/rule_precision.py (python bench/rule_precision.py --write-model): each rule's verdicts "
-                   "on natural labelled text, right = grounded on a clean sentence, contradicted or unverified on a "
-                   "hallucinated one; pooled over the sets, 95% Wilson interval; grounding rules also by band of support",
-        "commit": commit(), "every": every, "config": config or {}, "sets": sizes, "bands": list(BANDS), "rules": rules,
-        "guard": guard, "admission": admission(tab)}
+        "on natural labelled text, right = grounded on a clean sentence, contradicted or unverified on a "
+        "hallucinated one; pooled over the sets, 95% Wilson interval; grounding rules also by band of support",
+        "commit": commit(),
+        "every": every,
+        "config": config or {},
+        "sets": sizes,
+        "bands": list(BANDS),
+        "rules": rules,
+        "guard": guard,
+        "admission": admission(tab),
+    }
 
 
 def admitted(row: dict) -> bool:
@@ -404,15 +504,21 @@ def admission(tab: dict) -> dict:
             demote["guard"].append(name.split(":", 1)[1])
         else:
             demote["rules"].append(name)
-    return {"criterion": f"contradicted only where the pooled precision's 95% interval starts at {CONTRADICT_LOW:.0%} or more, "
-                         "or fewer than 10 firings, every one right",
-            "rules": {"demote": demote["rules"]}, "guard": {"demote": demote["guard"]}}
+    return {
+        "criterion": f"contradicted only where the pooled precision's 95% interval starts at {CONTRADICT_LOW:.0%} or more, "
+        "or fewer than 10 firings, every one right",
+        "rules": {"demote": demote["rules"]},
+        "guard": {"demote": demote["guard"]},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", default=",".join(SETS), help="comma-separated, of: " + ", ".join(SETS + REPORT_SETS)
-                    + f" ({', '.join(REPORT_SETS)}: reporting only)")
+    ap.add_argument(
+        "--sets",
+        default=",".join(SETS),
+        help="comma-separated, of: " + ", ".join(SETS + REPORT_SETS) + f" ({', '.join(REPORT_SETS)}: reporting only)",
+    )
     ap.add_argument("--every", type=int, default=1, help="every k-th item of each set (default: all)")
     ap.add_argument("--config", type=json.loads, default=None, help="sourced_verify config overrides, JSON")
     ap.add_argument("--json", type=Path, help="write the whole table here")
@@ -463,10 +569,14 @@ def main(argv: list[str] | None = None) -> int:
                 fh.write(json.dumps(r, sort_keys=True) + "\n")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"sets": sizes, "summary": summary(counts, sets), **tab}, indent=1, sort_keys=True) + "\n")
+        args.json.write_text(
+            json.dumps({"sets": sizes, "summary": summary(counts, sets), **tab}, indent=1, sort_keys=True) + "\n"
+        )
     if args.write_model:
         path = REPO / "models" / "rule_precision.json"
-        path.write_text(json.dumps(model_data(tab, sets, args.every, args.config, sizes), indent=1, sort_keys=True) + "\n")
+        path.write_text(
+            json.dumps(model_data(tab, sets, args.every, args.config, sizes), indent=1, sort_keys=True) + "\n"
+        )
         log(f"wrote {path}")
     return 0
 

@@ -49,7 +49,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchlib import OURS, PEER, RAGTRUTH, REPO, dump_json, fmt, load_peer, load_ragtruth, log, machine, md_table, sources_for, subsample  # noqa: E402
+from benchlib import (  # noqa: E402
+    OURS,
+    PEER,
+    RAGTRUTH,
+    REPO,
+    dump_json,
+    fmt,
+    load_peer,
+    load_ragtruth,
+    log,
+    machine,
+    md_table,
+    sources_for,
+    subsample,
+)
 
 QUICK_EVERY = 10
 SIZES = (("5 KB", 5_000), ("50 KB", 50_000), ("550 KB", 550_000), ("5 MB", 5_000_000))
@@ -60,8 +74,10 @@ SPACY_NAMES = {"tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "
 def rss_mb() -> dict:
     """Peak resident set size so far, in MB (Linux reports ru_maxrss in KB)."""
     scale = 1 / 1024 if sys.platform != "darwin" else 1 / (1024 * 1024)
-    return {"self_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale, 1),
-            "children_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale, 1)}
+    return {
+        "self_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale, 1),
+        "children_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale, 1),
+    }
 
 
 def clear_cache(nlp) -> bool:
@@ -158,20 +174,34 @@ def breakdown(nlp, items: list[dict]) -> dict:
     verdict = sink.totals.get(("answer", "verdict (Verifier.verify)"), 0.0)
     groups = {
         "answer: spaCy (tokenizer + en_core_web_sm components)": sum(
-            s for (side, name), s in sink.totals.items() if side == "answer" and (name == "tokenizer" or name in SPACY_NAMES)),
+            s
+            for (side, name), s in sink.totals.items()
+            if side == "answer" and (name == "tokenizer" or name in SPACY_NAMES)
+        ),
         "answer: sourced components (claims..passages)": sum(
-            s for (side, name), s in sink.totals.items() if side == "answer" and name.startswith("sourced_") and name != "sourced_verify"),
+            s
+            for (side, name), s in sink.totals.items()
+            if side == "answer" and name.startswith("sourced_") and name != "sourced_verify"
+        ),
         "sources: spaCy (tokenizer + en_core_web_sm components)": sum(
-            s for (side, name), s in sink.totals.items() if side == "source" and (name == "tokenizer" or name in SPACY_NAMES)),
+            s
+            for (side, name), s in sink.totals.items()
+            if side == "source" and (name == "tokenizer" or name in SPACY_NAMES)
+        ),
         "sources: sourced components (claims..passages)": sum(
-            s for (side, name), s in sink.totals.items() if side == "source" and name.startswith("sourced_")),
+            s for (side, name), s in sink.totals.items() if side == "source" and name.startswith("sourced_")
+        ),
         "verdict (Verifier.verify)": verdict,
         "sourced_verify, rest (index, cache, report)": verify_total - source_side - verdict,
     }
     accounted = sum(groups.values())
     groups["outside the pipeline (make_doc glue, Report)"] = wall - accounted
-    return {"records": n, "wall_s": round(wall, 2), "ms_per_record": {k: round(1000 * v / n, 2) for k, v in groups.items()},
-            "ms_per_record_by_component": {k: round(v, 2) for k, v in sorted(per.items())}}
+    return {
+        "records": n,
+        "wall_s": round(wall, 2),
+        "ms_per_record": {k: round(1000 * v / n, 2) for k, v in groups.items()},
+        "ms_per_record_by_component": {k: round(v, 2) for k, v in sorted(per.items())},
+    }
 
 
 # ---------------------------------------------------------------------------- data
@@ -208,9 +238,18 @@ def startup(runs: int = 3) -> dict:
         log("examples/answer.txt or examples/source.txt missing: start-up not measured")
         return {"skipped": "examples/answer.txt or examples/source.txt missing"}
     exe = Path(sys.executable).parent / "sourced"
-    cmd_ours = [str(exe), "check", str(answer), str(source)] if exe.exists() else [sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(source)]
-    cmd_peer = [sys.executable, "-c", "import sys; from sourced import check; check(open(sys.argv[1]).read(), [open(sys.argv[2]).read()])",
-                str(answer), str(source)]
+    cmd_ours = (
+        [str(exe), "check", str(answer), str(source)]
+        if exe.exists()
+        else [sys.executable, "-m", "sourced_nlp.cli", "check", str(answer), str(source)]
+    )
+    cmd_peer = [
+        sys.executable,
+        "-c",
+        "import sys; from sourced import check; check(open(sys.argv[1]).read(), [open(sys.argv[2]).read()])",
+        str(answer),
+        str(source),
+    ]
     out = {}
     for tool, cmd in ((OURS, cmd_ours), (PEER, cmd_peer)):
         times, codes, rss, err = [], set(), [], ""
@@ -226,9 +265,13 @@ def startup(runs: int = 3) -> dict:
             proc.stderr.close()
         if codes - {0, 1}:
             log(f"{tool} start-up command exited {sorted(codes)}: {err.strip()[-300:]}")
-        out[tool] = {"median_s": round(statistics.median(times), 3), "runs": [round(x, 3) for x in times],
-                     "peak_rss_mb": round(max(rss), 1), "exit_codes": sorted(codes),
-                     "command": " ".join(Path(c).name if i == 0 else c for i, c in enumerate(cmd))}
+        out[tool] = {
+            "median_s": round(statistics.median(times), 3),
+            "runs": [round(x, 3) for x in times],
+            "peak_rss_mb": round(max(rss), 1),
+            "exit_codes": sorted(codes),
+            "command": " ".join(Path(c).name if i == 0 else c for i, c in enumerate(cmd)),
+        }
     return out
 
 
@@ -249,12 +292,21 @@ def version_ratio(runs: int = 9) -> dict:
     med = {k: statistics.median(v) for k, v in times.items()}
     spacy_imported = {}
     for args in (["--version"], ["--help"], ["check", "missing-answer.txt", "missing-source.txt"]):
-        proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "sourced_nlp.cli", *args],
-                              capture_output=True, text=True, cwd=REPO, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "sourced_nlp.cli", *args],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=False,
+        )
         spacy_imported[" ".join(["sourced", *args])] = bool(re.search(r"\|\s+spacy$", proc.stderr, re.M))
-    return {"runs": runs, "median_s": {k: round(v, 4) for k, v in med.items()},
-            "all_s": {k: [round(x, 4) for x in v] for k, v in times.items()},
-            "ratio": round(med["sourced --version"] / med["python -c pass"], 2), "spacy_imported": spacy_imported}
+    return {
+        "runs": runs,
+        "median_s": {k: round(v, 4) for k, v in med.items()},
+        "all_s": {k: [round(x, 4) for x in v] for k, v in times.items()},
+        "ratio": round(med["sourced --version"] / med["python -c pass"], 2),
+        "spacy_imported": spacy_imported,
+    }
 
 
 # ---------------------------------------------------------------------------- main
@@ -266,7 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--skip-scaling", action="store_true")
     ap.add_argument("--startup-only", action="store_true", help="only part 5, start-up (about 10 s)")
-    ap.add_argument("--scaling-only", action="store_true", help="only part 3, scaling with source size (about 5 minutes)")
+    ap.add_argument(
+        "--scaling-only", action="store_true", help="only part 3, scaling with source size (about 5 minutes)"
+    )
     ap.add_argument("--scaling-child", default=None, help=argparse.SUPPRESS)  # one size, in a fresh process
     args = ap.parse_args(argv)
     if args.scaling_child:
@@ -278,8 +332,10 @@ def main(argv: list[str] | None = None) -> int:
         result = {"machine": machine(), "scaling": scaling(args.data)}
         result["seconds"] = round(time.perf_counter() - t_run, 1)
         print_scaling(result["scaling"])
-        print(f"\ncommand: python bench/speed.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
-              f"({result['seconds']}s, commit {result['machine']['commit']})")
+        print(
+            f"\ncommand: python bench/speed.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
+            f"({result['seconds']}s, commit {result['machine']['commit']})"
+        )
         if args.json:
             dump_json(args.json, result)
         return 0
@@ -291,8 +347,10 @@ def main(argv: list[str] | None = None) -> int:
         result["machine"] = machine()
         result["seconds"] = round(time.perf_counter() - t_run, 1)
         print_startup(result)
-        print(f"\ncommand: python bench/speed.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
-              f"({result['seconds']}s, commit {result['machine']['commit']})")
+        print(
+            f"\ncommand: python bench/speed.py {' '.join(argv if argv is not None else sys.argv[1:])}  "
+            f"({result['seconds']}s, commit {result['machine']['commit']})"
+        )
         if args.json:
             dump_json(args.json, result)
         return 0
@@ -324,7 +382,11 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         sourced_nlp.check_many([(it["response"], it["src_ours"]) for it in items], nlp=nlp, n_process=n_proc)
         secs = time.perf_counter() - t
-        thr[f"{OURS} n_process={n_proc}"] = {"seconds": round(secs, 2), "records_per_s": n / secs, "words_per_s": words / secs}
+        thr[f"{OURS} n_process={n_proc}"] = {
+            "seconds": round(secs, 2),
+            "records_per_s": n / secs,
+            "words_per_s": words / secs,
+        }
         log(f"  {OURS} n_process={n_proc}: {secs:.1f}s")
         result["memory"][f"after {OURS} n_process={n_proc}"] = rss_mb()
     # the floor: en_core_web_sm alone over the answers alone, batched (nlp.pipe), no source read
@@ -333,7 +395,11 @@ def main(argv: list[str] | None = None) -> int:
     for _ in plain.pipe((it["response"] for it in items), batch_size=64):
         pass
     secs = time.perf_counter() - t
-    thr["en_core_web_sm nlp.pipe, answers only"] = {"seconds": round(secs, 2), "records_per_s": n / secs, "words_per_s": words / secs}
+    thr["en_core_web_sm nlp.pipe, answers only"] = {
+        "seconds": round(secs, 2),
+        "records_per_s": n / secs,
+        "words_per_s": words / secs,
+    }
     log(f"  en_core_web_sm nlp.pipe over the answers: {secs:.1f}s")
     del plain
     if peer_check is not None:
@@ -361,7 +427,9 @@ def main(argv: list[str] | None = None) -> int:
     result["seconds"] = round(time.perf_counter() - t_run, 1)
 
     print_tables(result)
-    print(f"\ncommand: python bench/speed.py {' '.join(argv if argv is not None else sys.argv[1:])}  ({result['seconds']}s, commit {result['machine']['commit']})")
+    print(
+        f"\ncommand: python bench/speed.py {' '.join(argv if argv is not None else sys.argv[1:])}  ({result['seconds']}s, commit {result['machine']['commit']})"
+    )
     if args.json:
         dump_json(args.json, result)
         log(f"-> {args.json}")
@@ -378,27 +446,61 @@ def _x(ours: float | None, peer: float | None) -> str:
 
 def print_tables(r: dict) -> None:
     m = r["machine"]
-    print(f"## Speed (machine: {m.get('cpu', '?')}, {m.get('cpus')} CPUs, Python {m.get('python')}, spaCy {m.get('spacy')}; {m['date']})\n")
+    print(
+        f"## Speed (machine: {m.get('cpu', '?')}, {m.get('cpus')} CPUs, Python {m.get('python')}, spaCy {m.get('spacy')}; {m['date']})\n"
+    )
     print(f"sourced-nlp import {r['load']['import_s']:.2f}s, load_pipeline {r['load']['load_pipeline_s']:.2f}s\n")
     t = r["throughput"]
     print(f"### Throughput: {t['records']} RAGTruth test responses, {t['answer_words']:,} answer words\n")
-    print(md_table(["tool", "seconds", "records/s", "answer words/s", "time vs sourced-evidence"],
-                   [[k, fmt(v["seconds"], digits=1), fmt(v["records_per_s"], digits=1), fmt(v["words_per_s"], digits=0),
-                     (f"{v['time_ratio_vs_peer']:.1f}x" if v.get("time_ratio_vs_peer") else "–")] for k, v in t["tools"].items()]))
+    print(
+        md_table(
+            ["tool", "seconds", "records/s", "answer words/s", "time vs sourced-evidence"],
+            [
+                [
+                    k,
+                    fmt(v["seconds"], digits=1),
+                    fmt(v["records_per_s"], digits=1),
+                    fmt(v["words_per_s"], digits=0),
+                    (f"{v['time_ratio_vs_peer']:.1f}x" if v.get("time_ratio_vs_peer") else "–"),
+                ]
+                for k, v in t["tools"].items()
+            ],
+        )
+    )
     floor = t["tools"].get("en_core_web_sm nlp.pipe, answers only")
     if floor:
-        ratios = ", ".join(f"{k}: {v['seconds'] / floor['seconds']:.2f}x" for k, v in t["tools"].items() if k.startswith(OURS))
+        ratios = ", ".join(
+            f"{k}: {v['seconds'] / floor['seconds']:.2f}x" for k, v in t["tools"].items() if k.startswith(OURS)
+        )
         print(f"\ntime against en_core_web_sm's nlp.pipe over the answers alone (the target is <= 1.5x): {ratios}")
     b = r["breakdown"]
-    print(f"\n### Where sourced-nlp's time goes ({b['records']} records, check() one at a time, source cache on; {b['wall_s']}s)\n")
+    print(
+        f"\n### Where sourced-nlp's time goes ({b['records']} records, check() one at a time, source cache on; {b['wall_s']}s)\n"
+    )
     total = sum(b["ms_per_record"].values())
-    print(md_table(["part", "ms / record", "share"], [[k, fmt(v, digits=2), fmt(v / total if total else None, True)] for k, v in b["ms_per_record"].items()]))
+    print(
+        md_table(
+            ["part", "ms / record", "share"],
+            [[k, fmt(v, digits=2), fmt(v / total if total else None, True)] for k, v in b["ms_per_record"].items()],
+        )
+    )
     print("\nby component:\n")
-    print(md_table(["side: component", "ms / record"], [[k, fmt(v, digits=2)] for k, v in b["ms_per_record_by_component"].items()]))
+    print(
+        md_table(
+            ["side: component", "ms / record"],
+            [[k, fmt(v, digits=2)] for k, v in b["ms_per_record_by_component"].items()],
+        )
+    )
     if "scaling" in r:
         print_scaling(r["scaling"])
-    print("\n### Peak resident memory (ru_maxrss, MB; children = the largest finished child: start-up runs, n_process workers)\n")
-    print(md_table(["after", "this process", "children"], [[k, v["self_mb"], v["children_mb"]] for k, v in r["memory"].items()]))
+    print(
+        "\n### Peak resident memory (ru_maxrss, MB; children = the largest finished child: start-up runs, n_process workers)\n"
+    )
+    print(
+        md_table(
+            ["after", "this process", "children"], [[k, v["self_mb"], v["children_mb"]] for k, v in r["memory"].items()]
+        )
+    )
     print_startup(r)
 
 
@@ -417,18 +519,53 @@ def _plain_model():
 
 
 def print_scaling(s: dict) -> None:
-    print(f"\n### Scaling with source size ({s['answer_sentences']}-sentence answer, {s['answer_chars']:,} chars; each size in a fresh process)\n")
+    print(
+        f"\n### Scaling with source size ({s['answer_sentences']}-sentence answer, {s['answer_chars']:,} chars; each size in a fresh process)\n"
+    )
     rows = []
     for label, row in s["sizes"].items():
         pf, pr = row.get(f"{PEER} first_s"), row.get(f"{PEER} recheck_s")
-        rows.append([label, f"{row['source_chars']:,}", row[f"{OURS} claims"], fmt(row[f"{OURS} first_s"], digits=2), fmt(row[f"{OURS} recheck_s"], digits=3),
-                     fmt(row[f"{OURS} peak_mb"], digits=0), row[f"{OURS} verdicts"],
-                     fmt(row.get("whole first_s"), digits=2), fmt(row.get("whole peak_mb"), digits=0), row.get("whole verdicts", "–"),
-                     fmt(pf, digits=3), fmt(pr, digits=3), _x(row[f"{OURS} first_s"], pf), _x(row[f"{OURS} recheck_s"], pr),
-                     f"{fmt(row.get('locate_fuzzy_s'), digits=3)} ({'found' if row.get('locate_found') else 'not found'})"])
-    print(md_table(["source", "chars", "our claims", "first (s)", "re-check (s)", "peak RSS (MB)", "g / c / u",
-                    "whole parse: first (s)", "whole: peak RSS (MB)", "whole: g / c / u",
-                    f"{PEER} first (s)", f"{PEER} re-check (s)", "first ratio", "re-check ratio", "locate, fuzzy 12-word quote (s)"], rows))
+        rows.append(
+            [
+                label,
+                f"{row['source_chars']:,}",
+                row[f"{OURS} claims"],
+                fmt(row[f"{OURS} first_s"], digits=2),
+                fmt(row[f"{OURS} recheck_s"], digits=3),
+                fmt(row[f"{OURS} peak_mb"], digits=0),
+                row[f"{OURS} verdicts"],
+                fmt(row.get("whole first_s"), digits=2),
+                fmt(row.get("whole peak_mb"), digits=0),
+                row.get("whole verdicts", "–"),
+                fmt(pf, digits=3),
+                fmt(pr, digits=3),
+                _x(row[f"{OURS} first_s"], pf),
+                _x(row[f"{OURS} recheck_s"], pr),
+                f"{fmt(row.get('locate_fuzzy_s'), digits=3)} ({'found' if row.get('locate_found') else 'not found'})",
+            ]
+        )
+    print(
+        md_table(
+            [
+                "source",
+                "chars",
+                "our claims",
+                "first (s)",
+                "re-check (s)",
+                "peak RSS (MB)",
+                "g / c / u",
+                "whole parse: first (s)",
+                "whole: peak RSS (MB)",
+                "whole: g / c / u",
+                f"{PEER} first (s)",
+                f"{PEER} re-check (s)",
+                "first ratio",
+                "re-check ratio",
+                "locate, fuzzy 12-word quote (s)",
+            ],
+            rows,
+        )
+    )
 
 
 def scaling(data_dir: Path) -> dict:
@@ -437,11 +574,17 @@ def scaling(data_dir: Path) -> dict:
     answer, srcs, n_sents = scaling_inputs(data_dir)
     out: dict = {"answer_sentences": n_sents, "answer_chars": len(answer), "sizes": {}}
     for label in srcs:
-        proc = subprocess.run([sys.executable, __file__, "--data", str(data_dir), "--scaling-child", label],
-                              capture_output=True, text=True, check=True)
+        proc = subprocess.run(
+            [sys.executable, __file__, "--data", str(data_dir), "--scaling-child", label],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         out["sizes"][label] = row = json.loads(proc.stdout.strip().splitlines()[-1])
-        log(f"  scaling {label} ({row['source_chars']:,} chars): {row[f'{OURS} first_s']:.2f}s / {row[f'{OURS} recheck_s']:.3f}s, "
-            f"{row[f'{OURS} peak_mb']:.0f} MB")
+        log(
+            f"  scaling {label} ({row['source_chars']:,} chars): {row[f'{OURS} first_s']:.2f}s / {row[f'{OURS} recheck_s']:.3f}s, "
+            f"{row[f'{OURS} peak_mb']:.0f} MB"
+        )
     return out
 
 
@@ -458,7 +601,9 @@ def scaling_row(data_dir: Path, label: str) -> dict:
     row: dict = {"source_chars": len(text)}
 
     def verdicts(rep) -> str:
-        return " / ".join(str(sum(c.verdict == v for c in rep.claims)) for v in ("grounded", "contradicted", "unverified"))
+        return " / ".join(
+            str(sum(c.verdict == v for c in rep.claims)) for v in ("grounded", "contradicted", "unverified")
+        )
 
     t = time.perf_counter()
     rep = sourced_nlp.check(answer, [text], nlp=nlp)
@@ -502,11 +647,20 @@ def print_startup(r: dict) -> None:
     if "skipped" in su:
         print(f"skipped: {su['skipped']}")
     else:
-        print(md_table(["tool", "command", "median (s)", "peak RSS (MB)", "exit codes"],
-                       [[k, f"`{v['command'][:80]}`", fmt(v["median_s"], digits=2), v["peak_rss_mb"], v["exit_codes"]] for k, v in su.items()]))
+        print(
+            md_table(
+                ["tool", "command", "median (s)", "peak RSS (MB)", "exit codes"],
+                [
+                    [k, f"`{v['command'][:80]}`", fmt(v["median_s"], digits=2), v["peak_rss_mb"], v["exit_codes"]]
+                    for k, v in su.items()
+                ],
+            )
+        )
     vr = r.get("version_ratio")
     if vr:
-        print(f"\n`sourced --version` against `python -c pass` (same interpreter, median of {vr['runs']} each, alternated):\n")
+        print(
+            f"\n`sourced --version` against `python -c pass` (same interpreter, median of {vr['runs']} each, alternated):\n"
+        )
         print(md_table(["command", "median (s)"], [[f"`{k}`", fmt(v, digits=3)] for k, v in vr["median_s"].items()]))
         spacy = ", ".join(f"`{k}`: {'yes' if v else 'no'}" for k, v in vr["spacy_imported"].items())
         print(f"\nratio {vr['ratio']:.2f}x (target <= 3x); spaCy imported: {spacy}")

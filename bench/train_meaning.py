@@ -111,13 +111,30 @@ def collect_ragtruth(nlp, collector, fh) -> int:
         rep, feats = check_rows(nlp, collector, r["response"], ours)
         held = bucket(str(r["source_id"])) < HELD
         segs = [{"start": c.start, "end": c.end, "verdict": c.verdict, "rule": c.rule} for c in rep.claims]
-        segs += [{"start": s.start, "end": s.end, "verdict": "skipped", "rule": None} for s in rep.skipped if s.text.strip()]
+        segs += [
+            {"start": s.start, "end": s.end, "verdict": "skipped", "rule": None} for s in rep.skipped if s.text.strip()
+        ]
         for seg in segs:
             hall, conflict = label_sentence(seg, r.get("labels") or [])
             x = feats.get((seg["start"], seg["end"]))
-            fh.write(json.dumps({"set": "ragtruth", "task": src["task_type"], "id": str(r["id"]), "held": held,
-                                 "start": seg["start"], "end": seg["end"], "verdict": seg["verdict"], "rule": seg["rule"],
-                                 "label": int(not hall), "refutes": int(conflict), "x": x}) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "set": "ragtruth",
+                        "task": src["task_type"],
+                        "id": str(r["id"]),
+                        "held": held,
+                        "start": seg["start"],
+                        "end": seg["end"],
+                        "verdict": seg["verdict"],
+                        "rule": seg["rule"],
+                        "label": int(not hall),
+                        "refutes": int(conflict),
+                        "x": x,
+                    }
+                )
+                + "\n"
+            )
             n += 1
         if i % 50 == 0:
             log(f"  ragtruth train: {i}/{len(responses)} responses, {time.time() - t0:.0f}s")
@@ -137,15 +154,36 @@ def collect_dev(nlp, collector, fh, name: str) -> int:
         refutes = it["gold"] == "contradicted"
         held = bucket(name + "\n" + it["claim"]) < HELD
         claims = list(rep.claims)
-        item_verdict = ("contradicted" if any(c.verdict == "contradicted" for c in claims) else
-                        "grounded" if claims and all(c.verdict == "grounded" for c in claims) else "unverified")
+        item_verdict = (
+            "contradicted"
+            if any(c.verdict == "contradicted" for c in claims)
+            else "grounded"
+            if claims and all(c.verdict == "grounded" for c in claims)
+            else "unverified"
+        )
         for c in claims:
             x = feats.get((c.start, c.end))
             known = positive or len(claims) == 1
-            fh.write(json.dumps({"set": name, "id": str(i), "held": held, "start": c.start, "end": c.end,
-                                 "verdict": c.verdict, "rule": c.rule, "item_verdict": item_verdict, "claims": len(claims),
-                                 "gold": it["gold"], "label": int(positive) if known else None,
-                                 "refutes": int(refutes), "x": x}) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "set": name,
+                        "id": str(i),
+                        "held": held,
+                        "start": c.start,
+                        "end": c.end,
+                        "verdict": c.verdict,
+                        "rule": c.rule,
+                        "item_verdict": item_verdict,
+                        "claims": len(claims),
+                        "gold": it["gold"],
+                        "label": int(positive) if known else None,
+                        "refutes": int(refutes),
+                        "x": x,
+                    }
+                )
+                + "\n"
+            )
             n += 1
         if i % 500 == 0:
             log(f"  {name}: {i}/{len(items)} items, {time.time() - t0:.0f}s")
@@ -182,18 +220,32 @@ def fit_lr(X, y):
     return scaler, lr
 
 
-def frontier_ragtruth(rows: list[dict], scores: dict[int, float], thresholds: list[float], task: str | None = None) -> list[dict]:
+def frontier_ragtruth(
+    rows: list[dict], scores: dict[int, float], thresholds: list[float], task: str | None = None
+) -> list[dict]:
     """Rules plus tier at each threshold, over every sentence of the held-out RAGTruth part."""
     out = []
-    sel = [(i, r) for i, r in enumerate(rows) if r["set"] == "ragtruth" and r["held"] and (task is None or r["task"] == task)]
+    sel = [
+        (i, r)
+        for i, r in enumerate(rows)
+        if r["set"] == "ragtruth" and r["held"] and (task is None or r["task"] == task)
+    ]
     for t in [None, *thresholds]:
-        grounded = [r for i, r in sel if r["verdict"] == "grounded" or (t is not None and i in scores and scores[i] >= t)]
+        grounded = [
+            r for i, r in sel if r["verdict"] == "grounded" or (t is not None and i in scores and scores[i] >= t)
+        ]
         clean = [r for _, r in sel if r["label"] == 1]
         added = [r for i, r in sel if t is not None and i in scores and scores[i] >= t]
-        out.append({"threshold": t, "sentences": len(sel),
-                    "clean_grounded_coverage": sum(r["label"] == 1 for r in grounded) / len(clean) if clean else None,
-                    "false_grounded_rate": sum(r["label"] == 0 for r in grounded) / len(grounded) if grounded else None,
-                    "added": len(added), "added_false": sum(r["label"] == 0 for r in added)})
+        out.append(
+            {
+                "threshold": t,
+                "sentences": len(sel),
+                "clean_grounded_coverage": sum(r["label"] == 1 for r in grounded) / len(clean) if clean else None,
+                "false_grounded_rate": sum(r["label"] == 0 for r in grounded) / len(grounded) if grounded else None,
+                "added": len(added),
+                "added_false": sum(r["label"] == 0 for r in added),
+            }
+        )
     return out
 
 
@@ -209,14 +261,22 @@ def frontier_dev(rows: list[dict], scores: dict[int, float], name: str, threshol
         pos = neg = tp = fp = 0
         for claims in items.values():
             gold = claims[0][1]["gold"] == "grounded"
-            called = all(r["verdict"] == "grounded" or (t is not None and i in scores and scores[i] >= t) for i, r in claims)
+            called = all(
+                r["verdict"] == "grounded" or (t is not None and i in scores and scores[i] >= t) for i, r in claims
+            )
             pos += gold
             neg += not gold
             tp += gold and called
             fp += (not gold) and called
-        out.append({"threshold": t, "items": len(items), "grounded_recall": tp / pos if pos else None,
-                    "not_grounded_called_grounded": fp / neg if neg else None,
-                    "balanced_accuracy_2class": ((tp / pos if pos else 0) + (1 - fp / neg if neg else 0)) / 2})
+        out.append(
+            {
+                "threshold": t,
+                "items": len(items),
+                "grounded_recall": tp / pos if pos else None,
+                "not_grounded_called_grounded": fp / neg if neg else None,
+                "balanced_accuracy_2class": ((tp / pos if pos else 0) + (1 - fp / neg if neg else 0)) / 2,
+            }
+        )
     return out
 
 
@@ -234,7 +294,10 @@ def choose_grounded(rows: list[dict], scores: dict[int, float]) -> tuple[float, 
         f = frontier_ragtruth(rows, scores, [t])[1]
         if (f["false_grounded_rate"] or 0.0) > cap + 1e-12:
             continue
-        if any((frontier_ragtruth(rows, scores, [t], k)[1]["false_grounded_rate"] or 0.0) > task_caps[k] + 1e-12 for k in tasks):
+        if any(
+            (frontier_ragtruth(rows, scores, [t], k)[1]["false_grounded_rate"] or 0.0) > task_caps[k] + 1e-12
+            for k in tasks
+        ):
             continue
         return t, {"cap_overall": cap, "cap_by_task": task_caps, **f}
     return 1.0, {"cap_overall": cap, "cap_by_task": task_caps}
@@ -249,7 +312,9 @@ def choose_contradicted(rows: list[dict], scores: dict[int, float]) -> tuple[flo
     chosen = None
     for t in (0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3):
         low = [r for i, r in held if scores[i] <= t]
-        right = sum((r["set"] == "ragtruth" and r["label"] == 0) or (r["set"] != "ragtruth" and r["refutes"] == 1) for r in low)
+        right = sum(
+            (r["set"] == "ragtruth" and r["label"] == 0) or (r["set"] != "ragtruth" and r["refutes"] == 1) for r in low
+        )
         prec = right / len(low) if low else None
         table.append({"threshold": t, "claims": len(low), "precision": prec})
         if low and len(low) >= MIN_CONTRA_CLAIMS and prec is not None and prec >= MIN_CONTRA_PRECISION:
@@ -276,10 +341,16 @@ def fit(compare_gbm: bool, write: bool) -> dict:
     log(f"fit on {len(train)} eligible claims ({sum(y)} stated), held out {len(held)}")
     scaler, lr = fit_lr(X, y)
     doc = {
-        "name": "meaning-lr", "version": "1", "kind": "logistic", "features": list(FEATURES),
-        "mean": [round(float(v), 8) for v in scaler.mean_], "scale": [round(float(v), 8) for v in scaler.scale_],
-        "coef": [round(float(v), 8) for v in lr.coef_[0]], "intercept": round(float(lr.intercept_[0]), 8),
-        "grounded_threshold": 1.0, "contradicted_threshold": None,
+        "name": "meaning-lr",
+        "version": "1",
+        "kind": "logistic",
+        "features": list(FEATURES),
+        "mean": [round(float(v), 8) for v in scaler.mean_],
+        "scale": [round(float(v), 8) for v in scaler.scale_],
+        "coef": [round(float(v), 8) for v in lr.coef_[0]],
+        "intercept": round(float(lr.intercept_[0]), 8),
+        "grounded_threshold": 1.0,
+        "contradicted_threshold": None,
     }
     tmp = OUT / "meaning-candidate.json"
     tmp.parent.mkdir(parents=True, exist_ok=True)
@@ -290,22 +361,33 @@ def fit(compare_gbm: bool, write: bool) -> dict:
     aucs = {}
     for name in ("ragtruth", *DEV_SETS, "all"):
         sel = [(i, r) for i, r in held if name == "all" or r["set"] == name]
-        aucs[name] = {"claims": len(sel), "stated": sum(r["label"] for _, r in sel),
-                      "auc": roc_auc([scores[i] for i, _ in sel], [bool(r["label"]) for _, r in sel]) if sel else None}
+        aucs[name] = {
+            "claims": len(sel),
+            "stated": sum(r["label"] for _, r in sel),
+            "auc": roc_auc([scores[i] for i, _ in sel], [bool(r["label"]) for _, r in sel]) if sel else None,
+        }
         # the rules' own support, the score the tier improves on
-        aucs[name]["auc_rules_support"] = roc_auc([r["x"][FEATURES.index("support")] for _, r in sel],
-                                                  [bool(r["label"]) for _, r in sel]) if sel else None
+        aucs[name]["auc_rules_support"] = (
+            roc_auc([r["x"][FEATURES.index("support")] for _, r in sel], [bool(r["label"]) for _, r in sel])
+            if sel
+            else None
+        )
     report["held_out_auc"] = aucs
     if compare_gbm:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
-        gbm = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.05, max_leaf_nodes=15, random_state=SEED).fit(X, y)
+        gbm = HistGradientBoostingClassifier(
+            max_iter=200, learning_rate=0.05, max_leaf_nodes=15, random_state=SEED
+        ).fit(X, y)
         g = gbm.predict_proba([r["x"] for _, r in held])[:, 1]
         gs = {i: float(s) for (i, _), s in zip(held, g)}
         report["gbm_held_out_auc"] = {
-            name: roc_auc([gs[i] for i, r in held if name == "all" or r["set"] == name],
-                          [bool(r["label"]) for i, r in held if name == "all" or r["set"] == name])
-            for name in ("ragtruth", *DEV_SETS, "all")}
+            name: roc_auc(
+                [gs[i] for i, r in held if name == "all" or r["set"] == name],
+                [bool(r["label"]) for i, r in held if name == "all" or r["set"] == name],
+            )
+            for name in ("ragtruth", *DEV_SETS, "all")
+        }
     gt, why = choose_grounded(rows, scores)
     ct, contra = choose_contradicted(rows, scores)
     grid = [0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98]
@@ -315,15 +397,25 @@ def fit(compare_gbm: bool, write: bool) -> dict:
     report["grounded_threshold_why"] = why
     report["contradicted_threshold"] = ct
     report["contradicted_grid"] = contra
-    report["frontier_ragtruth"] = {k: frontier_ragtruth(rows, scores, grid, None if k == "overall" else k)
-                                   for k in ("overall", "QA", "Summary")}
+    report["frontier_ragtruth"] = {
+        k: frontier_ragtruth(rows, scores, grid, None if k == "overall" else k) for k in ("overall", "QA", "Summary")
+    }
     report["frontier_dev"] = {name: frontier_dev(rows, scores, name, grid) for name in DEV_SETS}
-    doc.update(grounded_threshold=gt, contradicted_threshold=ct, training={
-        "script": "bench/train_meaning.py", "seed": SEED, "data_sha1": hashlib.sha1(json.dumps([[r["set"], r["id"], r["held"], r["label"], r["x"]] for _, r in data]).encode()).hexdigest(),
-        "fit_claims": len(train), "held_claims": len(held),
-        "held_out": "RAGTruth train: sha1(source_id) % 10 < 3; dev: sha1(set + newline + claim) % 10 < 3",
-        "held_out_auc": {k: (round(v["auc"], 4) if v["auc"] is not None else None) for k, v in aucs.items()},
-    })
+    doc.update(
+        grounded_threshold=gt,
+        contradicted_threshold=ct,
+        training={
+            "script": "bench/train_meaning.py",
+            "seed": SEED,
+            "data_sha1": hashlib.sha1(
+                json.dumps([[r["set"], r["id"], r["held"], r["label"], r["x"]] for _, r in data]).encode()
+            ).hexdigest(),
+            "fit_claims": len(train),
+            "held_claims": len(held),
+            "held_out": "RAGTruth train: sha1(source_id) % 10 < 3; dev: sha1(set + newline + claim) % 10 < 3",
+            "held_out_auc": {k: (round(v["auc"], 4) if v["auc"] is not None else None) for k, v in aucs.items()},
+        },
+    )
     if write:
         MODEL.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf8")
         log(f"model -> {MODEL}")
@@ -331,32 +423,74 @@ def fit(compare_gbm: bool, write: bool) -> dict:
 
 
 def print_report(rep: dict) -> None:
-    print(f"## The meaning tier: fit on {rep['fit_claims']} eligible claims ({rep['fit_stated']} stated), "
-          f"{rep['held_claims']} held out\n")
-    rows = [[k, v["claims"], v["stated"], f"{v['auc']:.3f}" if v["auc"] is not None else "-",
-             f"{v['auc_rules_support']:.3f}" if v["auc_rules_support"] is not None else "-",
-             f"{rep['gbm_held_out_auc'][k]:.3f}" if rep.get("gbm_held_out_auc", {}).get(k) is not None else "-"]
-            for k, v in rep["held_out_auc"].items()]
-    print(md_table(["held-out part", "eligible claims", "stated", "AUC (LR)", "AUC (rules' support)", "AUC (GBM)"], rows))
+    print(
+        f"## The meaning tier: fit on {rep['fit_claims']} eligible claims ({rep['fit_stated']} stated), "
+        f"{rep['held_claims']} held out\n"
+    )
+    rows = [
+        [
+            k,
+            v["claims"],
+            v["stated"],
+            f"{v['auc']:.3f}" if v["auc"] is not None else "-",
+            f"{v['auc_rules_support']:.3f}" if v["auc_rules_support"] is not None else "-",
+            f"{rep['gbm_held_out_auc'][k]:.3f}" if rep.get("gbm_held_out_auc", {}).get(k) is not None else "-",
+        ]
+        for k, v in rep["held_out_auc"].items()
+    ]
+    print(
+        md_table(["held-out part", "eligible claims", "stated", "AUC (LR)", "AUC (rules' support)", "AUC (GBM)"], rows)
+    )
     print()
     for scope, fr in rep["frontier_ragtruth"].items():
         print(f"### RAGTruth train, held-out part, {scope}: rules + tier at each threshold\n")
-        print(md_table(["threshold", "sentences", "clean-grounded coverage", "false-grounded", "added", "added false"],
-                       [["rules only" if f["threshold"] is None else f["threshold"], f["sentences"],
-                         _pct(f["clean_grounded_coverage"]), _pct(f["false_grounded_rate"]), f["added"], f["added_false"]]
-                        for f in fr]))
+        print(
+            md_table(
+                ["threshold", "sentences", "clean-grounded coverage", "false-grounded", "added", "added false"],
+                [
+                    [
+                        "rules only" if f["threshold"] is None else f["threshold"],
+                        f["sentences"],
+                        _pct(f["clean_grounded_coverage"]),
+                        _pct(f["false_grounded_rate"]),
+                        f["added"],
+                        f["added_false"],
+                    ]
+                    for f in fr
+                ],
+            )
+        )
         print()
     for name, fr in rep["frontier_dev"].items():
         print(f"### {name}, held-out part (items): rules + tier\n")
-        print(md_table(["threshold", "items", "grounded recall", "not-grounded called grounded", "2-class bal. acc."],
-                       [["rules only" if f["threshold"] is None else f["threshold"], f["items"], _pct(f["grounded_recall"]),
-                         _pct(f["not_grounded_called_grounded"]), _pct(f["balanced_accuracy_2class"])] for f in fr]))
+        print(
+            md_table(
+                ["threshold", "items", "grounded recall", "not-grounded called grounded", "2-class bal. acc."],
+                [
+                    [
+                        "rules only" if f["threshold"] is None else f["threshold"],
+                        f["items"],
+                        _pct(f["grounded_recall"]),
+                        _pct(f["not_grounded_called_grounded"]),
+                        _pct(f["balanced_accuracy_2class"]),
+                    ]
+                    for f in fr
+                ],
+            )
+        )
         print()
     print(f"grounded threshold: {rep['grounded_threshold']} ({json.dumps(rep['grounded_threshold_why'])})\n")
     print("contradicted.meaning (score <= t) on the held-out claims:\n")
-    print(md_table(["t", "claims", "precision"], [[c["threshold"], c["claims"], _pct(c["precision"])] for c in rep["contradicted_grid"]]))
-    print(f"\ncontradicted threshold: {rep['contradicted_threshold']}"
-          f" (kept only at >= {MIN_CONTRA_PRECISION:.0%} precision on >= {MIN_CONTRA_CLAIMS} held-out claims)\n")
+    print(
+        md_table(
+            ["t", "claims", "precision"],
+            [[c["threshold"], c["claims"], _pct(c["precision"])] for c in rep["contradicted_grid"]],
+        )
+    )
+    print(
+        f"\ncontradicted threshold: {rep['contradicted_threshold']}"
+        f" (kept only at >= {MIN_CONTRA_PRECISION:.0%} precision on >= {MIN_CONTRA_CLAIMS} held-out claims)\n"
+    )
 
 
 def cost(n: int) -> dict:
@@ -399,9 +533,14 @@ def cost(n: int) -> dict:
             tier.append(spent[0])
     finally:
         v.verifier.rules = tuple(rule if r is timed else r for r in v.verifier.rules)
-    return {"records": len(parse), "parse_ms_median": 1000 * statistics.median(parse),
-            "tier_ms_median": 1000 * statistics.median(tier), "parse_ms_total": 1000 * sum(parse),
-            "tier_ms_total": 1000 * sum(tier), "tier_over_parse_total": sum(tier) / sum(parse)}
+    return {
+        "records": len(parse),
+        "parse_ms_median": 1000 * statistics.median(parse),
+        "tier_ms_median": 1000 * statistics.median(tier),
+        "parse_ms_total": 1000 * sum(parse),
+        "tier_ms_total": 1000 * sum(tier),
+        "tier_over_parse_total": sum(tier) / sum(parse),
+    }
 
 
 def _pct(v) -> str:
@@ -414,8 +553,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare-gbm", action="store_true", help="also fit gradient boosting; report its held-out AUC")
     ap.add_argument("--no-write", action="store_true", help=f"do not write {MODEL}")
     ap.add_argument("--json", type=Path, default=None, help="write the training report as JSON")
-    ap.add_argument("--cost", type=int, default=None, metavar="N",
-                    help="only measure the tier's time per record on the first N train responses (sources cached)")
+    ap.add_argument(
+        "--cost",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only measure the tier's time per record on the first N train responses (sources cached)",
+    )
     args = ap.parse_args(argv)
     if args.cost:
         print(json.dumps(cost(args.cost), indent=1))

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from . import _compat
 from ._lazy import lazy_face
+
 # The names marked F401 are public by name (``sourced_nlp.InputError``) but left out of __all__.
-from .errors import (InputError, ModelNotFoundError, NotGroundedError, RecordError, SourceError,  # noqa: F401
-                     TextTooLongError)
+from .errors import InputError, ModelNotFoundError, NotGroundedError, RecordError, SourceError, TextTooLongError  # noqa: F401
 
 if TYPE_CHECKING:
     from .api import MODEL_NAMES, assert_grounded, check, check_many, cite, load_pipeline  # noqa: F401
@@ -33,10 +33,30 @@ if TYPE_CHECKING:
     from .text.markup import reading_text  # noqa: F401
 
 __version__ = "0.1.0"
-__all__ = ["check", "check_many", "RecordError", "assert_grounded", "load_pipeline", "Report", "SourceError", "TextTooLongError",
-           "NotGroundedError", "to_frame", "displacy_options"]
-__all__ += ["cite", "locate", "Match", "find_citations", "check_fields", "FieldsReport", "citation_instructions",
-            "parse_claims", "to_footnotes"]
+__all__ = [
+    "check",
+    "check_many",
+    "RecordError",
+    "assert_grounded",
+    "load_pipeline",
+    "Report",
+    "SourceError",
+    "TextTooLongError",
+    "NotGroundedError",
+    "to_frame",
+    "displacy_options",
+]
+__all__ += [
+    "cite",
+    "locate",
+    "Match",
+    "find_citations",
+    "check_fields",
+    "FieldsReport",
+    "citation_instructions",
+    "parse_claims",
+    "to_footnotes",
+]
 
 _compat.install()
 

@@ -58,8 +58,18 @@ MOVED = {
 #: module -> {name: the module it moved to}: names that left a module that stays
 MOVED_NAMES = {
     "sourced_nlp.text.sources": dict.fromkeys(
-        ("read_file_bytes", "_read_utf8", "parse_json", "load_source_file", "read_answer", "_decode",
-         "read_stdin_bytes", "read_stdin"), "sourced_nlp.files"),
+        (
+            "read_file_bytes",
+            "_read_utf8",
+            "parse_json",
+            "load_source_file",
+            "read_answer",
+            "_decode",
+            "read_stdin_bytes",
+            "read_stdin",
+        ),
+        "sourced_nlp.files",
+    ),
     "sourced_nlp.report.schema": {"validate_report": "sourced_nlp.report.model"},
 }
 
@@ -74,8 +84,9 @@ def moved_name(module: str, name: str):
     new = MOVED_NAMES.get(module, {}).get(name)
     if new is None:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    warnings.warn(f"{module}.{name} is now {new}.{name}; the old path goes in the next release",
-                  DeprecationWarning, stacklevel=3)
+    warnings.warn(
+        f"{module}.{name} is now {new}.{name}; the old path goes in the next release", DeprecationWarning, stacklevel=3
+    )
     return getattr(importlib.import_module(new), name)
 
 
@@ -89,8 +100,9 @@ class _OldPath(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         new = MOVED[spec.name]
-        warnings.warn(f"{spec.name} is now {new}; the old path goes in the next release",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"{spec.name} is now {new}; the old path goes in the next release", DeprecationWarning, stacklevel=2
+        )
         return importlib.import_module(new)
 
     def exec_module(self, module) -> None:

@@ -16,8 +16,9 @@ from typing import Any
 __all__ = ["lazy_face"]
 
 
-def lazy_face(namespace: MutableMapping[str, Any], where: Mapping[str, Iterable[str]] | None = None,
-              search: Iterable[str] = ()) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+def lazy_face(
+    namespace: MutableMapping[str, Any], where: Mapping[str, Iterable[str]] | None = None, search: Iterable[str] = ()
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The ``__getattr__`` and ``__dir__`` of the package whose globals are ``namespace``.
 
     ``__getattr__(name)`` gives, in this order: a name of ``where`` (``{"api": ("check", ...)}``,

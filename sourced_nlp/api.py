@@ -110,7 +110,7 @@ def _in_answer(report: dict, answer: str) -> dict:
         return report
     out = dict(report, answer=answer)
     for key in ("claims", "skipped"):
-        out[key] = [dict(c, text=answer[c["start"]:c["end"]]) for c in report.get(key) or []]
+        out[key] = [dict(c, text=answer[c["start"] : c["end"]]) for c in report.get(key) or []]
     return out
 
 
@@ -167,16 +167,21 @@ def _unpack(i: int, record: Any) -> tuple[Any, Any, Any]:
             if parts.both:
                 raise TypeError(f"record {i} has both 'answer' and 'output': give one")
             return parts.id, parts.answer, parts.sources
-        raise TypeError(f"record {i} must be an (answer, sources) pair or a mapping with 'answer' and "
-                        f"'sources', got a mapping with keys {sorted(map(str, record))}")
+        raise TypeError(
+            f"record {i} must be an (answer, sources) pair or a mapping with 'answer' and "
+            f"'sources', got a mapping with keys {sorted(map(str, record))}"
+        )
     if isinstance(record, (str, bytes)) or not isinstance(record, (tuple, list)) or len(record) != 2:
-        raise TypeError(f"record {i} must be an (answer, sources) pair, got {type(record).__name__}"
-                        + (f" of length {len(record)}" if isinstance(record, (tuple, list)) else ""))
+        raise TypeError(
+            f"record {i} must be an (answer, sources) pair, got {type(record).__name__}"
+            + (f" of length {len(record)}" if isinstance(record, (tuple, list)) else "")
+        )
     return None, record[0], record[1]
 
 
-def check_many(records: Iterable[Any], nlp=None, n_process: int = 1, batch_size: int = 16,
-               on_error: str = "raise") -> list[Any]:
+def check_many(
+    records: Iterable[Any], nlp=None, n_process: int = 1, batch_size: int = 16, on_error: str = "raise"
+) -> list[Any]:
     """Check many records with ``nlp.pipe``.
 
     Args:
@@ -216,7 +221,9 @@ def check_many(records: Iterable[Any], nlp=None, n_process: int = 1, batch_size:
     try:
         records = list(records)
     except TypeError as err:
-        raise TypeError(f"records must be an iterable of (answer, sources) pairs, not {type(records).__name__}") from err
+        raise TypeError(
+            f"records must be an iterable of (answer, sources) pairs, not {type(records).__name__}"
+        ) from err
     unpacked: list[tuple[Any, Any, Any] | RecordError] = []
     for i, record in enumerate(records):
         try:
@@ -242,8 +249,10 @@ def check_many(records: Iterable[Any], nlp=None, n_process: int = 1, batch_size:
     good = [d for d in docs if not isinstance(d, RecordError)]
     answers = iter([item[1] for item, d in zip(unpacked, docs) if not isinstance(d, RecordError)])
     checked = iter(nlp.pipe(good, n_process=n_process, batch_size=batch_size))
-    return [d if isinstance(d, RecordError) else Report.from_dict(_in_answer(next(checked)._.report, next(answers)))
-            for d in docs]
+    return [
+        d if isinstance(d, RecordError) else Report.from_dict(_in_answer(next(checked)._.report, next(answers)))
+        for d in docs
+    ]
 
 
 def assert_grounded(answer: str, sources: Any, allow_unverified: bool = True, nlp=None) -> Report:
@@ -296,8 +305,8 @@ def cite(answer: str | Mapping | list, sources: Any, nlp=None, require_citations
             not a claims reply.
         TypeError: ``answer`` is neither a string nor a parsed JSON reply (a dict or list).
     """
-    from .report.findings import require_citations as _require
     from .citing.prompts import json_reply, reply_claims
+    from .report.findings import require_citations as _require
     from .report.model import Report
 
     nlp = nlp or load_pipeline()

@@ -13,8 +13,20 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .report.model import Report
 
-__all__ = ["InputError", "SourceError", "TextTooLongError", "TooLargeError", "RecordError", "AuditError", "ModelNotFoundError",
-           "NotGroundedError", "PipelineOrderError", "JudgeUnavailable", "NoAnswer", "CheckerProcessError"]
+__all__ = [
+    "InputError",
+    "SourceError",
+    "TextTooLongError",
+    "TooLargeError",
+    "RecordError",
+    "AuditError",
+    "ModelNotFoundError",
+    "NotGroundedError",
+    "PipelineOrderError",
+    "JudgeUnavailable",
+    "NoAnswer",
+    "CheckerProcessError",
+]
 
 
 class SourceError(ValueError):
@@ -40,8 +52,15 @@ class TextTooLongError(SourceError):
             ``"a source may have"``).
     """
 
-    def __init__(self, what: str, length: int, limit: int, index: int | None = None, *,
-                 bound: str = "the language model reads at once") -> None:
+    def __init__(
+        self,
+        what: str,
+        length: int,
+        limit: int,
+        index: int | None = None,
+        *,
+        bound: str = "the language model reads at once",
+    ) -> None:
         super().__init__(f"{what}: {length:,} characters, more than the {limit:,} {bound}")
         self.what, self.length, self.limit, self.index, self.bound = what, length, limit, index, bound
 

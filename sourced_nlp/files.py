@@ -16,13 +16,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import SourceError, TooLargeError
-from .text.sources import _document_keys, _id_without_text, _is_mapping_source, _no_text, _unwrap, linearize, unpaired_surrogate
+from .text.sources import (
+    _document_keys,
+    _id_without_text,
+    _is_mapping_source,
+    _no_text,
+    _unwrap,
+    linearize,
+    unpaired_surrogate,
+)
 
 #: the most characters of an answer the command line reads: what the language model reads at once
 #: (spaCy's default ``nlp.max_length``); a source may have ``MAX_SOURCE_CHARS``
 MAX_ANSWER_CHARS = 1_000_000
 
-__all__ = ["read_file_bytes", "parse_json", "load_source_file", "source_from_bytes", "read_answer", "read_stdin", "read_stdin_bytes"]
+__all__ = [
+    "read_file_bytes",
+    "parse_json",
+    "load_source_file",
+    "source_from_bytes",
+    "read_answer",
+    "read_stdin",
+    "read_stdin_bytes",
+]
 
 
 def _byte_bound(max_chars: int) -> int:
@@ -45,8 +61,9 @@ def _read_bounded(fh, max_chars: int | None, where: str, bound: str):
     most = _byte_bound(max_chars)
     data = fh.read(most + 1)
     if len(data) > most:
-        raise TooLargeError(f"{where}: more than {most:,} bytes, so more than the {max_chars:,} characters {bound} "
-                          f"(not read further)")
+        raise TooLargeError(
+            f"{where}: more than {most:,} bytes, so more than the {max_chars:,} characters {bound} (not read further)"
+        )
     return data
 
 
@@ -59,8 +76,9 @@ def _limit(what: str) -> tuple[int, str]:
     return MAX_ANSWER_CHARS, "the language model reads at once"
 
 
-def read_file_bytes(path: str, noun: str, kind: str | None = None, max_chars: int | None = None,
-                    bound: str = "") -> bytes:
+def read_file_bytes(
+    path: str, noun: str, kind: str | None = None, max_chars: int | None = None, bound: str = ""
+) -> bytes:
     """The bytes of the file ``path``, which the messages call ``noun`` ("batch file"); with
     ``max_chars``, refused once it is longer in bytes than that many characters can be (``bound``
     says what the limit is), without reading the rest.
@@ -180,8 +198,9 @@ def source_from_bytes(data: bytes, name: str) -> dict:
     """
     most, bound = _limit("source")
     if len(data) > _byte_bound(most):
-        raise TooLargeError(f"source file {name}: more than {_byte_bound(most):,} bytes, so more than the "
-                            f"{most:,} characters {bound}")
+        raise TooLargeError(
+            f"source file {name}: more than {_byte_bound(most):,} bytes, so more than the {most:,} characters {bound}"
+        )
     return _source_of(_file_text(data, name, "source"), name)
 
 
@@ -232,8 +251,12 @@ def read_answer(arg: str) -> str:
 
 #: The byte-order marks that say a text is in another Unicode encoding than UTF-8, longest first
 #: (UTF-32's little-endian mark begins with UTF-16's).
-_OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
-               (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+_OTHER_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
 
 
 def _decode(data: bytes, where: str) -> str:
@@ -244,8 +267,9 @@ def _decode(data: bytes, where: str) -> str:
     except UnicodeDecodeError as err:
         other = next((name for bom, name in _OTHER_BOMS if data.startswith(bom)), None)
         if other is not None:
-            raise SourceError(f"{where} is {other} text (its byte-order mark says so), not UTF-8: "
-                              "save it as UTF-8") from err
+            raise SourceError(
+                f"{where} is {other} text (its byte-order mark says so), not UTF-8: save it as UTF-8"
+            ) from err
         raise SourceError(f"{where} is not UTF-8 text (invalid byte at offset {err.start})") from err
 
 
@@ -261,12 +285,13 @@ def read_stdin_bytes(what: str, max_chars: int | None = None, bound: str = "") -
         raise SourceError(f"cannot read the {what} from standard input: it is closed")
     stream = getattr(sys.stdin, "buffer", None)
     try:
-        return _read_bounded(stream if stream is not None else sys.stdin, max_chars,
-                             f"{what} on standard input", bound)
+        return _read_bounded(stream if stream is not None else sys.stdin, max_chars, f"{what} on standard input", bound)
     except SourceError:
         raise
     except (OSError, ValueError) as err:  # a closed or unreadable descriptor
-        raise SourceError(f"cannot read the {what} from standard input: {getattr(err, 'strerror', None) or err}") from err
+        raise SourceError(
+            f"cannot read the {what} from standard input: {getattr(err, 'strerror', None) or err}"
+        ) from err
 
 
 def read_stdin(what: str) -> str:

@@ -10,8 +10,12 @@ import shutil
 
 def find_chromium() -> str | None:
     """The path of an executable Chromium, or None."""
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("chromium-browser")):
+    for candidate in (
+        os.environ.get("CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return None

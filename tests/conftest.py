@@ -24,8 +24,12 @@ def nlp():
 
 
 def pytest_addoption(parser):
-    parser.addoption("--network", action="store_true", default=False,
-                     help="also run the tests marked network (a real service, a paid API)")
+    parser.addoption(
+        "--network",
+        action="store_true",
+        default=False,
+        help="also run the tests marked network (a real service, a paid API)",
+    )
 
 
 def pytest_configure(config):
@@ -80,6 +84,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 # ------------------------------------------------------------ the command line, in this process
+
 
 def _text_stream(data: bytes = b"", errors: str = "strict") -> io.TextIOWrapper:
     """A real text stream over bytes, with the ``.buffer`` that ``sourced`` reads standard input

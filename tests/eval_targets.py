@@ -27,8 +27,12 @@ def dispatch(question: str, sources: list[dict]):
     if question == "shape str":
         return f"{first['text'].rstrip('.')} [{first['id']}]."
     if question == "shape dict":
-        return {"answer": first["text"], "citations": [{"source": first["id"], "quote": first["text"]}],
-                "usage": {"input_tokens": 20, "output_tokens": 5}, "latency_ms": 42}
+        return {
+            "answer": first["text"],
+            "citations": [{"source": first["id"], "quote": first["text"]}],
+            "usage": {"input_tokens": 20, "output_tokens": 5},
+            "latency_ms": 42,
+        }
     if question == "shape object":
         return Reply(answer=first["text"], contexts=[first["text"]], usage=Usage())
     if question == "raise":

@@ -12,11 +12,17 @@ _REGIONS = ("northern", "southern", "eastern", "western", "central")
 
 def large_source(sentences: int = 13000) -> str:
     """Distinct sentences (each with a year, a count and a price), about 80 characters each."""
-    return " ".join(f"In {1900 + i % 120}, the {_REGIONS[i % 5]} division of unit {i} sold {(i * 37) % 9000 + 100} "
-                    f"crates at {(i * 13) % 90 + 5} dollars each." for i in range(sentences))
+    return " ".join(
+        f"In {1900 + i % 120}, the {_REGIONS[i % 5]} division of unit {i} sold {(i * 37) % 9000 + 100} "
+        f"crates at {(i * 13) % 90 + 5} dollars each."
+        for i in range(sentences)
+    )
 
 
 def large_answer(sentences: int = 100) -> str:
     """Claims near the source's sentences, so that each is searched for at length."""
-    return " ".join(f"The {_REGIONS[(i + 1) % 5]} division of unit {i * 7} sold {(i * 41) % 9000 + 100} crates in "
-                    f"{1900 + (i * 3) % 120}." for i in range(sentences))
+    return " ".join(
+        f"The {_REGIONS[(i + 1) % 5]} division of unit {i * 7} sold {(i * 41) % 9000 + 100} crates in "
+        f"{1900 + (i * 3) % 120}."
+        for i in range(sentences)
+    )

@@ -47,11 +47,18 @@ def outcomes(case: dict, nlp) -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c["id"]])] if c["id"] in XFAIL else []) for c in CASES],
+    [
+        pytest.param(
+            c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c["id"]])] if c["id"] in XFAIL else []
+        )
+        for c in CASES
+    ],
 )
 def test_acceptance_case(case, nlp):
     wrong = [(s, e, g) for s, e, g in outcomes(case, nlp) if e != g]
-    assert not wrong, f"{case['id']} ({case['topic']}): " + "; ".join(f"{s!r}: expected {e}, got {g}" for s, e, g in wrong)
+    assert not wrong, f"{case['id']} ({case['topic']}): " + "; ".join(
+        f"{s!r}: expected {e}, got {g}" for s, e, g in wrong
+    )
 
 
 def test_case_file_has_25_cases():

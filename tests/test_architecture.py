@@ -139,8 +139,11 @@ def circles(root: Path = ROOT, package: str = "sourced_nlp") -> list[list[str]]:
     graph: dict[str, set[str]] = {}
     for path in sorted((root / package).rglob("*.py")):
         mod = module_name(path, root)
-        graph[mod] = {target for target, _, _ in imports(path, root) if path_of(target, root) is not None
-                      and not (path.name == "__init__.py" and target.startswith(mod + "."))}
+        graph[mod] = {
+            target
+            for target, _, _ in imports(path, root)
+            if path_of(target, root) is not None and not (path.name == "__init__.py" and target.startswith(mod + "."))
+        }
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -156,8 +159,8 @@ def circles(root: Path = ROOT, package: str = "sourced_nlp") -> list[list[str]]:
             elif w in stack:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            circle = stack[stack.index(v):]
-            del stack[stack.index(v):]
+            circle = stack[stack.index(v) :]
+            del stack[stack.index(v) :]
             if len(circle) > 1:
                 found.append(sorted(circle))
 
@@ -182,8 +185,11 @@ def test_no_modules_import_each_other_in_a_circle():
 def test_every_package_face_reads_its_names_through_lazy_face():
     """No ``__init__.py`` writes its own ``__getattr__``: each that has one takes it from
     :func:`sourced_nlp._lazy.lazy_face`."""
-    own = [str(p.relative_to(ROOT)) for p in PACKAGE.rglob("__init__.py")
-           if any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in ast.parse(p.read_text()).body)]
+    own = [
+        str(p.relative_to(ROOT))
+        for p in PACKAGE.rglob("__init__.py")
+        if any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in ast.parse(p.read_text()).body)
+    ]
     faces = [str(p.relative_to(ROOT)) for p in PACKAGE.rglob("__init__.py") if "lazy_face(" in p.read_text()]
     assert own == [] and len(faces) == 4
 
@@ -207,15 +213,20 @@ def test_the_table_is_the_documented_one():
         assert MAY_IMPORT[folder] == named, folder
 
 
-@pytest.mark.parametrize("source, broken", [
-    # a pure folder that imports upwards, in a function
-    ("def f():\n    from ..components import parts\n", ["pkg/report/view.py:2: report imports components"]),
-    # for type checking only: still an import
-    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..cli import app\n",
-     ["pkg/report/view.py:3: report imports cli"]),
-    ("from . import marks\n", []),  # its own folder
-    ("from .._compat import moved_name\n", []),  # free to all
-])
+@pytest.mark.parametrize(
+    "source, broken",
+    [
+        # a pure folder that imports upwards, in a function
+        ("def f():\n    from ..components import parts\n", ["pkg/report/view.py:2: report imports components"]),
+        # for type checking only: still an import
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..cli import app\n",
+            ["pkg/report/view.py:3: report imports cli"],
+        ),
+        ("from . import marks\n", []),  # its own folder
+        ("from .._compat import moved_name\n", []),  # free to all
+    ],
+)
 def test_the_layer_check_finds_an_import_a_folder_may_not_make(tmp_path, source, broken):
     for folder in ("pkg", "pkg/report", "pkg/components", "pkg/cli"):
         (tmp_path / folder).mkdir()
@@ -231,7 +242,9 @@ def test_the_circle_check_finds_a_circle_of_type_only_imports(tmp_path):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("from . import a\n")  # a face and its own module: no circle
     (tmp_path / "pkg" / "a.py").write_text("from .b import view\n")
-    (tmp_path / "pkg" / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import Model\n")
+    (tmp_path / "pkg" / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import Model\n"
+    )
     (tmp_path / "pkg" / "c.py").write_text("from . import a\n")
     assert circles(tmp_path, "pkg") == [["pkg.a", "pkg.b"]]
 

@@ -14,8 +14,8 @@ import pytest
 import spacy
 
 import sourced_nlp
-from sourced_nlp.verdict import Thresholds
 from sourced_nlp.components.verify import validate_config
+from sourced_nlp.verdict import Thresholds
 
 COVERAGES = [f.name for f in dataclasses.fields(Thresholds) if isinstance(f.default, float)]
 COUNTS = [f.name for f in dataclasses.fields(Thresholds) if isinstance(f.default, int)] + ["cache_size"]
@@ -29,7 +29,14 @@ def bare():
 
 def test_the_fields_are_all_covered():
     assert {"grounded_coverage", "contradicted_coverage", "conflict_margin", "fusion_min_share"} <= set(COVERAGES)
-    assert COUNTS == ["max_candidates", "swap_min_words", "fusion_record_lines", "key_span", "text_value_words", "cache_size"]
+    assert COUNTS == [
+        "max_candidates",
+        "swap_min_words",
+        "fusion_record_lines",
+        "key_span",
+        "text_value_words",
+        "cache_size",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -127,10 +134,13 @@ def test_answer_longer_than_max_length_is_a_source_error(nlp):
 BIG = "Contoso rose. " * 715_000  # 10,010,000 characters: more than a source may have (parsed in parts below that)
 
 
-@pytest.mark.parametrize("sources,name,index", [
-    (["Contoso rose.", BIG], "source '1'", 1),
-    ([{"id": "big", "text": BIG}], "source 'big'", 0),
-])
+@pytest.mark.parametrize(
+    "sources,name,index",
+    [
+        (["Contoso rose.", BIG], "source '1'", 1),
+        ([{"id": "big", "text": BIG}], "source 'big'", 0),
+    ],
+)
 def test_source_longer_than_a_source_may_have_is_a_source_error(nlp, sources, name, index):
     with pytest.raises(sourced_nlp.SourceError) as info:
         sourced_nlp.check("Contoso rose.", sources, nlp=nlp)
@@ -154,16 +164,22 @@ def test_source_with_an_id_but_no_text_is_a_source_error(nlp):
 
 @pytest.mark.parametrize(
     "fields,needle",
-    [({}, "no field to check"), ([], "no field to check"), ({"a": None}, "field 'a' has a null value"),
-     ({"a": {"value": None}}, "field 'a' has a null value")],
+    [
+        ({}, "no field to check"),
+        ([], "no field to check"),
+        ({"a": None}, "field 'a' has a null value"),
+        ({"a": {"value": None}}, "field 'a' has a null value"),
+    ],
 )
 def test_check_fields_with_nothing_to_check_raises(fields, needle):
     with pytest.raises(ValueError, match=needle):
         sourced_nlp.check_fields(fields, ["Revenue was $2.4 billion."])
 
 
-@pytest.mark.parametrize("kwargs,error", [({"fail_under": 500}, ValueError), ({"fail_under": "x"}, TypeError),
-                                          ({"fail_on": "bogus"}, ValueError)])
+@pytest.mark.parametrize(
+    "kwargs,error",
+    [({"fail_under": 500}, ValueError), ({"fail_under": "x"}, TypeError), ({"fail_on": "bogus"}, ValueError)],
+)
 def test_fields_gate_validates_its_arguments(kwargs, error):
     rep = sourced_nlp.check_fields({"revenue": {"value": "$2.4 billion", "source": 0}}, ["Revenue was $2.4 billion."])
     with pytest.raises(error):

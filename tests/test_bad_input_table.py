@@ -22,9 +22,9 @@ import pytest
 import spacy
 
 import sourced_nlp
-from sourced_nlp.text.citations import find_citations, locate, strip_citations
 from sourced_nlp.cli import main
 from sourced_nlp.components.claims import PipelineOrderError
+from sourced_nlp.text.citations import find_citations, locate, strip_citations
 
 SRC = ["Contoso revenue rose 8% to $2.4 billion in 2023."]
 OK = ("Contoso revenue rose 8% in 2023.", SRC)
@@ -53,90 +53,245 @@ API = [
     ("answer None", lambda nlp: sourced_nlp.check(None, SRC, nlp=nlp), TypeError, "answer must be a str"),
     ("answer bytes", lambda nlp: sourced_nlp.check(b"x", SRC, nlp=nlp), TypeError, "answer must be a str"),
     ("answer empty", lambda nlp: sourced_nlp.check("  ", SRC, nlp=nlp), sourced_nlp.SourceError, "the answer is empty"),
-    ("answer surrogate", lambda nlp: sourced_nlp.check("\ud800 x", SRC, nlp=nlp), sourced_nlp.SourceError, "unpaired surrogate"),
-    ("answer too long", lambda nlp: sourced_nlp.check(HUGE, SRC, nlp=nlp), sourced_nlp.TextTooLongError, "1,120,000 characters"),
-    ("sources None", lambda nlp: sourced_nlp.check("x", None, nlp=nlp), sourced_nlp.SourceError, "sources must be a list"),
-    ("sources a str", lambda nlp: sourced_nlp.check("x", "text", nlp=nlp), sourced_nlp.SourceError, "sources must be a list, got str"),
+    (
+        "answer surrogate",
+        lambda nlp: sourced_nlp.check("\ud800 x", SRC, nlp=nlp),
+        sourced_nlp.SourceError,
+        "unpaired surrogate",
+    ),
+    (
+        "answer too long",
+        lambda nlp: sourced_nlp.check(HUGE, SRC, nlp=nlp),
+        sourced_nlp.TextTooLongError,
+        "1,120,000 characters",
+    ),
+    (
+        "sources None",
+        lambda nlp: sourced_nlp.check("x", None, nlp=nlp),
+        sourced_nlp.SourceError,
+        "sources must be a list",
+    ),
+    (
+        "sources a str",
+        lambda nlp: sourced_nlp.check("x", "text", nlp=nlp),
+        sourced_nlp.SourceError,
+        "sources must be a list, got str",
+    ),
     ("sources empty", lambda nlp: sourced_nlp.check("x", [], nlp=nlp), sourced_nlp.SourceError, "no sources given"),
     ("source None", lambda nlp: sourced_nlp.check("x", [None], nlp=nlp), sourced_nlp.SourceError, "source 0 is null"),
-    ("source empty", lambda nlp: sourced_nlp.check("x", [" "], nlp=nlp), sourced_nlp.SourceError, "source '0' is empty"),
-    ("source id no text", lambda nlp: sourced_nlp.check("x", [{"id": "a"}], nlp=nlp), sourced_nlp.SourceError,
-     "source 'a' has an id but no text"),
-    ("document metadata no text", lambda nlp: sourced_nlp.check("x", [{"metadata": {"source": "a.pdf"}}], nlp=nlp),
-     sourced_nlp.SourceError, "source 0 has metadata but no text"),
-    ("document text not a str", lambda nlp: sourced_nlp.check("x", [{"page_content": 3}], nlp=nlp),
-     sourced_nlp.SourceError, "'page_content' must be a string"),
-    ("source an object", lambda nlp: sourced_nlp.check("x", [Thing()], nlp=nlp), sourced_nlp.SourceError,
-     "source 0 is a Thing object, not a source"),
-    ("source bytes", lambda nlp: sourced_nlp.check("x", [b"Revenue rose."], nlp=nlp), sourced_nlp.SourceError,
-     "source 0 is bytes, not text"),
-    ("duplicate ids", lambda nlp: sourced_nlp.check("x", [{"id": "a", "text": "b."}, {"id": "a", "text": "c."}], nlp=nlp),
-     sourced_nlp.SourceError, "duplicate source id 'a'"),
-    ("source surrogate", lambda nlp: sourced_nlp.check("x", ["\udc00 y"], nlp=nlp), sourced_nlp.SourceError, "unpaired surrogate"),
-    ("source too long", lambda nlp: sourced_nlp.check("x", [BIG], nlp=nlp), sourced_nlp.TextTooLongError,
-     "source '0': 10,010,000 characters, more than the 10,000,000 a source may have"),
+    (
+        "source empty",
+        lambda nlp: sourced_nlp.check("x", [" "], nlp=nlp),
+        sourced_nlp.SourceError,
+        "source '0' is empty",
+    ),
+    (
+        "source id no text",
+        lambda nlp: sourced_nlp.check("x", [{"id": "a"}], nlp=nlp),
+        sourced_nlp.SourceError,
+        "source 'a' has an id but no text",
+    ),
+    (
+        "document metadata no text",
+        lambda nlp: sourced_nlp.check("x", [{"metadata": {"source": "a.pdf"}}], nlp=nlp),
+        sourced_nlp.SourceError,
+        "source 0 has metadata but no text",
+    ),
+    (
+        "document text not a str",
+        lambda nlp: sourced_nlp.check("x", [{"page_content": 3}], nlp=nlp),
+        sourced_nlp.SourceError,
+        "'page_content' must be a string",
+    ),
+    (
+        "source an object",
+        lambda nlp: sourced_nlp.check("x", [Thing()], nlp=nlp),
+        sourced_nlp.SourceError,
+        "source 0 is a Thing object, not a source",
+    ),
+    (
+        "source bytes",
+        lambda nlp: sourced_nlp.check("x", [b"Revenue rose."], nlp=nlp),
+        sourced_nlp.SourceError,
+        "source 0 is bytes, not text",
+    ),
+    (
+        "duplicate ids",
+        lambda nlp: sourced_nlp.check("x", [{"id": "a", "text": "b."}, {"id": "a", "text": "c."}], nlp=nlp),
+        sourced_nlp.SourceError,
+        "duplicate source id 'a'",
+    ),
+    (
+        "source surrogate",
+        lambda nlp: sourced_nlp.check("x", ["\udc00 y"], nlp=nlp),
+        sourced_nlp.SourceError,
+        "unpaired surrogate",
+    ),
+    (
+        "source too long",
+        lambda nlp: sourced_nlp.check("x", [BIG], nlp=nlp),
+        sourced_nlp.TextTooLongError,
+        "source '0': 10,010,000 characters, more than the 10,000,000 a source may have",
+    ),
     ("check_many None", lambda nlp: sourced_nlp.check_many(None, nlp=nlp), TypeError, "records must be an iterable"),
     ("check_many a str", lambda nlp: sourced_nlp.check_many("x", nlp=nlp), TypeError, "records must be an iterable"),
-    ("check_many not iterable", lambda nlp: sourced_nlp.check_many(3, nlp=nlp), TypeError, "records must be an iterable"),
-    ("check_many a triple", lambda nlp: sourced_nlp.check_many([OK, ("a", SRC, 3)], nlp=nlp), TypeError,
-     "record 1 must be an (answer, sources) pair"),
-    ("check_many mapping without sources", lambda nlp: sourced_nlp.check_many([{"answer": "x"}], nlp=nlp), TypeError,
-     "record 0 must be an (answer, sources) pair or a mapping"),
-    ("check_many bad record named by index", lambda nlp: sourced_nlp.check_many([OK, ("x", [None])], nlp=nlp),
-     sourced_nlp.RecordError, "record 1: source 0 is null"),
-    ("check_many bad record named by id",
-     lambda nlp: sourced_nlp.check_many([OK, {"id": "q7", "answer": "x", "sources": []}], nlp=nlp),
-     sourced_nlp.RecordError, "record 1 (id 'q7'): no sources given"),
-    ("check_many answer and output", lambda nlp: sourced_nlp.check_many([{"answer": "x", "output": "y", "sources": SRC}], nlp=nlp),
-     TypeError, "both 'answer' and 'output'"),
-    ("check_many on_error unknown", lambda nlp: sourced_nlp.check_many([OK], nlp=nlp, on_error="skip"), ValueError,
-     "on_error must be 'raise' or 'return'"),
-    ("check_many batch_size 0", lambda nlp: sourced_nlp.check_many([OK], nlp=nlp, batch_size=0), ValueError, "batch_size"),
+    (
+        "check_many not iterable",
+        lambda nlp: sourced_nlp.check_many(3, nlp=nlp),
+        TypeError,
+        "records must be an iterable",
+    ),
+    (
+        "check_many a triple",
+        lambda nlp: sourced_nlp.check_many([OK, ("a", SRC, 3)], nlp=nlp),
+        TypeError,
+        "record 1 must be an (answer, sources) pair",
+    ),
+    (
+        "check_many mapping without sources",
+        lambda nlp: sourced_nlp.check_many([{"answer": "x"}], nlp=nlp),
+        TypeError,
+        "record 0 must be an (answer, sources) pair or a mapping",
+    ),
+    (
+        "check_many bad record named by index",
+        lambda nlp: sourced_nlp.check_many([OK, ("x", [None])], nlp=nlp),
+        sourced_nlp.RecordError,
+        "record 1: source 0 is null",
+    ),
+    (
+        "check_many bad record named by id",
+        lambda nlp: sourced_nlp.check_many([OK, {"id": "q7", "answer": "x", "sources": []}], nlp=nlp),
+        sourced_nlp.RecordError,
+        "record 1 (id 'q7'): no sources given",
+    ),
+    (
+        "check_many answer and output",
+        lambda nlp: sourced_nlp.check_many([{"answer": "x", "output": "y", "sources": SRC}], nlp=nlp),
+        TypeError,
+        "both 'answer' and 'output'",
+    ),
+    (
+        "check_many on_error unknown",
+        lambda nlp: sourced_nlp.check_many([OK], nlp=nlp, on_error="skip"),
+        ValueError,
+        "on_error must be 'raise' or 'return'",
+    ),
+    (
+        "check_many batch_size 0",
+        lambda nlp: sourced_nlp.check_many([OK], nlp=nlp, batch_size=0),
+        ValueError,
+        "batch_size",
+    ),
     ("check_many n_process 0", lambda nlp: sourced_nlp.check_many([OK], nlp=nlp, n_process=0), ValueError, "n_process"),
-    ("strict assert on no claim", lambda nlp: sourced_nlp.assert_grounded("Sure! Here is the answer:", SRC,
-                                                                          allow_unverified=False, nlp=nlp),
-     sourced_nlp.NotGroundedError, "the answer states nothing to check"),
-    ("assert on a contradiction", lambda nlp: sourced_nlp.assert_grounded("Contoso revenue rose 12% in 2023.", SRC, nlp=nlp),
-     sourced_nlp.NotGroundedError, "1 claim(s) not grounded"),
+    (
+        "strict assert on no claim",
+        lambda nlp: sourced_nlp.assert_grounded("Sure! Here is the answer:", SRC, allow_unverified=False, nlp=nlp),
+        sourced_nlp.NotGroundedError,
+        "the answer states nothing to check",
+    ),
+    (
+        "assert on a contradiction",
+        lambda nlp: sourced_nlp.assert_grounded("Contoso revenue rose 12% in 2023.", SRC, nlp=nlp),
+        sourced_nlp.NotGroundedError,
+        "1 claim(s) not grounded",
+    ),
     ("cite answer None", lambda nlp: sourced_nlp.cite(None, SRC, nlp=nlp), TypeError, "answer must be a str"),
-    ("cite answer a dict, not a claims reply [N3-67]", lambda nlp: sourced_nlp.cite({"answer": "x"}, SRC, nlp=nlp),
-     sourced_nlp.SourceError, "the reply is a dict but not a JSON claims reply"),
-    ("cite answer a list of str [N3-67]", lambda nlp: sourced_nlp.cite(["Revenue rose."], SRC, nlp=nlp),
-     sourced_nlp.SourceError, "the reply is a list but not a JSON claims reply"),
-    ("cite parsed reply with no claim [N3-67]", lambda nlp: sourced_nlp.cite({"claims": []}, SRC, nlp=nlp),
-     sourced_nlp.SourceError, "the answer is empty"),
+    (
+        "cite answer a dict, not a claims reply [N3-67]",
+        lambda nlp: sourced_nlp.cite({"answer": "x"}, SRC, nlp=nlp),
+        sourced_nlp.SourceError,
+        "the reply is a dict but not a JSON claims reply",
+    ),
+    (
+        "cite answer a list of str [N3-67]",
+        lambda nlp: sourced_nlp.cite(["Revenue rose."], SRC, nlp=nlp),
+        sourced_nlp.SourceError,
+        "the reply is a list but not a JSON claims reply",
+    ),
+    (
+        "cite parsed reply with no claim [N3-67]",
+        lambda nlp: sourced_nlp.cite({"claims": []}, SRC, nlp=nlp),
+        sourced_nlp.SourceError,
+        "the answer is empty",
+    ),
     ("locate quote None", lambda nlp: locate(None, "text"), TypeError, "quote must be a str, not NoneType"),
     ("locate text None", lambda nlp: locate("quote", None), TypeError, "text must be a str, not NoneType"),
     ("locate text bytes", lambda nlp: locate("quote", b"quote"), TypeError, "text must be a str, not bytes"),
     ("locate empty quote", lambda nlp: locate("  ", "text"), ValueError, "needs a non-empty quote"),
-    ("locate min_score -1", lambda nlp: locate("a b c d", "a b c d", min_score=-1), ValueError, "min_score must be in [0, 1], got -1"),
-    ("locate min_score 2", lambda nlp: locate("a b c d", "a b c d", min_score=2), ValueError, "min_score must be in [0, 1]"),
+    (
+        "locate min_score -1",
+        lambda nlp: locate("a b c d", "a b c d", min_score=-1),
+        ValueError,
+        "min_score must be in [0, 1], got -1",
+    ),
+    (
+        "locate min_score 2",
+        lambda nlp: locate("a b c d", "a b c d", min_score=2),
+        ValueError,
+        "min_score must be in [0, 1]",
+    ),
     ("locate min_score NaN", lambda nlp: locate("a b c d", "a b c d", min_score=float("nan")), ValueError, "min_score"),
     ("locate min_score a str", lambda nlp: locate("a", "a", min_score="high"), TypeError, "min_score must be a number"),
     ("locate near a str", lambda nlp: locate("a", "a", near="3"), TypeError, "near must be an int"),
-    ("locate protected a str", lambda nlp: locate("a", "a", protected="not"), TypeError, "protected must be a collection"),
+    (
+        "locate protected a str",
+        lambda nlp: locate("a", "a", protected="not"),
+        TypeError,
+        "protected must be a collection",
+    ),
     ("find_citations None", lambda nlp: find_citations(None), TypeError, "find_citations(): text must be a str"),
     ("find_citations bytes", lambda nlp: find_citations(b"[1]"), TypeError, "text must be a str, not bytes"),
     ("strip_citations None", lambda nlp: strip_citations(None), TypeError, "strip_citations(): text must be a str"),
     ("parse_claims reply None", lambda nlp: sourced_nlp.parse_claims(None, SRC), TypeError, "reply must be a str"),
-    ("parse_claims sources None", lambda nlp: sourced_nlp.parse_claims("x [1].", None), sourced_nlp.SourceError,
-     "sources must be a list"),
+    (
+        "parse_claims sources None",
+        lambda nlp: sourced_nlp.parse_claims("x [1].", None),
+        sourced_nlp.SourceError,
+        "sources must be a list",
+    ),
     ("to_footnotes None", lambda nlp: sourced_nlp.to_footnotes(None), TypeError, "report must be a Report or its dict"),
     ("to_footnotes a str", lambda nlp: sourced_nlp.to_footnotes("report"), TypeError, "not str"),
-    ("to_footnotes claims not a list", lambda nlp: sourced_nlp.to_footnotes({"claims": "x"}), ValueError,
-     "report['claims'] must be a list"),
-    ("fields value []", lambda nlp: sourced_nlp.check_fields({"a": {"value": [], "source": 0}}, SRC), ValueError,
-     "field 'a' has an empty value ([])"),
-    ("fields value {}", lambda nlp: sourced_nlp.check_fields({"a": {"value": {}, "source": 0}}, SRC), ValueError,
-     "field 'a' has an empty value ({})"),
-    ("fields value empty str", lambda nlp: sourced_nlp.check_fields({"a": {"value": " ", "source": 0}}, SRC), ValueError,
-     "field 'a' has an empty value"),
-    ("fields value [null, '']", lambda nlp: sourced_nlp.check_fields({"a": [None, ""]}, SRC), ValueError, "empty value"),
+    (
+        "to_footnotes claims not a list",
+        lambda nlp: sourced_nlp.to_footnotes({"claims": "x"}),
+        ValueError,
+        "report['claims'] must be a list",
+    ),
+    (
+        "fields value []",
+        lambda nlp: sourced_nlp.check_fields({"a": {"value": [], "source": 0}}, SRC),
+        ValueError,
+        "field 'a' has an empty value ([])",
+    ),
+    (
+        "fields value {}",
+        lambda nlp: sourced_nlp.check_fields({"a": {"value": {}, "source": 0}}, SRC),
+        ValueError,
+        "field 'a' has an empty value ({})",
+    ),
+    (
+        "fields value empty str",
+        lambda nlp: sourced_nlp.check_fields({"a": {"value": " ", "source": 0}}, SRC),
+        ValueError,
+        "field 'a' has an empty value",
+    ),
+    (
+        "fields value [null, '']",
+        lambda nlp: sourced_nlp.check_fields({"a": [None, ""]}, SRC),
+        ValueError,
+        "empty value",
+    ),
     ("fields none", lambda nlp: sourced_nlp.check_fields({}, SRC), ValueError, "no field to check"),
     ("fields value null", lambda nlp: sourced_nlp.check_fields({"a": None}, SRC), ValueError, "null value"),
     ("gate fail_on unknown", lambda nlp: _report(nlp).gate("bogus"), ValueError, "bogus"),
     ("gate fail_under 500", lambda nlp: _report(nlp).gate(fail_under=500), ValueError, "fail_under"),
-    ("verify added first", lambda nlp: _first_pipeline(), PipelineOrderError, "'sourced_verify' runs before 'sourced_claims'"),
+    (
+        "verify added first",
+        lambda nlp: _first_pipeline(),
+        PipelineOrderError,
+        "'sourced_verify' runs before 'sourced_claims'",
+    ),
 ]
 
 
@@ -175,8 +330,13 @@ def inputs(tmp_path_factory):
     put("output-twice.json", '{"output": "Contoso revenue rose 8% in 2023.", "output": "x.", "sources": ["a"]}')
     put("output-twice.jsonl", '{"output": "Contoso revenue rose 8% in 2023.", "output": "x.", "sources": ["a"]}\n')
     put("source-text-twice.json", '{"text": "Contoso revenue rose 8%.", "text": "Contoso revenue fell."}')
-    put("two-records.jsonl", json.dumps({"output": "Contoso rose.", "sources": SRC}) + "\n"
-        + json.dumps({"output": "Contoso fell.", "sources": SRC}) + "\n")
+    put(
+        "two-records.jsonl",
+        json.dumps({"output": "Contoso rose.", "sources": SRC})
+        + "\n"
+        + json.dumps({"output": "Contoso fell.", "sources": SRC})
+        + "\n",
+    )
     put("metadata.json", json.dumps({"metadata": {"source": "a.pdf"}}))
     put("fields-list.json", json.dumps({"a": {"value": [], "citations": [{"source": "source.txt"}]}}))
     put("fields-obj.json", json.dumps({"a": {"value": {}, "citations": [{"source": "source.txt"}]}}))
@@ -206,16 +366,26 @@ CLI = [
     ("answer file missing", ["check", P("missing.txt"), P("source.txt")], None, 2, "answer file not found"),
     ("no source", ["check", P("answer.txt")], None, 2, "no SOURCE given"),
     ("a source from stdin", ["check", "-", "-"], b"Revenue rose 8%.", 2, "a SOURCE cannot be - (standard input)"),
-    ("a source from stdin beside a file", ["check", P("answer.txt"), P("source.txt"), "-"], b"Revenue rose 8%.", 2,
-     "a SOURCE cannot be - (standard input)"),
+    (
+        "a source from stdin beside a file",
+        ["check", P("answer.txt"), P("source.txt"), "-"],
+        b"Revenue rose 8%.",
+        2,
+        "a SOURCE cannot be - (standard input)",
+    ),
     ("answer empty", ["check", P("empty.txt"), P("source.txt")], None, 2, "answer file is empty"),
     ("answer not UTF-8", ["check", P("latin1.txt"), P("source.txt")], None, 2, "is not UTF-8 text"),
     ("answer binary", ["check", P("nul.txt"), P("source.txt")], None, 2, "binary, not text"),
     ("answer a directory", ["check", P("adir"), P("source.txt")], None, 2, "is a directory"),
     ("source not UTF-8", ["check", P("answer.txt"), P("latin1.txt")], None, 2, "is not UTF-8 text"),
     ("source malformed JSON", ["check", P("answer.txt"), P("bad.json")], None, 2, "malformed JSON"),
-    ("source document without text", ["check", P("answer.txt"), P("metadata.json")], None, 2,
-     "has metadata but no text"),
+    (
+        "source document without text",
+        ["check", P("answer.txt"), P("metadata.json")],
+        None,
+        2,
+        "has metadata but no text",
+    ),
     ("source given twice", ["check", P("answer.txt"), P("source.txt"), P("source.txt")], None, 2, "given twice"),
     ("answer on stdin empty", ["check", "-", P("source.txt")], b"", 2, "answer on standard input is empty"),
     ("answer on stdin not UTF-8", ["check", "-", P("source.txt")], b"\xff\xfe", 2, "not UTF-8"),
@@ -227,58 +397,179 @@ CLI = [
     ("json-input answer empty", ["check", "--json-input", P("answer-empty.json")], None, 2, "'answer' is empty"),
     ("json-input answer null", ["check", "--json-input", P("answer-null.json")], None, 2, "'answer' is null"),
     ("json-input malformed", ["check", "--json-input", P("bad.json")], None, 2, "malformed JSON"),
-    ("json-input output twice", ["check", "--json-input", P("output-twice.json")], None, 2,
-     "ambiguous JSON in {output-twice.json}: the key 'output' is given twice in one object (give it once)"),
-    ("source text twice", ["check", P("answer.txt"), P("source-text-twice.json")], None, 2,
-     "the key 'text' is given twice in one object"),
-    ("json-input JSON Lines", ["check", "--json-input", P("two-records.jsonl")], None, 2,
-     "{two-records.jsonl} holds one JSON record a line (JSON Lines): --json-input reads one record or saved report; "
-     "check every line with 'sourced batch {two-records.jsonl}'"),
-    ("batch line output twice", ["batch", P("output-twice.jsonl")], None, 2,
-     "line 1: ambiguous record: the key 'output' is given twice in one object (give it once)"),
+    (
+        "json-input output twice",
+        ["check", "--json-input", P("output-twice.json")],
+        None,
+        2,
+        "ambiguous JSON in {output-twice.json}: the key 'output' is given twice in one object (give it once)",
+    ),
+    (
+        "source text twice",
+        ["check", P("answer.txt"), P("source-text-twice.json")],
+        None,
+        2,
+        "the key 'text' is given twice in one object",
+    ),
+    (
+        "json-input JSON Lines",
+        ["check", "--json-input", P("two-records.jsonl")],
+        None,
+        2,
+        "{two-records.jsonl} holds one JSON record a line (JSON Lines): --json-input reads one record or saved report; "
+        "check every line with 'sourced batch {two-records.jsonl}'",
+    ),
+    (
+        "batch line output twice",
+        ["batch", P("output-twice.jsonl")],
+        None,
+        2,
+        "line 1: ambiguous record: the key 'output' is given twice in one object (give it once)",
+    ),
     ("json-input stdin cut off", ["check", "--json-input", "-"], b'{"answer": ', 2, "malformed JSON"),
-    ("fail-under out of range", ["check", P("answer.txt"), P("source.txt"), "--fail-under", "500"], None, 2, "--fail-under"),
-    ("min-coverage negative", ["cite", P("answer.txt"), P("source.txt"), "--min-coverage", "-1"], None, 2, "--min-coverage"),
+    (
+        "fail-under out of range",
+        ["check", P("answer.txt"), P("source.txt"), "--fail-under", "500"],
+        None,
+        2,
+        "--fail-under",
+    ),
+    (
+        "min-coverage negative",
+        ["cite", P("answer.txt"), P("source.txt"), "--min-coverage", "-1"],
+        None,
+        2,
+        "--min-coverage",
+    ),
     ("format unknown", ["check", P("answer.txt"), P("source.txt"), "--format", "pdf"], None, 2, "pdf"),
-    ("fail-on two verdicts", ["check", P("answer.txt"), P("source.txt"), "--fail-on", "high", "--fail-on", "low"], None, 2,
-     "--fail-on takes one verdict or severity, got high and low (judge-error may be added to one)"),
+    (
+        "fail-on two verdicts",
+        ["check", P("answer.txt"), P("source.txt"), "--fail-on", "high", "--fail-on", "low"],
+        None,
+        2,
+        "--fail-on takes one verdict or severity, got high and low (judge-error may be added to one)",
+    ),
     ("fail-on unknown", ["check", P("answer.txt"), P("source.txt"), "--fail-on", "bogus"], None, 2, "bogus"),
     ("output a directory", ["check", P("answer.txt"), P("source.txt"), "-o", P("adir")], None, 2, "is a directory"),
-    ("output is the answer", ["check", P("answer.txt"), P("source.txt"), "-o", P("answer.txt")], None, 2,
-     "refusing to overwrite an input"),
-    ("output dir missing", ["check", P("answer.txt"), P("source.txt"), "-o", P("nowhere") + "/r.json"], None, 2,
-     "does not exist"),
-    ("strict gate, no claim", ["check", P("preamble.txt"), P("source.txt"), "--fail-on", "unverified"], None, 1,
-     "gate: the answer states nothing to check"),
-    ("cite, no claim", ["cite", P("preamble.txt"), P("source.txt")], None, 1, "gate: the answer states nothing to check"),
-    ("fields value []", ["fields", P("fields-list.json"), P("source.txt")], None, 2, "field 'a' has an empty value ([])"),
-    ("fields value {}", ["fields", P("fields-obj.json"), P("source.txt")], None, 2, "field 'a' has an empty value ({})"),
-    ("fields a list of numbers", ["fields", P("fields-array.json"), P("source.txt")], None, 2,
-     "fields list item 0 (int) is not a field object"),
-    ("fields a list with a string", ["fields", P("fields-mixed.json"), P("source.txt")], None, 2,
-     "fields list item 1 (str) is not a field object"),
-    ("fields value empty str", ["fields", P("fields-str.json"), P("source.txt")], None, 2, "field 'a' has an empty value"),
+    (
+        "output is the answer",
+        ["check", P("answer.txt"), P("source.txt"), "-o", P("answer.txt")],
+        None,
+        2,
+        "refusing to overwrite an input",
+    ),
+    (
+        "output dir missing",
+        ["check", P("answer.txt"), P("source.txt"), "-o", P("nowhere") + "/r.json"],
+        None,
+        2,
+        "does not exist",
+    ),
+    (
+        "strict gate, no claim",
+        ["check", P("preamble.txt"), P("source.txt"), "--fail-on", "unverified"],
+        None,
+        1,
+        "gate: the answer states nothing to check",
+    ),
+    (
+        "cite, no claim",
+        ["cite", P("preamble.txt"), P("source.txt")],
+        None,
+        1,
+        "gate: the answer states nothing to check",
+    ),
+    (
+        "fields value []",
+        ["fields", P("fields-list.json"), P("source.txt")],
+        None,
+        2,
+        "field 'a' has an empty value ([])",
+    ),
+    (
+        "fields value {}",
+        ["fields", P("fields-obj.json"), P("source.txt")],
+        None,
+        2,
+        "field 'a' has an empty value ({})",
+    ),
+    (
+        "fields a list of numbers",
+        ["fields", P("fields-array.json"), P("source.txt")],
+        None,
+        2,
+        "fields list item 0 (int) is not a field object",
+    ),
+    (
+        "fields a list with a string",
+        ["fields", P("fields-mixed.json"), P("source.txt")],
+        None,
+        2,
+        "fields list item 1 (str) is not a field object",
+    ),
+    (
+        "fields value empty str",
+        ["fields", P("fields-str.json"), P("source.txt")],
+        None,
+        2,
+        "field 'a' has an empty value",
+    ),
     ("fields no source", ["fields", P("fields-list.json")], None, 2, "no SOURCE given"),
     ("batch file missing", ["batch", P("missing.jsonl")], None, 2, "batch file not found"),
     ("batch no records", ["batch", P("empty.jsonl")], None, 2, "no records in batch file"),
     ("batch no records on stdin", ["batch", "-"], b"\n", 2, "no records on standard input"),
     ("batch resume without -o", ["batch", P("records.jsonl"), "--resume"], None, 2, "--resume needs -o OUT"),
-    ("batch resume as text", ["batch", P("records.jsonl"), "--resume", "--format", "text", "-o", P("out.txt")], None, 2,
-     "--resume needs -o OUT and --format json"),
-    ("batch output is the input", ["batch", P("records.jsonl"), "-o", P("records.jsonl")], None, 2,
-     "refusing to overwrite an input"),
+    (
+        "batch resume as text",
+        ["batch", P("records.jsonl"), "--resume", "--format", "text", "-o", P("out.txt")],
+        None,
+        2,
+        "--resume needs -o OUT and --format json",
+    ),
+    (
+        "batch output is the input",
+        ["batch", P("records.jsonl"), "-o", P("records.jsonl")],
+        None,
+        2,
+        "refusing to overwrite an input",
+    ),
     # a path that exists but cannot be read is said as the system says it, never "not found"
-    ("source is a symlink loop", ["check", P("answer.txt"), P("loopA")], None, 2,
-     "cannot read source file {loopA}: Too many levels of symbolic links"),
-    ("answer is a symlink loop", ["check", P("loopB"), P("source.txt")], None, 2,
-     "cannot read answer file {loopB}: Too many levels of symbolic links"),
+    (
+        "source is a symlink loop",
+        ["check", P("answer.txt"), P("loopA")],
+        None,
+        2,
+        "cannot read source file {loopA}: Too many levels of symbolic links",
+    ),
+    (
+        "answer is a symlink loop",
+        ["check", P("loopB"), P("source.txt")],
+        None,
+        2,
+        "cannot read answer file {loopB}: Too many levels of symbolic links",
+    ),
     # past the documented size, refused without reading the rest (cli-trial N3-54)
-    ("answer on stdin past the limit", ["check", "-", P("source.txt")], b"Revenue rose. " * 290_000, 2,
-     "answer on standard input: more than 4,000,003 bytes, so more than the 1,000,000 characters"),
-    ("source past the limit", ["check", P("answer.txt"), P("zeros.txt")], None, 2,
-     "source file {zeros.txt}: more than 40,000,003 bytes, so more than the 10,000,000 characters a source may have"),
-    ("batch file is a symlink loop", ["batch", P("loopA")], None, 2,
-     "cannot read batch file {loopA}: Too many levels of symbolic links"),
+    (
+        "answer on stdin past the limit",
+        ["check", "-", P("source.txt")],
+        b"Revenue rose. " * 290_000,
+        2,
+        "answer on standard input: more than 4,000,003 bytes, so more than the 1,000,000 characters",
+    ),
+    (
+        "source past the limit",
+        ["check", P("answer.txt"), P("zeros.txt")],
+        None,
+        2,
+        "source file {zeros.txt}: more than 40,000,003 bytes, so more than the 10,000,000 characters a source may have",
+    ),
+    (
+        "batch file is a symlink loop",
+        ["batch", P("loopA")],
+        None,
+        2,
+        "cannot read batch file {loopA}: Too many levels of symbolic links",
+    ),
 ]
 
 
@@ -331,8 +622,11 @@ def test_an_endless_answer_on_stdin_is_refused_without_reading_it_all(monkeypatc
             return len(buf)
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless()), encoding="utf-8"))
-    with pytest.raises(sourced_nlp.SourceError, match=r"^answer on standard input: more than 4,000,003 bytes, "
-                       r"so more than the 1,000,000 characters the language model reads at once \(not read further\)$"):
+    with pytest.raises(
+        sourced_nlp.SourceError,
+        match=r"^answer on standard input: more than 4,000,003 bytes, "
+        r"so more than the 1,000,000 characters the language model reads at once \(not read further\)$",
+    ):
         files.read_stdin("answer")
     assert Endless.served < 4_100_000
 
@@ -351,7 +645,10 @@ def _fill(arg: str, inputs) -> str:
 def test_closed_stdin_is_an_input_error(inputs):
     proc = subprocess.run(
         ["sh", "-c", 'exec "$0" -m sourced_nlp.cli check - "$1" <&-', sys.executable, str(inputs / "source.txt")],
-        capture_output=True, timeout=600, env=dict(os.environ, NO_COLOR="1"))
+        capture_output=True,
+        timeout=600,
+        env=dict(os.environ, NO_COLOR="1"),
+    )
     err = proc.stderr.decode()
     assert proc.returncode == 2, err
     assert "error: cannot read the answer from standard input: it is closed" in err and "Traceback" not in err
@@ -360,9 +657,19 @@ def test_closed_stdin_is_an_input_error(inputs):
 @pytest.mark.process
 def test_closed_stdout_is_an_output_error(inputs):
     proc = subprocess.run(
-        ["sh", "-c", 'exec "$0" -m sourced_nlp.cli check "$1" "$2" >&-', sys.executable,
-         str(inputs / "answer.txt"), str(inputs / "source.txt")],
-        capture_output=False, stderr=subprocess.PIPE, timeout=600, env=dict(os.environ, NO_COLOR="1"))
+        [
+            "sh",
+            "-c",
+            'exec "$0" -m sourced_nlp.cli check "$1" "$2" >&-',
+            sys.executable,
+            str(inputs / "answer.txt"),
+            str(inputs / "source.txt"),
+        ],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        timeout=600,
+        env=dict(os.environ, NO_COLOR="1"),
+    )
     err = proc.stderr.decode()
     assert proc.returncode == 2, err
     assert "error: cannot write standard output: it is closed" in err and "Traceback" not in err
@@ -377,9 +684,21 @@ def test_closed_stdout_is_an_output_error(inputs):
 def test_broken_pipe_on_a_passing_report_is_no_failure(inputs, fmt):
     """``sourced check ... | head -c0``: the reader is gone before the report is written; the
     gate passed, so exit 0, quietly."""
-    proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "check", str(inputs / "answer.txt"),
-                             str(inputs / "answer.txt"), "--format", fmt], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=dict(os.environ, NO_COLOR="1"))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sourced_nlp.cli",
+            "check",
+            str(inputs / "answer.txt"),
+            str(inputs / "answer.txt"),
+            "--format",
+            fmt,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, NO_COLOR="1"),
+    )
     proc.stdout.close()  # the reader goes away before the report is written
     err = proc.stderr.read().decode()
     proc.wait(timeout=600)
@@ -392,9 +711,12 @@ def test_broken_pipe_on_a_passing_report_is_no_failure(inputs, fmt):
 def test_broken_pipe_keeps_a_failing_gate(inputs, tmp_path):
     wrong = tmp_path / "wrong.txt"
     wrong.write_text("Contoso revenue rose 12% in 2023.", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "check", str(wrong), str(inputs / "source.txt"),
-                             "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=dict(os.environ, NO_COLOR="1"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sourced_nlp.cli", "check", str(wrong), str(inputs / "source.txt"), "--format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, NO_COLOR="1"),
+    )
     proc.stdout.close()
     err = proc.stderr.read().decode()
     proc.wait(timeout=600)

@@ -33,8 +33,10 @@ def test_a_second_writer_of_a_locked_output_refuses_naming_the_holder(tmp_path, 
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
             code, _, err = run_cli("batch", "in.jsonl", "-o", "same.jsonl", *extra, cwd=tmp_path)
         assert code == 2, err
-        assert err == (f"error: same.jsonl is being written by another run (pid {os.getpid()}): refusing to write it "
-                       "at the same time; wait for that run to end or give another -o\n")
+        assert err == (
+            f"error: same.jsonl is being written by another run (pid {os.getpid()}): refusing to write it "
+            "at the same time; wait for that run to end or give another -o\n"
+        )
         assert out.read_text(encoding="utf-8") == "kept\n"
     code, _, err = run_cli("batch", "in.jsonl", "-o", "same.jsonl", cwd=tmp_path)  # released: written
     assert code == 0, err
@@ -57,8 +59,9 @@ def test_two_batch_processes_on_one_output(tmp_path):
     second_in = _batch_file(tmp_path / "short.jsonl", 3)
     out = tmp_path / "same.jsonl"
     cmd = [sys.executable, "-m", "sourced_nlp.cli", "batch"]
-    first = subprocess.Popen([*cmd, str(first_in), "-o", str(out)], env=ENV, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
+    first = subprocess.Popen(
+        [*cmd, str(first_in), "-o", str(out)], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     try:
         deadline = time.monotonic() + 600
         while not (out.exists() and out.read_bytes().count(b"\n") >= 1):  # the ready sign: a result written
@@ -69,8 +72,10 @@ def test_two_batch_processes_on_one_output(tmp_path):
         assert first.poll() is None, "the first run ended before the second started: the test proves nothing"
         err = second.stderr.decode()
         assert second.returncode == 2, err
-        assert err == (f"error: {out} is being written by another run (pid {first.pid}): refusing to write it "
-                       "at the same time; wait for that run to end or give another -o\n")
+        assert err == (
+            f"error: {out} is being written by another run (pid {first.pid}): refusing to write it "
+            "at the same time; wait for that run to end or give another -o\n"
+        )
     finally:
         first.send_signal(signal.SIGINT)
         _, err1 = first.communicate(timeout=600)

@@ -36,10 +36,14 @@ def _records() -> list[dict]:
     out = []
     for i in range(N_RECORDS):
         city = cities[i % len(cities)]
-        source = (f"Contoso opened {i + 3} stores in {city} in 2023. Revenue there rose {i % 9 + 2}% to "
-                  f"${i + 1}.{i % 10} million. The stores employ {40 + i} people.")
-        answer = (f"Contoso opened {i + 3 + (i % 3 == 0)} stores in {city}. Revenue rose {i % 9 + 2}%. "
-                  f"They employ {40 + i} people.")
+        source = (
+            f"Contoso opened {i + 3} stores in {city} in 2023. Revenue there rose {i % 9 + 2}% to "
+            f"${i + 1}.{i % 10} million. The stores employ {40 + i} people."
+        )
+        answer = (
+            f"Contoso opened {i + 3 + (i % 3 == 0)} stores in {city}. Revenue rose {i % 9 + 2}%. "
+            f"They employ {40 + i} people."
+        )
         out.append({"id": f"r{i}", "output": answer, "sources": [source]})
     out.insert(5, {"id": "bad", "output": "Contoso rose.", "sources": [None]})  # an error result in place
     return out
@@ -188,10 +192,13 @@ def test_blank_lines_are_skipped_and_resume_trusts_line_and_id(tmp_path, run_cli
     assert err.splitlines()[-1].endswith("; 1 done in this run, 1 kept from the earlier run")
 
 
-@pytest.mark.parametrize("content,needle", [
-    (b'{"line": 99, "id": "x", "report": {}}\n', "is the result of line 99"),
-    (b"not json\n", "line 1 is not a batch result"),
-])
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        (b'{"line": 99, "id": "x", "report": {}}\n', "is the result of line 99"),
+        (b"not json\n", "line 1 is not a batch result"),
+    ],
+)
 def test_resume_refuses_another_batch_output(batch_file, tmp_path, content, needle, run_cli):
     out = tmp_path / "results.jsonl"
     out.write_bytes(content)
@@ -245,7 +252,14 @@ def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig)
     """The command is done (exit 1: a claim is not grounded) when the signal comes, during the
     interpreter's shutdown (an atexit hook that waits for it): the exit code stays the command's."""
     root = Path(__file__).resolve().parent.parent
-    argv = [sys.executable, "-c", SLOW_SHUTDOWN, "check", str(root / "examples" / "answer.txt"), str(root / "examples" / "source.txt")]
+    argv = [
+        sys.executable,
+        "-c",
+        SLOW_SHUTDOWN,
+        "check",
+        str(root / "examples" / "answer.txt"),
+        str(root / "examples" / "source.txt"),
+    ]
     proc = subprocess.Popen(argv, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = proc.stderr.readline()
     while line and b"shutting down" not in line:
@@ -260,14 +274,23 @@ def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig)
 #: Each signal at once after the summary and a little later: both signals, and both ends of the
 #: delays, run without the slow mark; the other pairs (each a batch process that loads spaCy,
 #: ~4 s) run with the whole suite.
-_AFTER_SUMMARY = [pytest.param(sig, delay, marks=() if (sig, delay) in {(signal.SIGINT, 0.0), (signal.SIGTERM, 0.05)}
-                               else pytest.mark.slow(seconds=4), id=f"{int(sig)}-{delay}")
-                  for sig in (signal.SIGINT, signal.SIGTERM) for delay in (0.0, 0.01, 0.05)]
+_AFTER_SUMMARY = [
+    pytest.param(
+        sig,
+        delay,
+        marks=() if (sig, delay) in {(signal.SIGINT, 0.0), (signal.SIGTERM, 0.05)} else pytest.mark.slow(seconds=4),
+        id=f"{int(sig)}-{delay}",
+    )
+    for sig in (signal.SIGINT, signal.SIGTERM)
+    for delay in (0.0, 0.01, 0.05)
+]
 
 
 @pytest.mark.process
 @pytest.mark.parametrize("sig,delay", _AFTER_SUMMARY)
-def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(short_file, short_run, tmp_path, sig, delay):
+def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(
+    short_file, short_run, tmp_path, sig, delay
+):
     """Every result written and the summary printed: a signal on the way out (Typer's Ctrl-C
     handling, the interpreter's teardown) changes neither the exit code nor the output."""
     full = short_run
@@ -289,8 +312,10 @@ def test_a_signal_after_the_summary_keeps_the_exit_code_of_a_finished_batch(shor
 
 # ----------------------------------------- a record whose id cannot be written (cli-trial N3-52)
 
-_SURROGATE_ID = ('{"id": "\\ud800", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n'
-                 '{"id": "ok", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n')
+_SURROGATE_ID = (
+    '{"id": "\\ud800", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n'
+    '{"id": "ok", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n'
+)
 
 
 def test_a_record_whose_id_holds_an_unpaired_surrogate_is_an_error_result_and_the_run_goes_on(tmp_path, run_cli):
@@ -318,11 +343,17 @@ def test_a_result_that_cannot_be_written_as_utf8_becomes_an_error_result(tmp_pat
     written as an error result for its line, never a crash that loses the rest of the run."""
     import io
 
-    from sourced_nlp.cli.batch import _write_result
     from sourced_nlp.cli._util import BatchFormat
+    from sourced_nlp.cli.batch import _write_result
 
     fh = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    r = _write_result(fh, {"line": 3, "id": "a\udc80", "report": {"answer": "x\ud800"}}, BatchFormat.json,
-                      None, "out.jsonl", "in.jsonl")
+    r = _write_result(
+        fh,
+        {"line": 3, "id": "a\udc80", "report": {"answer": "x\ud800"}},
+        BatchFormat.json,
+        None,
+        "out.jsonl",
+        "in.jsonl",
+    )
     assert r == {"line": 3, "id": "a\\udc80", "error": "the result cannot be written as UTF-8: surrogates not allowed"}
     assert json.loads(fh.buffer.getvalue().decode("utf-8")) == r

@@ -53,23 +53,32 @@ def test_values(text, expected):
 LONG_SENTENCE = "The council " + "and the board " * 30 + "agreed on the plan."  # about 440 characters
 
 
-@pytest.mark.parametrize("text,size,expected", [
-    ("One. Two. Three.", 600, ["One. Two. Three."]),
-    ("Aa bb. Cc dd. Ee ff.", 10, ["Aa bb. ", "Cc dd. ", "Ee ff."]),
-    ("Aa.\nBb cc dd.\n\nEe.", 16, ["Aa.\nBb cc dd.\n\n", "Ee."]),
-    # a sentence is never cut when it fits three blocks: it makes a block of its own
-    ("Short one. " + "word " * 30 + "end. Tail.", 60, ["Short one. ", "word " * 30 + "end. ", "Tail."]),
-    # a run without a sentence end longer than three blocks is cut after spaces
-    ("word " * 40, 40, ["word " * 8] * 5),
-])
+@pytest.mark.parametrize(
+    "text,size,expected",
+    [
+        ("One. Two. Three.", 600, ["One. Two. Three."]),
+        ("Aa bb. Cc dd. Ee ff.", 10, ["Aa bb. ", "Cc dd. ", "Ee ff."]),
+        ("Aa.\nBb cc dd.\n\nEe.", 16, ["Aa.\nBb cc dd.\n\n", "Ee."]),
+        # a sentence is never cut when it fits three blocks: it makes a block of its own
+        ("Short one. " + "word " * 30 + "end. Tail.", 60, ["Short one. ", "word " * 30 + "end. ", "Tail."]),
+        # a run without a sentence end longer than three blocks is cut after spaces
+        ("word " * 40, 40, ["word " * 8] * 5),
+    ],
+)
 def test_cut_blocks(text, size, expected):
     got = cut_blocks(text, size)
     assert [b for _, b in got] == expected
-    assert all(text[start:start + len(b)] == b for start, b in got)
+    assert all(text[start : start + len(b)] == b for start, b in got)
 
 
 def test_a_long_sentence_after_short_ones_is_not_cut():
-    text = "\n\n".join(["Tea is grown on the hills. It is picked by hand. It is dried in the sun. It is sold in town. " + LONG_SENTENCE] * 50)
+    text = "\n\n".join(
+        [
+            "Tea is grown on the hills. It is picked by hand. It is dried in the sun. It is sold in town. "
+            + LONG_SENTENCE
+        ]
+        * 50
+    )
     index = BlockIndex(text)
     assert all(LONG_SENTENCE in b or "agreed" not in b for _, b in index.blocks)
     assert index.soft == set()
@@ -86,9 +95,14 @@ def test_blocks_cut_inside_a_sentence_are_parsed_together_when_both_are_needed()
 
 # ------------------------------------------------------------ which blocks a claim needs
 
-LINES = [f"In {2000 + i} the company had {1_000 + 37 * i:,} stores and {200 + i} warehouses across the region." for i in range(40)]
-FILLER = ("The river runs past the old mill and the market square, where farmers sell apples, "
-          "cheese and bread every Saturday morning in the summer months. ")
+LINES = [
+    f"In {2000 + i} the company had {1_000 + 37 * i:,} stores and {200 + i} warehouses across the region."
+    for i in range(40)
+]
+FILLER = (
+    "The river runs past the old mill and the market square, where farmers sell apples, "
+    "cheese and bread every Saturday morning in the summer months. "
+)
 
 
 def claim(text: str, **extra) -> dict:
@@ -107,7 +121,7 @@ def test_blocks_cover_the_source_and_respect_their_size():
     text = lines_source()
     index = BlockIndex(text)
     assert "".join(b for _, b in index.blocks) == text
-    assert all(text[start:start + len(b)] == b and len(b) <= BLOCK_CHARS for start, b in index.blocks)
+    assert all(text[start : start + len(b)] == b and len(b) <= BLOCK_CHARS for start, b in index.blocks)
     assert len(index.blocks) >= 40
 
 
@@ -135,7 +149,9 @@ def test_a_block_holding_a_claims_number_is_chosen_whatever_its_words():
     index = BlockIndex(text)
     holder = block_of(index, "98,765")
     # a claim whose words point at the store lines, and whose figure only the last block holds
-    chosen = index.select([claim("In 2010 the company had 98,765 stores and 210 warehouses across the region.")], per_claim=1)
+    chosen = index.select(
+        [claim("In 2010 the company had 98,765 stores and 210 warehouses across the region.")], per_claim=1
+    )
     assert holder in chosen
 
 
@@ -143,7 +159,13 @@ def test_a_block_naming_a_claims_entity_is_chosen():
     text = lines_source() + "\n\nMargarethe Lindqvist visited once."
     index = BlockIndex(text)
     holder = block_of(index, "Lindqvist")
-    anchor = {"key": "margarethe lindqvist", "aliases": ["lindqvist"], "label": "PERSON", "role": "subj", "text": "Margarethe Lindqvist"}
+    anchor = {
+        "key": "margarethe lindqvist",
+        "aliases": ["lindqvist"],
+        "label": "PERSON",
+        "role": "subj",
+        "text": "Margarethe Lindqvist",
+    }
     chosen = index.select([claim("The company had 1,000 stores, said Lindqvist.", entities=[anchor])], per_claim=1)
     assert holder in chosen
 
@@ -202,13 +224,15 @@ def test_a_long_source_is_parsed_only_where_its_claims_need(nlp, verify):
     assert [c.verdict for c in report.claims] == ["grounded", "contradicted", "grounded"]
     for c in report.claims:
         ev = c.evidence[0]
-        assert ev.source == "big" and text[ev.start:ev.end] == ev.text
+        assert ev.source == "big" and text[ev.start : ev.end] == ev.text
     assert report.claims[0].evidence[0].text == NEEDLE.replace("Fabrikam", "Northwind")
     assert report.claims[1].evidence[0].text == LAST
     blocks = BlockIndex(text)
-    parsed, ids = verify.indexer.needed_passages(text, [{"text": c.text, "lemmas": [], "entities": [], "quantities": []} for c in report.claims])
+    parsed, ids = verify.indexer.needed_passages(
+        text, [{"text": c.text, "lemmas": [], "entities": [], "quantities": []} for c in report.claims]
+    )
     assert 0 < len(ids) < len(blocks.blocks) // 2  # most blocks never parsed
-    assert all(text[p["start"]:p["end"]] == p["text"] for p in parsed)
+    assert all(text[p["start"] : p["end"]] == p["text"] for p in parsed)
 
 
 def test_the_lazy_parse_gives_the_verdicts_of_the_whole_parse(nlp, verify):
@@ -217,7 +241,9 @@ def test_the_lazy_parse_gives_the_verdicts_of_the_whole_parse(nlp, verify):
     lazy = sourced_nlp.check(answer, [text], nlp=nlp).to_dict()
     verify.lazy_parse_chars = None
     whole = sourced_nlp.check(answer, [text], nlp=nlp).to_dict()
-    assert [(c["verdict"], c["evidence"]) for c in lazy["claims"]] == [(c["verdict"], c["evidence"]) for c in whole["claims"]]
+    assert [(c["verdict"], c["evidence"]) for c in lazy["claims"]] == [
+        (c["verdict"], c["evidence"]) for c in whole["claims"]
+    ]
 
 
 def test_a_block_is_parsed_once(nlp, verify, monkeypatch):
@@ -235,7 +261,9 @@ def test_a_block_is_parsed_once(nlp, verify, monkeypatch):
 
 def test_a_value_written_otherwise_in_a_long_source_grounds_the_claim(nlp):
     stores = " ".join(f"Acme Corp reported revenue of ${10 + i % 80} million." for i in range(4))
-    text = "\n\n".join([stores] * 100 + ["The weather was mild. Acme Corp reported revenue of $3,200,000."] + [stores] * 100)
+    text = "\n\n".join(
+        [stores] * 100 + ["The weather was mild. Acme Corp reported revenue of $3,200,000."] + [stores] * 100
+    )
     assert len(text) > 20_000
     report = sourced_nlp.check("Acme Corp reported revenue of $3.2 million.", [text], nlp=nlp)
     assert report.claims[0].verdict == "grounded"
@@ -243,19 +271,28 @@ def test_a_value_written_otherwise_in_a_long_source_grounds_the_claim(nlp):
 
 
 def test_a_copied_stretch_of_a_source_without_sentence_ends_is_grounded(nlp):
-    text = "; ".join(f"in {1900 + i % 120} Contoso sold {100 + i} tons at its {('north', 'south', 'east')[i % 3]} plant"
-                     for i in range(700)) + "."
+    text = (
+        "; ".join(
+            f"in {1900 + i % 120} Contoso sold {100 + i} tons at its {('north', 'south', 'east')[i % 3]} plant"
+            for i in range(700)
+        )
+        + "."
+    )
     index = BlockIndex(text)
     start = index.blocks[5][0] - 60  # a stretch across the cut between blocks 4 and 5
-    stretch = text[text.index("in ", start):text.index(";", index.blocks[5][0] + 20)]
+    stretch = text[text.index("in ", start) : text.index(";", index.blocks[5][0] + 20)]
     report = sourced_nlp.check(stretch[0].upper() + stretch[1:] + ".", [text], nlp=nlp)
     assert [c.verdict for c in report.claims] == ["grounded"]
 
 
 def test_a_claims_verdict_does_not_depend_on_the_other_claims(nlp):
     text = long_source().replace("Fabrikam", "Adatum")
-    sentences = [NEEDLE.replace("Fabrikam", "Adatum"), "The Tailspin bridge cost $95 million to build.",
-                 "The library extended its opening hours during the exam season.", "A local bakery won a national prize."]
+    sentences = [
+        NEEDLE.replace("Fabrikam", "Adatum"),
+        "The Tailspin bridge cost $95 million to build.",
+        "The library extended its opening hours during the exam season.",
+        "A local bakery won a national prize.",
+    ]
     together = sourced_nlp.check(" ".join(sentences), [text], nlp=nlp).to_dict()["claims"]
     assert len(together) == len(sentences)
     for sentence, claim in zip(sentences, together):
@@ -267,10 +304,14 @@ def test_a_claims_verdict_does_not_depend_on_the_other_claims(nlp):
 def test_a_denial_among_many_blocks_that_repeat_the_claims_words_is_found(nlp):
     """Blocks that say "parking", "committee", "plan" and "approved" more often, apart, must not
     bury the one that says the claim's words next to each other, with a "not"."""
-    repeats = ("Parking, parking and more parking: the committee heard it all. The plan to repaint was approved. "
-               "Committee minutes were filed. Approved: parking signs. Plan B was kept in reserve by the committee.")
+    repeats = (
+        "Parking, parking and more parking: the committee heard it all. The plan to repaint was approved. "
+        "Committee minutes were filed. Approved: parking signs. Plan B was kept in reserve by the committee."
+    )
     paras = [f"Day {i} of the session was quiet and the weather stayed mild." if i % 3 else repeats for i in range(300)]
-    paras[151] = "Residents objected to the proposal. The committee did not approve the parking plan. The vote was seven to two."
+    paras[151] = (
+        "Residents objected to the proposal. The committee did not approve the parking plan. The vote was seven to two."
+    )
     report = sourced_nlp.check("The committee approved the parking plan.", ["\n\n".join(paras)], nlp=nlp)
     assert report.claims[0].verdict == "contradicted"
     assert report.claims[0].evidence[0].text == "The committee did not approve the parking plan."

@@ -108,7 +108,12 @@ def test_batch_with_output_file_writes_every_result_under_a_broken_pipe(files, t
 
 def test_closed_stdout_stays_an_output_error():
     """``>&-`` is no broken pipe: nothing can be written at all, exit 2 with one line."""
-    proc = subprocess.run(["sh", "-c", 'exec "$0" -m sourced_nlp.cli check --help >&-', sys.executable],
-                          stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=600)
+    proc = subprocess.run(
+        ["sh", "-c", 'exec "$0" -m sourced_nlp.cli check --help >&-', sys.executable],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().splitlines() == ["error: cannot write standard output: it is closed"]

@@ -15,10 +15,10 @@ import zlib
 from pathlib import Path
 
 import pytest
-from chromium import find_chromium
 
-from sourced_nlp.report.html import COLORS, TINTS
+from chromium import find_chromium
 from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped
+from sourced_nlp.report.html import COLORS, TINTS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -43,11 +43,23 @@ def screenshot(html_path: Path, png_path: Path, tmp_path: Path) -> None:
     profile = tmp_path / "chromium-profile"
     profile.mkdir(exist_ok=True)
     cmd = [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-extensions", "--hide-scrollbars", "--force-device-scale-factor=1",
-        "--force-color-profile=srgb", f"--user-data-dir={profile}", f"--screenshot={png_path}",
-        f"--window-size={WIDTH},{HEIGHT}", html_path.resolve().as_uri(),
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        "--hide-scrollbars",
+        "--force-device-scale-factor=1",
+        "--force-color-profile=srgb",
+        f"--user-data-dir={profile}",
+        f"--screenshot={png_path}",
+        f"--window-size={WIDTH},{HEIGHT}",
+        html_path.resolve().as_uri(),
     ]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     assert png_path.is_file() and png_path.stat().st_size > 0, (
@@ -130,21 +142,49 @@ def demo_report() -> Report:
         "The company plans a new data center in Dublin."
     )
     claims = [
-        ("Revenue rose 12% to $2.4 billion.", "contradicted", "the source gives 8% where the claim says 12%",
-         [Evidence("source.txt", 0, 33, "Revenue rose 8% to $2.4 billion.")],
-         [{"claim": "12%", "source": "8%", "kind": "quantity"}]),
-        ("Net income was $310 million.", "grounded", "stated in the source",
-         [Evidence("source.txt", 34, 62, "Net income was $310 million.")], []),
-        ("The company plans a new data center in Dublin.", "unverified",
-         "no source passage is about this claim", [], []),
+        (
+            "Revenue rose 12% to $2.4 billion.",
+            "contradicted",
+            "the source gives 8% where the claim says 12%",
+            [Evidence("source.txt", 0, 33, "Revenue rose 8% to $2.4 billion.")],
+            [{"claim": "12%", "source": "8%", "kind": "quantity"}],
+        ),
+        (
+            "Net income was $310 million.",
+            "grounded",
+            "stated in the source",
+            [Evidence("source.txt", 34, 62, "Net income was $310 million.")],
+            [],
+        ),
+        (
+            "The company plans a new data center in Dublin.",
+            "unverified",
+            "no source passage is about this claim",
+            [],
+            [],
+        ),
     ]
     out = []
     for text, verdict, reason, evidence, differs in claims:
         start = answer.index(text)
-        out.append(ClaimResult(text=text, start=start, end=start + len(text), verdict=verdict,
-                               reason=reason, support=0.5, evidence=evidence, differs=differs))
-    return Report(answer=answer, claims=out, skipped=[Skipped("Here is a summary:", 0, 18, "preamble")],
-                  sources=[{"id": "source.txt", "chars": 62}])
+        out.append(
+            ClaimResult(
+                text=text,
+                start=start,
+                end=start + len(text),
+                verdict=verdict,
+                reason=reason,
+                support=0.5,
+                evidence=evidence,
+                differs=differs,
+            )
+        )
+    return Report(
+        answer=answer,
+        claims=out,
+        skipped=[Skipped("Here is a summary:", 0, 18, "preamble")],
+        sources=[{"id": "source.txt", "chars": 62}],
+    )
 
 
 def test_screenshot_shows_each_claim_highlighted_in_its_colour(tmp_path):
@@ -199,10 +239,15 @@ def test_cli_page_of_the_bundled_example_in_the_browser(tmp_path, run_cli):
 def test_markdown_answer_rendered_with_its_highlights(tmp_path):
     """An answer written in Markdown is drawn rendered (a heading, a list, a table), each claim
     still highlighted in its colour, in answer order."""
-    answer = ("# Quarterly results\n\n- Revenue rose **12%** to $2.4 billion.\n- Net income was $310 million.\n\n"
-              "| Plan | Where |\n|---|---|\n| The company plans a new data center | in Dublin |\n")
-    claims = [("Revenue rose **12%** to $2.4 billion.", "contradicted"), ("Net income was $310 million.", "grounded"),
-              ("The company plans a new data center | in Dublin", "unverified")]
+    answer = (
+        "# Quarterly results\n\n- Revenue rose **12%** to $2.4 billion.\n- Net income was $310 million.\n\n"
+        "| Plan | Where |\n|---|---|\n| The company plans a new data center | in Dublin |\n"
+    )
+    claims = [
+        ("Revenue rose **12%** to $2.4 billion.", "contradicted"),
+        ("Net income was $310 million.", "grounded"),
+        ("The company plans a new data center | in Dublin", "unverified"),
+    ]
     out = []
     for text, verdict in claims:
         start = answer.index(text)

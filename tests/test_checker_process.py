@@ -10,14 +10,16 @@ import signal
 import pytest
 
 from sourced_nlp.batch import child as checker_process
-from sourced_nlp.batch.results import results
 from sourced_nlp.batch.child import CheckerProcess, CheckerProcessError
+from sourced_nlp.batch.results import results
 
 pytestmark = pytest.mark.process
 
-RECORDS = [{"id": "up", "output": "Revenue grew 3% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
-           {"id": "off", "output": "Revenue grew 5% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
-           {"id": "bad", "output": "x", "sources": None}]
+RECORDS = [
+    {"id": "up", "output": "Revenue grew 3% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
+    {"id": "off", "output": "Revenue grew 5% in 2023.", "sources": ["Revenue grew 3% in 2023."]},
+    {"id": "bad", "output": "x", "sources": None},
+]
 
 
 @pytest.fixture
@@ -78,8 +80,10 @@ class Passage:
 
 
 def test_sources_of_a_class_the_child_cannot_import_are_checked(nlp):
-    records = [{"id": "doc", "output": "Revenue grew 3% in 2023.", "sources": [Passage("Revenue grew 3% in 2023.", "p1")]},
-               *RECORDS]
+    records = [
+        {"id": "doc", "output": "Revenue grew 3% in 2023.", "sources": [Passage("Revenue grew 3% in 2023.", "p1")]},
+        *RECORDS,
+    ]
     expected = list(results(records, nlp=nlp))
     assert expected[0]["report"]["counts"]["grounded"] == 1
     assert checker_process.check(records) == expected

@@ -25,12 +25,12 @@ SRC = (
 
 NORMALIZE_CASES = [
     ("A\n \u201cb\u201d", 'a "b"'),
-    ("\ufb01nal", "final"),                      # ligature via NFKC
+    ("\ufb01nal", "final"),  # ligature via NFKC
     ("1990\u20131995 \u2014 x \u2212 y", "1990-1995 - x - y"),
     ("wait\u2026", "wait..."),
     ("  lead and trail \t\n", "lead and trail"),
     ("STRASSE Stra\u00dfe", "strasse strasse"),
-    ("e\u0301t\u00e9", "\u00e9t\u00e9"),         # combining mark composed
+    ("e\u0301t\u00e9", "\u00e9t\u00e9"),  # combining mark composed
     ("soft\u00adhyphen zero\u200bwidth", "softhyphen zerowidth"),
     ("it\u2019s", "it's"),
 ]
@@ -54,24 +54,39 @@ LOCATE_CASES = [
     ("opened to traffic", SRC, {}, ("exact", "opened to traffic")),
     ("  opened to traffic ", SRC, {}, ("exact", "opened to traffic")),
     # curly quotes in the source, straight quotes in the quote
-    ('color, "International Orange", was chosen', SRC, {},
-     ("normalized", "color, \u201cInternational Orange\u201d, was chosen")),
+    (
+        'color, "International Orange", was chosen',
+        SRC,
+        {},
+        ("normalized", "color, \u201cInternational Orange\u201d, was chosen"),
+    ),
     # spanning a line break, and case
     ("Four years of construction", SRC, {}, ("normalized", "four years of\nconstruction")),
     # dashes and ellipsis
-    ("from 1990-1995...", "It ran from 1990\u20131995\u2026 then stopped.", {},
-     ("normalized", "from 1990\u20131995\u2026")),
+    (
+        "from 1990-1995...",
+        "It ran from 1990\u20131995\u2026 then stopped.",
+        {},
+        ("normalized", "from 1990\u20131995\u2026"),
+    ),
     # trailing punctuation in the quote that the source does not have there
     ('"opened to traffic."', SRC, {}, ("normalized", "opened to traffic")),
     # one changed word in a 10-word quote
-    ("It was the longest cable bridge in the world at", SRC, {},
-     ("fuzzy", "It was the longest suspension bridge in the world at")),
+    (
+        "It was the longest cable bridge in the world at",
+        SRC,
+        {},
+        ("fuzzy", "It was the longest suspension bridge in the world at"),
+    ),
     # one missing word in a 10-word quote
-    ("It was the longest suspension bridge in world at the time", SRC, {},
-     ("fuzzy", "It was the longest suspension bridge in the world at the time")),
+    (
+        "It was the longest suspension bridge in world at the time",
+        SRC,
+        {},
+        ("fuzzy", "It was the longest suspension bridge in the world at the time"),
+    ),
     # one missing word in a 6-word quote: 6/7
-    ("chosen by the architect Irving Morrow", SRC, {},
-     ("fuzzy", "chosen by the consulting architect Irving Morrow")),
+    ("chosen by the architect Irving Morrow", SRC, {}, ("fuzzy", "chosen by the consulting architect Irving Morrow")),
     ("chosen by the architect Irving Morrow", SRC, {"min_score": 0.9}, None),
     # two edits in 9 words: 7/9 < 0.8
     ("was chosen by the famous architect Irving Morrow himself", SRC, {}, None),
@@ -82,8 +97,7 @@ LOCATE_CASES = [
     ("The Golden Gate Bridge opened to traffic on May 28, 1937, after four years", SRC, {}, None),
     ("The Golden Gate Bridge opened to traffic on May 27, 1938, after four years", SRC, {}, None),
     # protected words (e.g. negation cues) must be kept
-    ("It was not the longest suspension bridge in the world at the time", SRC,
-     {"protected": {"not"}}, None),
+    ("It was not the longest suspension bridge in the world at the time", SRC, {"protected": {"not"}}, None),
     # fuzzy switched off
     ("It was the longest cable bridge in the world at", SRC, {"fuzzy": False}, None),
     # no partial words
@@ -101,7 +115,7 @@ def test_locate(quote, text, kwargs, expected):
         return
     assert isinstance(m, Match)
     assert (m.method, m.text) == expected
-    assert text[m.start:m.end] == m.text
+    assert text[m.start : m.end] == m.text
     if m.method == "fuzzy":
         assert kwargs.get("min_score", 0.8) <= m.score < 1.0
     else:
@@ -134,7 +148,7 @@ NEAR_CASES = [
 @pytest.mark.parametrize("near, start", NEAR_CASES)
 def test_locate_near(near, start):
     m = locate("bridge", NEAR_TEXT, near=near)
-    assert m.start == start and NEAR_TEXT[m.start:m.end] == "bridge"
+    assert m.start == start and NEAR_TEXT[m.start : m.end] == "bridge"
 
 
 def test_locate_near_normalized_and_fuzzy():
@@ -145,7 +159,7 @@ def test_locate_near_normalized_and_fuzzy():
     text = f"{para}. Unrelated words here. {para}."
     m = locate("the council voted to build a new tunnel over the river", text, near=len(text))
     assert m.method == "fuzzy" and m.start == text.rindex("the council")
-    assert text[m.start:m.end] == para
+    assert text[m.start : m.end] == para
 
 
 @pytest.mark.parametrize("quote", ["", "   ", "\n"])
@@ -156,10 +170,13 @@ def test_locate_empty_quote_raises(quote):
 
 def test_locate_offsets_with_expanding_chars():
     text = "Stra\u00dfe \ufb01nal \u2026 word\u00ad\u00adsplit end"
-    for quote, expected in [("strasse", "Stra\u00dfe"), ("final ...", "\ufb01nal \u2026"),
-                            ("wordsplit end", "word\u00ad\u00adsplit end")]:
+    for quote, expected in [
+        ("strasse", "Stra\u00dfe"),
+        ("final ...", "\ufb01nal \u2026"),
+        ("wordsplit end", "word\u00ad\u00adsplit end"),
+    ]:
         m = locate(quote, text)
-        assert m is not None and m.text == expected and text[m.start:m.end] == expected
+        assert m is not None and m.text == expected and text[m.start : m.end] == expected
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,14 +194,20 @@ CITATION_CASES = [
     ("Costs rose [1; 5-6].", [("[1; 5-6]", ("1", "5", "6"), None)]),
     ("See [S2].", [("[S2]", ("S2",), None)]),
     ("See [S1-S3].", [("[S1-S3]", ("S1", "S2", "S3"), None)]),
-    ('It opened [S2: "the bridge opened in 1932"].',
-     [('[S2: "the bridge opened in 1932"]', ("S2",), "the bridge opened in 1932")]),
-    ("It opened [S2: \u201cthe bridge opened\u201d].",
-     [("[S2: \u201cthe bridge opened\u201d]", ("S2",), "the bridge opened")]),
+    (
+        'It opened [S2: "the bridge opened in 1932"].',
+        [('[S2: "the bridge opened in 1932"]', ("S2",), "the bridge opened in 1932")],
+    ),
+    (
+        "It opened [S2: \u201cthe bridge opened\u201d].",
+        [("[S2: \u201cthe bridge opened\u201d]", ("S2",), "the bridge opened")],
+    ),
     ("It opened [1: 'it's open'].", [("[1: 'it's open']", ("1",), "it's open")]),
     # a quote wrapped over two lines (an answer copied from a narrow terminal or page)
-    ('It opened [S1: "opened offices\nin Lisbon"].',
-     [('[S1: "opened offices\nin Lisbon"]', ("S1",), "opened offices\nin Lisbon")]),
+    (
+        'It opened [S1: "opened offices\nin Lisbon"].',
+        [('[S1: "opened offices\nin Lisbon"]', ("S1",), "opened offices\nin Lisbon")],
+    ),
     ('It opened [S1: "opened offices\n\nin Lisbon"].', []),  # a blank line ends any marker
     ("It opened (Passage 2).", [("(Passage 2)", ("2",), None)]),
     ("It opened (passage 2).", [("(passage 2)", ("2",), None)]),
@@ -197,12 +220,10 @@ CITATION_CASES = [
     ("It opened [^1].", [("[^1]", ("1",), None)]),
     ("It opened [^note-a].", [("[^note-a]", ("note-a",), None)]),
     ("It opened [doc-id].", [("[doc-id]", ("doc-id",), None)]),
-    ("It opened [doc_7] [report-2021].",
-     [("[doc_7]", ("doc_7",), None), ("[report-2021]", ("report-2021",), None)]),
+    ("It opened [doc_7] [report-2021].", [("[doc_7]", ("doc_7",), None), ("[report-2021]", ("report-2021",), None)]),
     ("It opened [a1b2].", [("[a1b2]", ("a1b2",), None)]),
     ("It opened [notes.txt].", [("[notes.txt]", ("notes.txt",), None)]),
-    ("It opened [[1]](https://example.org/a).",
-     [("[[1]](https://example.org/a)", ("1",), None)]),
+    ("It opened [[1]](https://example.org/a).", [("[[1]](https://example.org/a)", ("1",), None)]),
     ("[1] Smith, J. (2020). A book.", [("[1]", ("1",), None)]),
     # non-markers
     ("He wrote [sic] that.", []),
@@ -225,15 +246,20 @@ def test_find_citations(text, expected):
     assert [(c.marker, c.targets, c.quote) for c in cites] == expected
     for c in cites:
         assert isinstance(c, Citation)
-        assert text[c.start:c.end] == c.marker
+        assert text[c.start : c.end] == c.marker
 
 
 def test_find_citations_order_and_to_dict():
-    text = "A (Source 2) b [1] c [S3: \"q\"] d [^4]."
+    text = 'A (Source 2) b [1] c [S3: "q"] d [^4].'
     cites = find_citations(text)
     assert [c.start for c in cites] == sorted(c.start for c in cites)
-    assert cites[2].to_dict() == {"marker": '[S3: "q"]', "targets": ["S3"], "quote": "q",
-                                  "start": text.index("[S3"), "end": text.index("] d") + 1}
+    assert cites[2].to_dict() == {
+        "marker": '[S3: "q"]',
+        "targets": ["S3"],
+        "quote": "q",
+        "start": text.index("[S3"),
+        "end": text.index("] d") + 1,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,10 +306,10 @@ DEFAULT_IDS = ["0", "1", "2"]
 NAMED_IDS = ["wiki", "doc-id", "Reuters"]
 RESOLVE_CASES = [
     # (target, source_ids, expected index)
-    ("1", DEFAULT_IDS, 0),            # an answer's [1] is the first source
+    ("1", DEFAULT_IDS, 0),  # an answer's [1] is the first source
     ("3", DEFAULT_IDS, 2),
     ("4", DEFAULT_IDS, None),
-    ("0", DEFAULT_IDS, 0),            # no place 0 in the answer's numbering: the id "0"
+    ("0", DEFAULT_IDS, 0),  # no place 0 in the answer's numbering: the id "0"
     ("0", ["0"], 0),
     ("0", ["x", "y"], None),
     ("S2", DEFAULT_IDS, 1),
@@ -291,15 +317,15 @@ RESOLVE_CASES = [
     ("Source 3", NAMED_IDS, 2),
     ("doc-2", NAMED_IDS, 1),
     ("P1", NAMED_IDS, 0),
-    ("doc-id", NAMED_IDS, 1),         # an exact id
-    ("reuters", NAMED_IDS, 2),        # unique after casefolding
+    ("doc-id", NAMED_IDS, 1),  # an exact id
+    ("reuters", NAMED_IDS, 2),  # unique after casefolding
     ("AP", NAMED_IDS, None),
     ("sic", NAMED_IDS, None),
     ("2", ["a.txt", "b.txt"], 1),
-    ("S2", ["S1", "S2", "S3"], 1),    # an exact id wins
+    ("S2", ["S1", "S2", "S3"], 1),  # an exact id wins
     ("S2", ["S2", "S1"], 0),
     ("doc-2", ["doc-0", "doc-1"], None),  # ids of that shape: a missing id is not a position
-    ("2", ["10", "20"], None),        # numeric ids that do not contain it
+    ("2", ["10", "20"], None),  # numeric ids that do not contain it
     ("20", ["10", "20"], 1),
     ("1", [], None),
     # plain-string sources (id = list index) mixed with {"id", "text"} ones: [N] is the N-th
@@ -308,8 +334,8 @@ RESOLVE_CASES = [
     ("2", ["x", "1"], 1),
     ("3", ["x", "1"], None),
     ("x", ["x", "1"], 0),
-    ("1", ["1", "x"], 0),             # an id "1" given to the first source
-    ("2", ["1", "x"], None),          # numbers given as ids: numbers are ids only
+    ("1", ["1", "x"], 0),  # an id "1" given to the first source
+    ("2", ["1", "x"], None),  # numbers given as ids: numbers are ids only
     ("", DEFAULT_IDS, None),
 ]
 
@@ -340,4 +366,4 @@ def test_fuzzy_rule_as_the_docs_state_it(quote, found, score):
     if found is None:
         assert m is None
     else:
-        assert (m.text, m.score) == (found, score) and BRIDGE[m.start:m.end] == found
+        assert (m.text, m.score) == (found, score) and BRIDGE[m.start : m.end] == found

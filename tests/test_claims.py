@@ -40,17 +40,22 @@ SEGMENTATION = [
         "Contoso Ltd. reported revenue of $2.4 billion for the third quarter, up\n8% from a year "
         "earlier. Net income rose to $310 million, compared with $290\nmillion in the same period "
         "last year, as reported by the company on Tuesday in\nLisbon.\nStaff numbers grew to 400.",
-        ["Contoso Ltd. reported revenue of $2.4 billion for the third quarter, up\n8% from a year earlier.",
-         "Net income rose to $310 million, compared with $290\nmillion in the same period last year, as reported "
-         "by the company on Tuesday in\nLisbon.",
-         "Staff numbers grew to 400."],
+        [
+            "Contoso Ltd. reported revenue of $2.4 billion for the third quarter, up\n8% from a year earlier.",
+            "Net income rose to $310 million, compared with $290\nmillion in the same period last year, as reported "
+            "by the company on Tuesday in\nLisbon.",
+            "Staff numbers grew to 400.",
+        ],
     ),
     (  # a title line, a list, a table: never joined to the next line
         "Contoso Reports Record Third Quarter Results For Investors\nRevenue rose 8% in 2023.\n"
         "- Costs were cut by 5% in the same quarter of the year\n- Staff numbers grew to 400.",
-        ["Contoso Reports Record Third Quarter Results For Investors", "Revenue rose 8% in 2023.",
-         "Costs were cut by 5% in the same quarter of the year",
-         "Staff numbers grew to 400."],
+        [
+            "Contoso Reports Record Third Quarter Results For Investors",
+            "Revenue rose 8% in 2023.",
+            "Costs were cut by 5% in the same quarter of the year",
+            "Staff numbers grew to 400.",
+        ],
     ),
     # list markers are left out of the claim they start
     (
@@ -205,10 +210,15 @@ def test_citation_after_period_joins_its_claim(nlp):
     assert not doc.spans[SKIPPED_KEY], "a lone marker is not a segment of its own"
 
 
-ANSWERS = [text for text, _ in SEGMENTATION] + [row[0] for row in SKIPPED] + [row[0] for row in CITATIONS] + [
-    "Sure! Here is the answer:\n\n1. **Revenue** rose 8% [1].\n2. Dr. Lee left the U.S. in 2020.\n\nI hope this helps!",
-    "  Leading spaces here.  \n\n\n   - Trailing spaces there.   ",
-]
+ANSWERS = (
+    [text for text, _ in SEGMENTATION]
+    + [row[0] for row in SKIPPED]
+    + [row[0] for row in CITATIONS]
+    + [
+        "Sure! Here is the answer:\n\n1. **Revenue** rose 8% [1].\n2. Dr. Lee left the U.S. in 2020.\n\nI hope this helps!",
+        "  Leading spaces here.  \n\n\n   - Trailing spaces there.   ",
+    ]
+)
 
 
 @pytest.mark.parametrize("text", ANSWERS)

@@ -19,9 +19,8 @@ EXAMPLES = ROOT / "examples"
 ANSWER = EXAMPLES / "answer.txt"
 SOURCE = EXAMPLES / "source.txt"
 
-needs_check = pytest.mark.skipif(
-    not hasattr(sourced_nlp, "check"), reason="sourced_nlp.check is not available yet"
-)
+needs_check = pytest.mark.skipif(not hasattr(sourced_nlp, "check"), reason="sourced_nlp.check is not available yet")
+
 
 # A stand-in verifier: one claim per answer, verdict from a keyword in the answer.
 def _fake_check(answer, sources, nlp=None):
@@ -32,14 +31,16 @@ def _fake_check(answer, sources, nlp=None):
     text = answer.strip()
     if "BOOM" in text:
         raise ValueError("cannot check this record")
-    verdict = ("contradicted" if "WRONG" in text
-               else "unverified" if "MAYBE" in text else "grounded")
+    verdict = "contradicted" if "WRONG" in text else "unverified" if "MAYBE" in text else "grounded"
     ev = [Evidence(srcs[0]["id"], 0, min(5, len(srcs[0]["text"])), srcs[0]["text"][:5])]
     differs = [{"claim": "40%", "source": "8%", "kind": "quantity"}] if verdict == "contradicted" else []
     return Report(
         answer=answer,
-        claims=[ClaimResult(text, 0, len(text), verdict, reason="stand-in [b]x[/b]",
-                            support=0.5, evidence=ev, differs=differs)],
+        claims=[
+            ClaimResult(
+                text, 0, len(text), verdict, reason="stand-in [b]x[/b]", support=0.5, evidence=ev, differs=differs
+            )
+        ],
         skipped=[Skipped("Hi.", 0, 3, "greeting")],
         sources=[{"id": s["id"], "chars": len(s["text"])} for s in srcs],
     )
@@ -96,6 +97,7 @@ def files(tmp_path):
 
 
 # ------------------------------------------------------------ input and usage errors (exit 2)
+
 
 def test_version(run):
     code, out, err = run("--version")
@@ -208,6 +210,7 @@ def test_no_arguments_is_usage_error(run):
 
 
 # ------------------------------------------------------------ check with a stand-in verifier
+
 
 @pytest.mark.parametrize(
     "answer_text,fail_on,expected",
@@ -334,6 +337,7 @@ def test_json_input_with_answer_is_usage_error(run, files):
 
 # ------------------------------------------------------------ batch
 
+
 def write_batch(tmp: Path, lines: list) -> Path:
     path = tmp / "batch.jsonl"
     with path.open("wb") as fh:
@@ -353,11 +357,11 @@ def test_batch_malformed_line_keeps_order(run, tmp_path, mode):
         tmp_path,
         [
             {"id": "a", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]},
-            '{"id": "b", "output": ',                      # line 2: malformed JSON
+            '{"id": "b", "output": ',  # line 2: malformed JSON
             {"id": "c", "output": "It rose WRONG.", "sources": [{"id": "s", "text": "It rose 8%."}]},
-            "",                                             # line 4: blank, not a record
-            {"id": "d", "output": "x", "sources": []},      # line 5: no sources
-            b"\xff\xfe\x00bad",                             # line 6: not UTF-8
+            "",  # line 4: blank, not a record
+            {"id": "d", "output": "x", "sources": []},  # line 5: no sources
+            b"\xff\xfe\x00bad",  # line 6: not UTF-8
             {"output": "MAYBE.", "sources": [{"k": "v"}]},  # line 7: structured source, no id
             '{"id": "e", "output": "A \\ud800", "sources": ["x"]}',  # line 8: no character of text
         ],
@@ -441,6 +445,7 @@ def test_batch_missing_file(run, tmp_path):
 
 # ------------------------------------------------------------ the real verifier on the example
 
+
 @needs_check
 def test_example_report_shape(run):
     code, out, err = run("check", ANSWER, SOURCE, "--format", "json")
@@ -453,9 +458,9 @@ def test_example_report_shape(run):
     answer = ANSWER.read_text(encoding="utf-8")
     source = SOURCE.read_text(encoding="utf-8")
     for c in report["claims"]:
-        assert answer[c["start"]:c["end"]] == c["text"]
+        assert answer[c["start"] : c["end"]] == c["text"]
         for e in c["evidence"]:
-            assert source[e["start"]:e["end"]] == e["text"]
+            assert source[e["start"] : e["end"]] == e["text"]
     assert code == (1 if report["counts"]["contradicted"] else 0)
 
 
@@ -492,9 +497,7 @@ def test_example_text_and_markdown(run):
 @needs_check
 def test_example_deterministic_and_stdin(run):
     code1, out1, _ = run("check", ANSWER, SOURCE, "--format", "json")
-    code2, out2, _ = run(
-        "check", "-", SOURCE, "--format", "json", stdin=ANSWER.read_text(encoding="utf-8")
-    )
+    code2, out2, _ = run("check", "-", SOURCE, "--format", "json", stdin=ANSWER.read_text(encoding="utf-8"))
     assert code1 == code2
     assert out1 == out2
 
@@ -541,6 +544,7 @@ def test_binary_source_and_bad_gate_are_input_errors(run, tmp_path):
 
 # ------------------------------------------------------------ --output never overwrites an input
 
+
 def _unchanged(*paths):
     """Snapshot of the files' bytes, to show that a refused run wrote nothing."""
     return {p: Path(p).read_bytes() for p in paths}
@@ -554,7 +558,7 @@ def test_output_that_is_an_input_is_refused(run, files, command, target):
     out = {
         "answer": answer,
         "source": source,
-        "dotted": tmp / "sub" / ".." / "source.txt",   # another spelling of the source's path
+        "dotted": tmp / "sub" / ".." / "source.txt",  # another spelling of the source's path
         "symlink": tmp / "link.txt",
         "hardlink": tmp / "hard.txt",
     }[target]
@@ -592,34 +596,82 @@ REPLAY = ["--judge", "replay", "--judge-file", "ans.jsonl"]
 WRITTEN = [  # (argv, the one error line's needles): every file a command writes is refused as an input
     (["calibrate", "gold.jsonl", "-o", "gold.jsonl"], ["--output gold.jsonl is the gold file gold.jsonl"]),
     (["calibrate", "gold.jsonl", "-o", "./sub/../gold.jsonl"], ["is the gold file gold.jsonl"]),
-    (["calibrate", "gold.jsonl", *REPLAY, "--record", "gold.jsonl", "-o", "c.json"],
-     ["--record gold.jsonl is the gold file gold.jsonl", "refusing to write to it"]),
-    (["calibrate", "gold.jsonl", *REPLAY, "--record", "link.jsonl", "-o", "c.json"], ["--record link.jsonl is the --judge-file"]),
+    (
+        ["calibrate", "gold.jsonl", *REPLAY, "--record", "gold.jsonl", "-o", "c.json"],
+        ["--record gold.jsonl is the gold file gold.jsonl", "refusing to write to it"],
+    ),
+    (
+        ["calibrate", "gold.jsonl", *REPLAY, "--record", "link.jsonl", "-o", "c.json"],
+        ["--record link.jsonl is the --judge-file"],
+    ),
     (["calibrate", "gold.jsonl", *REPLAY, "-o", "ans.jsonl"], ["--output ans.jsonl is the --judge-file ans.jsonl"]),
-    (["calibrate", "gold.jsonl", *REPLAY, "--record", "new.jsonl", "-o", "./new.jsonl"], ["--record new.jsonl is the --output"]),
-    (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "ans.jsonl"],
-     ["--judge-record ans.jsonl is the --judge-file ans.jsonl"]),
-    (["cite", "answer.txt", "source.txt", *REPLAY, "--judge-record", "hard.jsonl"], ["--judge-record hard.jsonl is the --judge-file"]),
-    (["batch", "batch.jsonl", *REPLAY, "--judge-record", "ans.jsonl", "-o", "r.jsonl"], ["--judge-record ans.jsonl is the --judge-file"]),
+    (
+        ["calibrate", "gold.jsonl", *REPLAY, "--record", "new.jsonl", "-o", "./new.jsonl"],
+        ["--record new.jsonl is the --output"],
+    ),
+    (
+        ["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "ans.jsonl"],
+        ["--judge-record ans.jsonl is the --judge-file ans.jsonl"],
+    ),
+    (
+        ["cite", "answer.txt", "source.txt", *REPLAY, "--judge-record", "hard.jsonl"],
+        ["--judge-record hard.jsonl is the --judge-file"],
+    ),
+    (
+        ["batch", "batch.jsonl", *REPLAY, "--judge-record", "ans.jsonl", "-o", "r.jsonl"],
+        ["--judge-record ans.jsonl is the --judge-file"],
+    ),
     (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "source.txt"], ["is the source file source.txt"]),
     (["cite", "answer.txt", "source.txt", *REPLAY, "--judge-record", "answer.txt"], ["is the answer file answer.txt"]),
-    (["batch", "batch.jsonl", *REPLAY, "--judge-record", "batch.jsonl"], ["--judge-record batch.jsonl is the batch file"]),
-    (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "./r.json", "-o", "r.json"], ["is the --output r.json"]),
-    (["check", "answer.txt", "source.txt", *REPLAY, "-o", "ans.jsonl"], ["--output ans.jsonl is the --judge-file ans.jsonl"]),
+    (
+        ["batch", "batch.jsonl", *REPLAY, "--judge-record", "batch.jsonl"],
+        ["--judge-record batch.jsonl is the batch file"],
+    ),
+    (
+        ["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "./r.json", "-o", "r.json"],
+        ["is the --output r.json"],
+    ),
+    (
+        ["check", "answer.txt", "source.txt", *REPLAY, "-o", "ans.jsonl"],
+        ["--output ans.jsonl is the --judge-file ans.jsonl"],
+    ),
     (["batch", "batch.jsonl", *REPLAY, "-o", "link.jsonl"], ["--output link.jsonl is the --judge-file ans.jsonl"]),
     # the audit log is appended to: it is none of the inputs and none of the other files written
-    (["check", "answer.txt", "source.txt", "--audit", "source.txt"], ["--audit source.txt is the source file source.txt", "refusing to write to it"]),
-    (["cite", "answer.txt", "source.txt", "--audit", "./answer.txt"], ["--audit ./answer.txt is the answer file answer.txt"]),
-    (["check", "answer.txt", "source.txt", "-o", "r.json", "--audit", "./r.json"], ["--audit ./r.json is the --output r.json"]),
-    (["check", "answer.txt", "source.txt", *REPLAY, "--audit", "hard.jsonl"], ["--audit hard.jsonl is the --judge-file ans.jsonl"]),
-    (["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "j.jsonl", "--audit", "j.jsonl"],
-     ["--audit j.jsonl is the --judge-record j.jsonl"]),
+    (
+        ["check", "answer.txt", "source.txt", "--audit", "source.txt"],
+        ["--audit source.txt is the source file source.txt", "refusing to write to it"],
+    ),
+    (
+        ["cite", "answer.txt", "source.txt", "--audit", "./answer.txt"],
+        ["--audit ./answer.txt is the answer file answer.txt"],
+    ),
+    (
+        ["check", "answer.txt", "source.txt", "-o", "r.json", "--audit", "./r.json"],
+        ["--audit ./r.json is the --output r.json"],
+    ),
+    (
+        ["check", "answer.txt", "source.txt", *REPLAY, "--audit", "hard.jsonl"],
+        ["--audit hard.jsonl is the --judge-file ans.jsonl"],
+    ),
+    (
+        ["check", "answer.txt", "source.txt", *REPLAY, "--judge-record", "j.jsonl", "--audit", "j.jsonl"],
+        ["--audit j.jsonl is the --judge-record j.jsonl"],
+    ),
     (["batch", "batch.jsonl", "--audit", "batch.jsonl"], ["--audit batch.jsonl is the batch file batch.jsonl"]),
     (["batch", "batch.jsonl", "-o", "r.jsonl", "--audit", "r.jsonl"], ["--audit r.jsonl is the --output r.jsonl"]),
-    (["eval", "fixtures", "batch.jsonl", "--audit", "batch.jsonl"], ["--audit batch.jsonl is the input batch.jsonl", "refusing to write to it"]),
+    (
+        ["eval", "fixtures", "batch.jsonl", "--audit", "batch.jsonl"],
+        ["--audit batch.jsonl is the input batch.jsonl", "refusing to write to it"],
+    ),
     (["eval", "score", "ans.jsonl", "--audit", "link.jsonl"], ["--audit link.jsonl is the input ans.jsonl"]),
-    (["eval", "score", "ans.jsonl", "-o", "sc.json", "--audit", "./sc.json"], ["--audit ./sc.json is the --output sc.json"]),
-    (["eval", "score", "ans.jsonl", "--markdown", "sc.md", "--audit", "sc.md"], ["--audit sc.md is the --markdown sc.md"]),
+    (
+        ["eval", "score", "ans.jsonl", "-o", "sc.json", "--audit", "./sc.json"],
+        ["--audit ./sc.json is the --output sc.json"],
+    ),
+    (
+        ["eval", "score", "ans.jsonl", "--markdown", "sc.md", "--audit", "sc.md"],
+        ["--audit sc.md is the --markdown sc.md"],
+    ),
 ]
 
 
@@ -630,8 +682,13 @@ def test_written_file_that_is_an_input_is_refused(run, files, monkeypatch, argv,
     ./ path) or each other; nothing is read or written."""
     tmp, _, _ = files
     (tmp / "sub").mkdir()
-    (tmp / "gold.jsonl").write_text(json.dumps({"claim": "Revenue rose 8%.", "sources": [{"id": "s", "text": "Revenue rose 8%."}],
-                                                "label": "grounded"}) + "\n", encoding="utf-8")
+    (tmp / "gold.jsonl").write_text(
+        json.dumps(
+            {"claim": "Revenue rose 8%.", "sources": [{"id": "s", "text": "Revenue rose 8%."}], "label": "grounded"}
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     (tmp / "ans.jsonl").write_text('{"claim": "x"}\n', encoding="utf-8")
     (tmp / "link.jsonl").symlink_to(tmp / "ans.jsonl")
     os.link(tmp / "ans.jsonl", tmp / "hard.jsonl")
@@ -666,6 +723,7 @@ def test_output_that_cannot_be_written_is_refused_before_checking(run, files, co
 
 # ------------------------------------------------------------ every input error names its file
 
+
 @pytest.mark.parametrize(
     "content,needles",
     [
@@ -681,7 +739,6 @@ def test_bad_saved_report_names_the_file(run, files, content, needles):
     for command in ("check", "cite"):
         code, _, err = run(command, "--json-input", bad)
         assert_input_error(code, err, f"{bad}: ", *needles)
-
 
 
 @pytest.mark.parametrize(
@@ -800,18 +857,23 @@ def test_text_longer_than_the_model_reads_names_the_file(run, files, which):
     args = [huge, source] if which == "answer" else [answer, huge]
     code, _, err = run("check", *args)
     if which == "answer":
-        assert_input_error(code, err, f"{huge}: 2,100,000 characters, more than the 1,000,000 the language model reads at once")
+        assert_input_error(
+            code, err, f"{huge}: 2,100,000 characters, more than the 1,000,000 the language model reads at once"
+        )
     else:
         assert_input_error(code, err, f"{huge}: 10,010,000 characters, more than the 10,000,000 a source may have")
     assert "E088" not in err
 
 
 def test_batch_text_longer_than_the_model_reads_is_one_line_error(run, tmp_path):
-    path = write_batch(tmp_path, [
-        {"output": HUGE, "sources": ["Contoso rose."]},
-        {"output": "Contoso rose.", "sources": ["Contoso rose."]},
-        {"id": "x", "output": "Contoso rose.", "sources": [{"id": "big", "text": BIG}]},
-    ])
+    path = write_batch(
+        tmp_path,
+        [
+            {"output": HUGE, "sources": ["Contoso rose."]},
+            {"output": "Contoso rose.", "sources": ["Contoso rose."]},
+            {"id": "x", "output": "Contoso rose.", "sources": [{"id": "big", "text": BIG}]},
+        ],
+    )
     code, out, err = run("batch", path)
     assert code == 2, err
     rows = [json.loads(line) for line in out.splitlines()]
@@ -825,16 +887,24 @@ def test_batch_text_longer_than_the_model_reads_is_one_line_error(run, tmp_path)
     "content,needle",
     [
         ('{"schema": "sourced.report/1"}', "malformed report: the report has no 'claims'"),
-        ('{"schema": "sourced.report/1", "sources": [], "claims": null, "skipped": []}',
-         "malformed report: claims must be an array, got null"),
-        ('{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x"}]}',
-         "malformed report: claims[0] has no 'start'"),
-        ('{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x", "start": 0, '
-         '"end": 1, "verdict": "grounded", "evidence": [null]}]}',
-         "malformed report: claims[0].evidence[0] must be an object, got null"),
-        ('{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x", "start": "0", '
-         '"end": 1, "verdict": "grounded"}]}',
-         "malformed report: claims[0].start must be an integer, got string"),
+        (
+            '{"schema": "sourced.report/1", "sources": [], "claims": null, "skipped": []}',
+            "malformed report: claims must be an array, got null",
+        ),
+        (
+            '{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x"}]}',
+            "malformed report: claims[0] has no 'start'",
+        ),
+        (
+            '{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x", "start": 0, '
+            '"end": 1, "verdict": "grounded", "evidence": [null]}]}',
+            "malformed report: claims[0].evidence[0] must be an object, got null",
+        ),
+        (
+            '{"schema": "sourced.report/1", "sources": [], "skipped": [], "claims": [{"text": "x", "start": "0", '
+            '"end": 1, "verdict": "grounded"}]}',
+            "malformed report: claims[0].start must be an integer, got string",
+        ),
     ],
 )
 def test_saved_report_missing_or_mistyped_field_is_named(run, files, content, needle):
@@ -908,18 +978,41 @@ def _saved_report_with_rules(tmp_path) -> Path:
         "answer": "Revenue rose 12%. Net income was $310 million. It has 5 offices.",
         "sources": [{"id": "q3.txt", "chars": 60}],
         "claims": [
-            {"text": "Revenue rose 12%.", "start": 0, "end": 17, "verdict": "contradicted",
-             "reason": "another value", "support": 0.1,
-             "evidence": [{"source": "q3.txt", "start": 0, "end": 15, "text": "Revenue rose 8%"}],
-             "differs": [{"claim": "12%", "source": "8%", "kind": "quantity"}], "citations": [],
-             "rule": "contradicted.value"},
-            {"text": "Net income was $310 million.", "start": 18, "end": 46, "verdict": "grounded",
-             "reason": "all anchors found", "support": 0.9,
-             "evidence": [{"source": "q3.txt", "start": 16, "end": 43, "text": "Net income was $310 million"}],
-             "differs": [], "citations": [], "rule": "grounded.passage"},
-            {"text": "It has 5 offices.", "start": 47, "end": 64, "verdict": "unverified",
-             "reason": "no passage mentions offices", "support": 0.0, "evidence": [], "differs": [],
-             "citations": []},
+            {
+                "text": "Revenue rose 12%.",
+                "start": 0,
+                "end": 17,
+                "verdict": "contradicted",
+                "reason": "another value",
+                "support": 0.1,
+                "evidence": [{"source": "q3.txt", "start": 0, "end": 15, "text": "Revenue rose 8%"}],
+                "differs": [{"claim": "12%", "source": "8%", "kind": "quantity"}],
+                "citations": [],
+                "rule": "contradicted.value",
+            },
+            {
+                "text": "Net income was $310 million.",
+                "start": 18,
+                "end": 46,
+                "verdict": "grounded",
+                "reason": "all anchors found",
+                "support": 0.9,
+                "evidence": [{"source": "q3.txt", "start": 16, "end": 43, "text": "Net income was $310 million"}],
+                "differs": [],
+                "citations": [],
+                "rule": "grounded.passage",
+            },
+            {
+                "text": "It has 5 offices.",
+                "start": 47,
+                "end": 64,
+                "verdict": "unverified",
+                "reason": "no passage mentions offices",
+                "support": 0.0,
+                "evidence": [],
+                "differs": [],
+                "citations": [],
+            },
         ],
         "skipped": [],
     }
@@ -937,8 +1030,10 @@ def test_verbose_text_names_each_claims_rule(run, tmp_path):
         code, out, err = run("check", "--json-input", saved, flag)
         assert code == 1, err
         lines = out.splitlines()
-        at = {name: next(i for i, line in enumerate(lines) if name in line)
-              for name in ("Revenue rose 12%", "Net income", "It has 5 offices")}
+        at = {
+            name: next(i for i, line in enumerate(lines) if name in line)
+            for name in ("Revenue rose 12%", "Net income", "It has 5 offices")
+        }
         rules = [(i, line.strip()) for i, line in enumerate(lines) if line.strip().startswith("rule ")]
         # each rule line stands under its own claim, before the next one; the claim without one has none
         assert [r for _, r in rules] == ["rule contradicted.value", "rule grounded.passage"]
@@ -966,8 +1061,13 @@ def test_bundled_example_json_names_the_rule_of_every_claim(run):
     claims = json.loads(out)["claims"]
     assert len(claims) == 5
     rules = [c["rule"] for c in claims]
-    assert rules == ["grounded.fused", "contradicted.value", "grounded.passage", "unverified.missing",
-                     "grounded.passage"], rules
+    assert rules == [
+        "grounded.fused",
+        "contradicted.value",
+        "grounded.passage",
+        "unverified.missing",
+        "grounded.passage",
+    ], rules
     assert all(r.split(".")[0] == c["verdict"] for r, c in zip(rules, claims))
     table = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for r in set(rules):

@@ -18,6 +18,7 @@ SOURCES = {
 def run(run_cli):
     """``run(*args, stdin=None, cwd=None) -> (code, stdout, stderr)``: ``sourced ARGS`` in this
     process (:func:`conftest.run_cli`)."""
+
     def call(*args, stdin: str | None = None, cwd=None):
         return run_cli(*args, input=stdin, cwd=cwd)
 
@@ -83,9 +84,9 @@ def test_cite_marker_naming_a_source_file_is_no_number(run, tmp_path):
 def test_check_severity_score_and_coverage_gates(run, srcs):
     ans = answer_file(srcs, "Revenue rose 12% in 2023. Acme plans a new office in Dublin.")
     base = ["check", ans, srcs / "b.txt"]
-    assert run(*base)[0] == 0                           # default: contradicted only
-    assert run(*base, "--fail-on", "high")[0] == 0      # no high finding
-    code, _, err = run(*base, "--fail-on", "medium")    # the Dublin claim is unsupported
+    assert run(*base)[0] == 0  # default: contradicted only
+    assert run(*base, "--fail-on", "high")[0] == 0  # no high finding
+    code, _, err = run(*base, "--fail-on", "medium")  # the Dublin claim is unsupported
     assert code == 1 and "unsupported-claim" in err
     code, _, err = run(*base, "--fail-under", "60")
     assert code == 1 and "score 50 < 60" in err
@@ -95,8 +96,10 @@ def test_check_severity_score_and_coverage_gates(run, srcs):
 
 
 def test_json_input_from_stdin_with_answer_key(run, srcs):
-    record = {"answer": "Revenue rose 12% in 2023 [1].",
-              "sources": [{"id": "q3", "text": SOURCES["a.txt"]}, {"id": "q4", "text": SOURCES["b.txt"]}]}
+    record = {
+        "answer": "Revenue rose 12% in 2023 [1].",
+        "sources": [{"id": "q3", "text": SOURCES["a.txt"]}, {"id": "q4", "text": SOURCES["b.txt"]}],
+    }
     code, out, err = run("cite", "--json-input", "-", "--format", "markdown", stdin=json.dumps(record))
     assert code == 1, err
     assert "| grounded | contradicted | unverified | skipped | score | citation coverage | high | medium | low |" in out
@@ -107,8 +110,14 @@ def test_json_input_from_stdin_with_answer_key(run, srcs):
 
 
 def test_cite_json_reply(run, srcs):
-    reply = {"claims": [{"text": "Revenue rose 12% in 2023.",
-                         "citations": [{"source": "b.txt", "quote": "Revenue rose 12% in 2023"}]}]}
+    reply = {
+        "claims": [
+            {
+                "text": "Revenue rose 12% in 2023.",
+                "citations": [{"source": "b.txt", "quote": "Revenue rose 12% in 2023"}],
+            }
+        ]
+    }
     ans = answer_file(srcs, json.dumps(reply), name="reply.json")
     code, out, err = run("cite", ans, srcs / "a.txt", srcs / "b.txt", "--format", "json")
     assert code == 0, err
@@ -117,8 +126,10 @@ def test_cite_json_reply(run, srcs):
 
 
 def test_fields_command(run, srcs):
-    fields = {"growth": {"value": "12%", "citations": [{"source": "a.txt", "quote": "Revenue rose 8% in 2023"}]},
-              "year": {"value": 2023, "citations": [{"source": "b.txt"}]}}
+    fields = {
+        "growth": {"value": "12%", "citations": [{"source": "a.txt", "quote": "Revenue rose 8% in 2023"}]},
+        "year": {"value": 2023, "citations": [{"source": "b.txt"}]},
+    }
     f = answer_file(srcs, json.dumps(fields), name="fields.json")
     code, out, err = run("fields", f, srcs / "a.txt", srcs / "b.txt", "--format", "json")
     assert code == 1, err
@@ -134,12 +145,15 @@ def test_fields_command(run, srcs):
     assert code == 1 and "gate: citation coverage 50% < 60%" in err
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["cite", "{a}"], "no SOURCE"),
-    (["fields", "{bad}", "{a}"], "malformed JSON"),
-    (["cite", "{ans}", "{a}", "--fail-on", "critical"], "critical"),
-    (["check", "{ans}", "{a}", "--min-coverage", "250"], "min-coverage"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["cite", "{a}"], "no SOURCE"),
+        (["fields", "{bad}", "{a}"], "malformed JSON"),
+        (["cite", "{ans}", "{a}", "--fail-on", "critical"], "critical"),
+        (["check", "{ans}", "{a}", "--min-coverage", "250"], "min-coverage"),
+    ],
+)
 def test_usage_errors_exit_2(run, srcs, args, needle):
     bad = answer_file(srcs, "{not json", name="bad.json")
     ans = answer_file(srcs, "Revenue rose 8%.")
@@ -179,7 +193,7 @@ def test_docs_worked_example_prints_what_the_page_shows(run, tmp_path):
     (tmp_path / "q3.txt").write_text("Contoso revenue rose 8% to $2.4 billion in 2023.", encoding="utf-8")
     (tmp_path / "offices.txt").write_text("Contoso opened offices in Lisbon and Oslo.", encoding="utf-8")
     (tmp_path / "answer.txt").write_text(answer, encoding="utf-8")
-    assert "[S1: \"opened offices\nin Lisbon" in answer  # the page wraps inside the quote
+    assert '[S1: "opened offices\nin Lisbon' in answer  # the page wraps inside the quote
     code, out, _ = run("cite", "answer.txt", "q3.txt", "offices.txt", cwd=tmp_path)
     assert code == 1
     assert out == shown

@@ -20,8 +20,9 @@ def test_an_old_module_path_is_the_new_module(old, new):
     assert got is importlib.import_module(new)
 
 
-@pytest.mark.parametrize("module, name, new", [(m, n, new) for m, names in MOVED_NAMES.items()
-                                                for n, new in sorted(names.items())])
+@pytest.mark.parametrize(
+    "module, name, new", [(m, n, new) for m, names in MOVED_NAMES.items() for n, new in sorted(names.items())]
+)
 def test_a_moved_name_is_read_from_its_new_module(module, name, new):
     with pytest.warns(DeprecationWarning, match=f"{new}.{name}"):
         got = getattr(importlib.import_module(module), name)
@@ -42,6 +43,7 @@ def test_old_paths_in_a_from_import():
     with pytest.warns(DeprecationWarning):
         from sourced_nlp.meaning.model import MeaningModel
     from sourced_nlp.verdict.meaning.model import MeaningModel as now
+
     assert MeaningModel is now
 
 
@@ -55,4 +57,5 @@ def test_the_audit_log_moved_into_evaluation():
     with pytest.warns(DeprecationWarning, match=r"sourced_nlp\.evaluation\.audit"):
         from sourced_nlp import audit
     from sourced_nlp.evaluation import audit as now
+
     assert audit is now and audit.SCHEMA == "sourced.audit/1"

@@ -52,7 +52,9 @@ def ragtruth_records(n: int) -> list[dict]:
         for line in fh:
             r = json.loads(line)
             if r.get("split") == "train" and r["response"].strip():
-                out.append({"id": str(r["id"]), "output": r["response"], "sources": _sources(sources[str(r["source_id"])])})
+                out.append(
+                    {"id": str(r["id"]), "output": r["response"], "sources": _sources(sources[str(r["source_id"])])}
+                )
             if len(out) == n:
                 break
     out[7] = {"id": out[7]["id"], "output": out[7]["output"], "sources": []}  # an error result in its place
@@ -107,13 +109,30 @@ def _kill_worker_part_way(records_file: Path, out: Path) -> None:
     (SIGKILL) once some results are written, and wait for the run to finish."""
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
         client.run(lambda: __import__("sourced_nlp").load_pipeline() and None)  # both workers ready
         pids = client.run(os.getpid)
-        proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "batch", str(records_file), "-o", str(out),
-                                 "--dask", cluster.scheduler_address, "--partition-size", "4"],
-                                env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "sourced_nlp.cli",
+                "batch",
+                str(records_file),
+                "-o",
+                str(out),
+                "--dask",
+                cluster.scheduler_address,
+                "--partition-size",
+                "4",
+            ],
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 600
         while (not out.exists() or out.read_bytes().count(b"\n") < 8) and proc.poll() is None:
             assert time.monotonic() < deadline, "no results written"
@@ -138,18 +157,24 @@ def test_a_killed_worker_loses_no_record(tmp_path):
 
 def test_dask_without_the_extra_is_exit_2_naming_it(tmp_path):
     records_file = _write(tmp_path / "r.jsonl", [{"output": "It rained.", "sources": ["It rained."]}])
-    code = ("import sys; sys.modules['distributed'] = None\n"
-            "from sourced_nlp.cli import main; main()")
-    proc = subprocess.run([sys.executable, "-c", code, "batch", str(records_file), "--dask", "local:2"],
-                          env=ENV, capture_output=True, timeout=300)
+    code = "import sys; sys.modules['distributed'] = None\nfrom sourced_nlp.cli import main; main()"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "batch", str(records_file), "--dask", "local:2"],
+        env=ENV,
+        capture_output=True,
+        timeout=300,
+    )
     assert proc.returncode == 2
     assert proc.stderr.decode() == "error: --dask needs the dask extra: pip install 'sourced-nlp[dask]'\n"
 
 
-@pytest.mark.parametrize("address, message", [
-    ("local:0", "error: --dask local:0: local:N needs a number of worker processes N >= 1\n"),
-    ("local:x", "error: --dask local:x: local:N needs a number of worker processes N >= 1\n"),
-])
+@pytest.mark.parametrize(
+    "address, message",
+    [
+        ("local:0", "error: --dask local:0: local:N needs a number of worker processes N >= 1\n"),
+        ("local:x", "error: --dask local:x: local:N needs a number of worker processes N >= 1\n"),
+    ],
+)
 def test_bad_local_address_is_exit_2(tmp_path, address, message):
     records_file = _write(tmp_path / "r.jsonl", [{"output": "It rained.", "sources": ["It rained."]}])
     proc = _batch(records_file, "--dask", address)
@@ -179,8 +204,10 @@ def test_workers_check_in_a_child_without_the_trim_threshold_and_this_environmen
 
 
 def _small_records() -> list[dict]:
-    return [{"id": f"q{i}", "output": f"Revenue grew {i}% in 2023.", "sources": ["Revenue grew 3% in 2023."]}
-            for i in range(6)] + [{"id": "bad", "output": "x", "sources": None}]
+    return [
+        {"id": f"q{i}", "output": f"Revenue grew {i}% in 2023.", "sources": ["Revenue grew 3% in 2023."]}
+        for i in range(6)
+    ] + [{"id": "bad", "output": "x", "sources": None}]
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["child-process", "task-thread"])
@@ -188,8 +215,8 @@ def test_bag_helper_gives_the_entry_points_results(nlp, isolated):
     import dask
     import dask.bag as db
 
-    from sourced_nlp.batch.results import results
     from sourced_nlp.batch.dask import check_bag
+    from sourced_nlp.batch.results import results
 
     expected = list(results(_small_records(), nlp=nlp))
     assert expected[-1] == {"id": "bad", "error": "missing 'sources'"}
@@ -199,13 +226,14 @@ def test_bag_helper_gives_the_entry_points_results(nlp, isolated):
 
 
 def test_frame_helper_gives_the_entry_points_results(nlp):
-    dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe needs dask[dataframe] (pyarrow)",
-                             exc_type=ImportError)
+    dd = pytest.importorskip(
+        "dask.dataframe", reason="dask.dataframe needs dask[dataframe] (pyarrow)", exc_type=ImportError
+    )
     import dask
     import pandas as pd
 
-    from sourced_nlp.batch.results import results
     from sourced_nlp.batch.dask import check_frame
+    from sourced_nlp.batch.results import results
 
     expected = list(results(_small_records(), nlp=nlp))
     with dask.config.set(scheduler="synchronous"):
@@ -221,9 +249,22 @@ def test_progress_on_a_terminal_shows_records_rate_and_errors(tmp_path, engine):
 
     records_file = _write(tmp_path / "r.jsonl", _small_records())
     main, side = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "batch", str(records_file), "-o",
-                             str(tmp_path / "out.jsonl"), *engine], env=dict(ENV, COLUMNS="120"),
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=side)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sourced_nlp.cli",
+            "batch",
+            str(records_file),
+            "-o",
+            str(tmp_path / "out.jsonl"),
+            *engine,
+        ],
+        env=dict(ENV, COLUMNS="120"),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=side,
+    )
     os.close(side)
     seen = b""
     while True:
@@ -251,9 +292,22 @@ def test_a_signal_while_connecting_to_the_scheduler_is_an_interrupted_run_not_a_
     with socket.create_server(("127.0.0.1", 0)) as server:
         server.settimeout(1.0)
         port = server.getsockname()[1]
-        proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "batch", str(records_file), "-o",
-                                 str(tmp_path / "out.jsonl"), "--dask", f"tcp://127.0.0.1:{port}"], env=ENV,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "sourced_nlp.cli",
+                "batch",
+                str(records_file),
+                "-o",
+                str(tmp_path / "out.jsonl"),
+                "--dask",
+                f"tcp://127.0.0.1:{port}",
+            ],
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 600
         conn = None
         while conn is None:  # the ready sign: the command's connection to the "scheduler"
@@ -276,8 +330,11 @@ def test_a_record_whose_id_holds_an_unpaired_surrogate_on_dask(tmp_path):
     """The error result of a record refused for a surrogate in its id is written, and the next
     record is checked on the cluster (cli-trial N3-52)."""
     path = tmp_path / "sur.jsonl"
-    path.write_text('{"id": "\\ud800", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n'
-                    '{"id": "ok", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n', encoding="utf-8")
+    path.write_text(
+        '{"id": "\\ud800", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n'
+        '{"id": "ok", "output": "Revenue rose 8%.", "sources": ["Revenue rose 8%."]}\n',
+        encoding="utf-8",
+    )
     proc = _batch(path, "-o", tmp_path / "out.jsonl", "--dask", "local:1")
     err = proc.stderr.decode()
     assert proc.returncode == 2 and "2 records: 1 checked, 0 failed the gate, 1 malformed" in err, err

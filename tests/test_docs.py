@@ -24,8 +24,14 @@ def test_mkdocs_builds_strict_with_no_warning(tmp_path):
     pytest.importorskip("mkdocs", reason="mkdocs is in the dev extra (pip install -e '.[dev]')")
     pytest.importorskip("material", reason="mkdocs-material is in the dev extra (pip install -e '.[dev]')")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")  # the theme's banner about MkDocs 2.0, not a build warning
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     warnings = [line for line in out.splitlines() if line.lstrip().startswith(("WARNING", "ERROR"))]

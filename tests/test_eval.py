@@ -33,23 +33,58 @@ def example(tmp_path_factory):
     """The example system run, scored (with prices and an audit log), and its eager variant."""
     d = tmp_path_factory.mktemp("eval")
     ok(sourced("eval", "run", CASES, "--target", "examples.eval.system:answer", "-o", d / "run.jsonl"))
-    ok(sourced("eval", "run", CASES, "--target", "examples.eval.system:answer_eager", "-o", d / "eager.jsonl",
-               "--concurrency", "4"))
-    ok(sourced("eval", "score", d / "run.jsonl", "--prices", EVAL / "prices.json", "-o", d / "card.json",
-               "--markdown", d / "card.md", "--audit", d / "audit.jsonl", "--format", "json"))
+    ok(
+        sourced(
+            "eval",
+            "run",
+            CASES,
+            "--target",
+            "examples.eval.system:answer_eager",
+            "-o",
+            d / "eager.jsonl",
+            "--concurrency",
+            "4",
+        )
+    )
+    ok(
+        sourced(
+            "eval",
+            "score",
+            d / "run.jsonl",
+            "--prices",
+            EVAL / "prices.json",
+            "-o",
+            d / "card.json",
+            "--markdown",
+            d / "card.md",
+            "--audit",
+            d / "audit.jsonl",
+            "--format",
+            "json",
+        )
+    )
     ok(sourced("eval", "score", d / "eager.jsonl", "-o", d / "eager.json"))
     return d
 
 
 def test_run_captures_every_case_in_order(example):
     rows = [json.loads(line) for line in (example / "run.jsonl").read_text().splitlines()]
-    assert [r["case"]["id"] for r in rows] == ["revenue", "record-revenue", "leave", "kettle-capacity",
-                                               "delivery", "returns", "ceo", "warranty-quote"]
+    assert [r["case"]["id"] for r in rows] == [
+        "revenue",
+        "record-revenue",
+        "leave",
+        "kettle-capacity",
+        "delivery",
+        "returns",
+        "ceo",
+        "warranty-quote",
+    ]
     assert all(r["schema"] == "sourced.run/1" and r["error"] is None for r in rows)
     by_id = {r["case"]["id"]: r["output"] for r in rows}
     assert by_id["kettle-capacity"]["abstained"] and by_id["ceo"]["abstained"]
-    assert by_id["revenue"]["answer"] == ("Northwind Traders reported revenue of $4.2 billion for 2023 "
-                                          "[annual-report-2023].")
+    assert by_id["revenue"]["answer"] == (
+        "Northwind Traders reported revenue of $4.2 billion for 2023 [annual-report-2023]."
+    )
 
 
 def test_scorecard_matches_hand_count(example):
@@ -106,8 +141,17 @@ def test_gate_passes_against_itself_and_fails_on_the_eager_variant(example):
     assert passed.stdout.startswith("gate passed: 11 metrics held")
     failed = ok(sourced("eval", "gate", example / "eager.json", "--baseline", example / "card.json"), 1)
     assert failed.stdout.splitlines() == ["fell: answered_unanswerable 1 -> 2 (+1, allowed 0)"]
-    allowed = ok(sourced("eval", "gate", example / "eager.json", "--baseline", example / "card.json",
-                         "--max-drop", "answered_unanswerable=1"))
+    allowed = ok(
+        sourced(
+            "eval",
+            "gate",
+            example / "eager.json",
+            "--baseline",
+            example / "card.json",
+            "--max-drop",
+            "answered_unanswerable=1",
+        )
+    )
     assert "gate passed" in allowed.stdout
 
 
@@ -147,20 +191,46 @@ def test_targets_of_every_shape_raise_and_time_out(tmp_path):
     cases = tmp_path / "cases.jsonl"
     src = [{"id": "hr-memo", "text": "From 2024, employees receive 27 days of paid leave per year."}]
     qs = ["shape str", "shape dict", "shape object", "raise", "bad shape", "sleep"]
-    cases.write_text("".join(json.dumps({"id": q.replace(" ", "-"), "question": q, "sources": src,
-                                         "expect": {"answerable": True}}) + "\n" for q in qs))
+    cases.write_text(
+        "".join(
+            json.dumps({"id": q.replace(" ", "-"), "question": q, "sources": src, "expect": {"answerable": True}})
+            + "\n"
+            for q in qs
+        )
+    )
     run = tmp_path / "run.jsonl"
-    ok(sourced("eval", "run", cases, "--target", ROOT / "tests" / "eval_targets.py:dispatch", "-o", run,
-               "--timeout", "2", "--concurrency", "2", timeout=100))
+    ok(
+        sourced(
+            "eval",
+            "run",
+            cases,
+            "--target",
+            ROOT / "tests" / "eval_targets.py:dispatch",
+            "-o",
+            run,
+            "--timeout",
+            "2",
+            "--concurrency",
+            "2",
+            timeout=100,
+        )
+    )
     rows = {json.loads(line)["case"]["id"]: json.loads(line) for line in run.read_text().splitlines()}
     text = src[0]["text"]
     assert rows["shape-str"]["output"]["answer"] == text[:-1] + " [hr-memo]."
     d = rows["shape-dict"]["output"]
     assert (d["answer"], d["citations"], d["usage"], d["latency_ms"]) == (
-        text, [{"source": "hr-memo", "quote": text}], {"input_tokens": 20, "output_tokens": 5}, 42.0)
+        text,
+        [{"source": "hr-memo", "quote": text}],
+        {"input_tokens": 20, "output_tokens": 5},
+        42.0,
+    )
     o = rows["shape-object"]["output"]
-    assert (o["answer"], o["contexts"], o["usage"]) == (text, [{"id": "ctx0", "text": text}],
-                                                        {"input_tokens": 11, "output_tokens": 4})
+    assert (o["answer"], o["contexts"], o["usage"]) == (
+        text,
+        [{"id": "ctx0", "text": text}],
+        {"input_tokens": 11, "output_tokens": 4},
+    )
     assert rows["raise"]["output"] is None
     assert rows["raise"]["error"] == "RuntimeError: the model backend is down"
     assert rows["bad-shape"]["error"].startswith("TypeError: the target returned int")
@@ -174,23 +244,36 @@ def test_targets_of_every_shape_raise_and_time_out(tmp_path):
     assert json.loads(card.read_text())["overall"]["errors"] == 3
 
 
-@pytest.mark.parametrize("args, message", [
-    (["eval", "run", "{cases}", "--target", "examples.eval.system", "-o", "{out}"], "expected MODULE:CALLABLE"),
-    (["eval", "run", "{cases}", "--target", "no_such_module_x:f", "-o", "{out}"], "cannot import no_such_module_x"),
-    (["eval", "run", "{missing}", "--target", "examples.eval.system:answer", "-o", "{out}"], "cases file not found"),
-    (["eval", "run", "{cases}", "--target", "examples.eval.system:answer", "-o", "{nodir}"], "does not exist"),
-    (["eval", "run", "{cases}", "--target", "examples.eval.system:answer", "-o", "{cases}"], "refusing to overwrite"),
-    (["eval", "score", "{cases}"], "line 1: not a run record"),
-    (["eval", "score", "{cases}", "-o", "{out}", "--markdown", "{cases}"], "error: --markdown "),
-    (["eval", "score", "{cases}", "-o", "{out}", "--markdown", "{out}"], "is the --output"),
-    (["eval", "score", "{cases}", "--markdown", "{nodir}"], "error: --markdown "),
-    (["eval", "gate", "{cases}", "--baseline", "{cases}"], "malformed JSON"),
-    (["eval", "gate", "{base}", "--baseline", "{base}", "--max-drop", "speed=3"], "unknown metric 'speed'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["eval", "run", "{cases}", "--target", "examples.eval.system", "-o", "{out}"], "expected MODULE:CALLABLE"),
+        (["eval", "run", "{cases}", "--target", "no_such_module_x:f", "-o", "{out}"], "cannot import no_such_module_x"),
+        (
+            ["eval", "run", "{missing}", "--target", "examples.eval.system:answer", "-o", "{out}"],
+            "cases file not found",
+        ),
+        (["eval", "run", "{cases}", "--target", "examples.eval.system:answer", "-o", "{nodir}"], "does not exist"),
+        (
+            ["eval", "run", "{cases}", "--target", "examples.eval.system:answer", "-o", "{cases}"],
+            "refusing to overwrite",
+        ),
+        (["eval", "score", "{cases}"], "line 1: not a run record"),
+        (["eval", "score", "{cases}", "-o", "{out}", "--markdown", "{cases}"], "error: --markdown "),
+        (["eval", "score", "{cases}", "-o", "{out}", "--markdown", "{out}"], "is the --output"),
+        (["eval", "score", "{cases}", "--markdown", "{nodir}"], "error: --markdown "),
+        (["eval", "gate", "{cases}", "--baseline", "{cases}"], "malformed JSON"),
+        (["eval", "gate", "{base}", "--baseline", "{base}", "--max-drop", "speed=3"], "unknown metric 'speed'"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(tmp_path, args, message):
-    values = {"cases": CASES, "out": tmp_path / "o.jsonl", "missing": tmp_path / "none.jsonl",
-              "base": EVAL / "baseline.json",
-              "nodir": tmp_path / "no" / "run.jsonl"}
+    values = {
+        "cases": CASES,
+        "out": tmp_path / "o.jsonl",
+        "missing": tmp_path / "none.jsonl",
+        "base": EVAL / "baseline.json",
+        "nodir": tmp_path / "no" / "run.jsonl",
+    }
     proc = ok(sourced(*[a.format(**values) for a in args]), 2)
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 

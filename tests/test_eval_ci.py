@@ -23,7 +23,7 @@ EXPR = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
 def _value(expr: str, inputs: dict) -> str:
     """An ``${{ }}`` expression of the forms the action uses: ``inputs.NAME``, ``github.action_path``."""
     if expr.startswith("inputs."):
-        return inputs[expr[len("inputs."):]]
+        return inputs[expr[len("inputs.") :]]
     if expr == "github.action_path":
         return str(ROOT)
     raise AssertionError(f"expression the test does not know: {expr}")
@@ -31,6 +31,7 @@ def _value(expr: str, inputs: dict) -> str:
 
 def _condition(cond: str, inputs: dict) -> bool:
     """``if:`` conditions: ``inputs.X != ''`` / ``inputs.X == 'v'`` joined by ``&&``, those by ``||``."""
+
     def term(part: str) -> bool:
         m = re.fullmatch(r"\s*inputs\.([\w-]+)\s*(==|!=)\s*'([^']*)'\s*", part)
         assert m, f"condition the test does not know: {cond}"
@@ -54,12 +55,23 @@ def run_action(repo: Path, given: dict, tmp: Path) -> tuple[list[tuple[str, int]
     for step in action["runs"]["steps"]:
         if "uses" in step or not _condition(step.get("if", "inputs.install != 'never'"), inputs):
             continue
-        env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "GITHUB_STEP_SUMMARY": str(summary),
-               "RUNNER_TEMP": str(runner_temp), "GITHUB_ACTION_PATH": str(ROOT)}
+        env = {
+            **os.environ,
+            "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+            "GITHUB_STEP_SUMMARY": str(summary),
+            "RUNNER_TEMP": str(runner_temp),
+            "GITHUB_ACTION_PATH": str(ROOT),
+        }
         env.update({k: EXPR.sub(lambda m: _value(m.group(1), inputs), str(v)) for k, v in step.get("env", {}).items()})
         assert step["shell"] == "bash" and "${{" not in step["run"]  # inputs reach the script through env only
-        proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=repo,
-                              env=env, capture_output=True, text=True, timeout=300)
+        proc = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert "Traceback" not in proc.stderr, proc.stderr
         done.append((step["name"], proc.returncode))
         if proc.returncode:
@@ -86,12 +98,24 @@ def repo(tmp_path):
 @pytest.mark.slow(seconds=7)  # the Action's bash steps, each a fresh sourced process loading spaCy
 @pytest.mark.process
 def test_action_scores_gates_and_writes_the_summary(repo, tmp_path):
-    steps, summary = run_action(repo, {"install": "false", "cases": "evals/cases.jsonl",
-                                       "target": "evals/system.py:answer", "prices": "evals/prices.json",
-                                       "baseline": "evals/baseline.json", "fixtures": "evals/fixtures/*.json"},
-                                tmp_path)
-    assert steps == [("Check fixture answers", 0), ("Run the system over the cases", 0), ("Score the run", 0),
-                     ("Gate on the baseline", 0)]
+    steps, summary = run_action(
+        repo,
+        {
+            "install": "false",
+            "cases": "evals/cases.jsonl",
+            "target": "evals/system.py:answer",
+            "prices": "evals/prices.json",
+            "baseline": "evals/baseline.json",
+            "fixtures": "evals/fixtures/*.json",
+        },
+        tmp_path,
+    )
+    assert steps == [
+        ("Check fixture answers", 0),
+        ("Run the system over the cases", 0),
+        ("Score the run", 0),
+        ("Gate on the baseline", 0),
+    ]
     assert "| grounded share | 50.0% |" in summary and "| cost | 0.000109 USD |" in summary
     assert "ok   evals/fixtures/leave.json" in summary and "gate passed: 11 metrics held" in summary
     card = json.loads((repo / "sourced-scorecard.json").read_text())
@@ -101,17 +125,23 @@ def test_action_scores_gates_and_writes_the_summary(repo, tmp_path):
 @pytest.mark.slow(seconds=7)  # the Action's bash steps, each a fresh sourced process loading spaCy
 @pytest.mark.process
 def test_action_fails_the_job_on_a_regression(repo, tmp_path):
-    steps, summary = run_action(repo, {"install": "false", "cases": "evals/cases.jsonl",
-                                       "target": "evals/system.py:answer_eager", "baseline": "evals/baseline.json"},
-                                tmp_path)
+    steps, summary = run_action(
+        repo,
+        {
+            "install": "false",
+            "cases": "evals/cases.jsonl",
+            "target": "evals/system.py:answer_eager",
+            "baseline": "evals/baseline.json",
+        },
+        tmp_path,
+    )
     assert steps[-1] == ("Gate on the baseline", 1)
     assert "fell: answered_unanswerable 1 -> 2 (+1, allowed 0)" in summary
 
 
 @pytest.mark.process  # one step, one sourced process: the Action's steps run in the fast set too
 def test_action_fails_the_job_on_a_contradicted_fixture(repo, tmp_path):
-    steps, summary = run_action(repo, {"install": "false", "fixtures": "evals/fixtures-stale.json"},
-                                tmp_path)
+    steps, summary = run_action(repo, {"install": "false", "fixtures": "evals/fixtures-stale.json"}, tmp_path)
     assert steps == [("Check fixture answers", 1)]
     assert "FAIL evals/fixtures-stale.json: 0 grounded, 1 contradicted" in summary
 
@@ -145,11 +175,14 @@ def test_audit_on_check_cite_and_batch(tmp_path, run_cli):
     log = tmp_path / "audit.jsonl"
     answer, source = ROOT / "examples" / "answer.txt", ROOT / "examples" / "source.txt"
     batch = tmp_path / "batch.jsonl"
-    batch.write_text(json.dumps({"id": "r1", "output": "Revenue rose 8% to $2.4 billion.",
-                                 "sources": [source.read_text()]}) + "\n")
-    runs = [["check", answer, source, "--audit", log, "-o", tmp_path / "r.txt"],
-            ["cite", answer, source, "--audit", log, "-o", tmp_path / "c.txt"],
-            ["batch", batch, "--audit", log, "-o", tmp_path / "b.jsonl"]]
+    batch.write_text(
+        json.dumps({"id": "r1", "output": "Revenue rose 8% to $2.4 billion.", "sources": [source.read_text()]}) + "\n"
+    )
+    runs = [
+        ["check", answer, source, "--audit", log, "-o", tmp_path / "r.txt"],
+        ["cite", answer, source, "--audit", log, "-o", tmp_path / "c.txt"],
+        ["batch", batch, "--audit", log, "-o", tmp_path / "b.jsonl"],
+    ]
     done = [run_cli(*argv) for argv in runs]
     assert [code for code, _, _ in done] == [1, 1, 0], [err for _, _, err in done]
     records = [json.loads(line) for line in log.read_text().splitlines()]

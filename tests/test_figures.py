@@ -50,20 +50,104 @@ def test_clean_figure_keeps(what, text):
 
 # (form, answer, source, verdict, rule): a wrong figure in any form is never grounded
 VERDICTS = [
-    ("plus sign, wrong figure", "Subscriptions grew +14% this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
-    ("LaTeX percent, wrong figure", "Subscriptions grew 14\\% this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
-    ("LaTeX math, wrong figure", "Subscriptions grew $14\\%$ this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
-    ("superscript mark, wrong figure", "Subscriptions grew 14%\u00b9 this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
-    ("HTML entity, wrong figure", "Subscriptions grew 14&#37; this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
-    ("full-width, wrong figure", "Subscriptions grew 14\uff05 this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
-    ("zero-width, wrong figure", "Subscriptions grew 1\u200b4% this year.", "Subscriptions grew 41% this year.", "contradicted", "contradicted.value"),
-    ("decimal comma, wrong figure", "Exports reached \u20ac5,1 billion in 2022.", "Exports reached \u20ac5,7 billion in 2022.", "contradicted", "contradicted.value"),
-    ("decimal comma, right figure", "Exports reached \u20ac5,7 billion in 2022.", "Exports reached \u20ac5.7 billion in 2022.", "grounded", None),
-    ("marker glued to a scale word", "Net income rose 6% to $910 million[1].", "Net income rose 6% to $910 million in the year.", "grounded", None),
-    ("marker glued to a percent", "Net income rose 6%[1] to $910 million.", "Net income rose 6% to $910 million in the year.", "grounded", None),
-    ("marker glued, wrong figure", "Net income rose 9%[1] to $910 million.", "Net income rose 6% to $910 million in the year.", "contradicted", None),
-    ("a figure not read", "Ridership grew 14\u2030 this year.", "Ridership grew 41\u2030 this year.", "unverified", "unverified.unread_figure"),
-    ("a doubled percent sign", "Ridership grew 14%% this year.", "Ridership grew 14% this year.", "unverified", "unverified.unread_figure"),
+    (
+        "plus sign, wrong figure",
+        "Subscriptions grew +14% this year.",
+        "Subscriptions grew 41% this year.",
+        "contradicted",
+        "contradicted.value",
+    ),
+    (
+        "LaTeX percent, wrong figure",
+        "Subscriptions grew 14\\% this year.",
+        "Subscriptions grew 41% this year.",
+        "contradicted",
+        "contradicted.value",
+    ),
+    (
+        "LaTeX math, wrong figure",
+        "Subscriptions grew $14\\%$ this year.",
+        "Subscriptions grew 41% this year.",
+        "contradicted",
+        "contradicted.value",
+    ),
+    (
+        "superscript mark, wrong figure",
+        "Subscriptions grew 14%\u00b9 this year.",
+        "Subscriptions grew 41% this year.",
+        "contradicted",
+        "contradicted.value",
+    ),
+    (
+        "HTML entity, wrong figure",
+        "Subscriptions grew 14&#37; this year.",
+        "Subscriptions grew 41% this year.",
+        "contradicted",
+        "contradicted.value",
+    ),
+    (
+        "full-width, wrong figure",
+        "Subscriptions grew 14\uff05 this year.",
+        "Subscriptions grew 41% this year.",
+        "contradicted",
+        "contradicted.value",
+    ),
+    (
+        "zero-width, wrong figure",
+        "Subscriptions grew 1\u200b4% this year.",
+        "Subscriptions grew 41% this year.",
+        "contradicted",
+        "contradicted.value",
+    ),
+    (
+        "decimal comma, wrong figure",
+        "Exports reached \u20ac5,1 billion in 2022.",
+        "Exports reached \u20ac5,7 billion in 2022.",
+        "contradicted",
+        "contradicted.value",
+    ),
+    (
+        "decimal comma, right figure",
+        "Exports reached \u20ac5,7 billion in 2022.",
+        "Exports reached \u20ac5.7 billion in 2022.",
+        "grounded",
+        None,
+    ),
+    (
+        "marker glued to a scale word",
+        "Net income rose 6% to $910 million[1].",
+        "Net income rose 6% to $910 million in the year.",
+        "grounded",
+        None,
+    ),
+    (
+        "marker glued to a percent",
+        "Net income rose 6%[1] to $910 million.",
+        "Net income rose 6% to $910 million in the year.",
+        "grounded",
+        None,
+    ),
+    (
+        "marker glued, wrong figure",
+        "Net income rose 9%[1] to $910 million.",
+        "Net income rose 6% to $910 million in the year.",
+        "contradicted",
+        None,
+    ),
+    (
+        "a figure not read",
+        "Ridership grew 14\u2030 this year.",
+        "Ridership grew 41\u2030 this year.",
+        "unverified",
+        "unverified.unread_figure",
+    ),
+    (
+        "a doubled percent sign",
+        "Ridership grew 14%% this year.",
+        "Ridership grew 14% this year.",
+        "unverified",
+        "unverified.unread_figure",
+    ),
 ]
 
 
@@ -80,27 +164,63 @@ def test_wrong_figures_are_never_grounded(nlp, form, answer, source, verdict, ru
 
 def test_citation_markers_are_not_missing_words(nlp):
     """A cited grounded claim lists no marker token among the words the evidence lacks."""
-    claim = sourced_nlp.check("Net income rose 6% to $910 million [1].", ["Net income rose 6% to $910 million in the year."],
-                              nlp=nlp).to_dict()["claims"][0]
+    claim = sourced_nlp.check(
+        "Net income rose 6% to $910 million [1].", ["Net income rose 6% to $910 million in the year."], nlp=nlp
+    ).to_dict()["claims"][0]
     assert claim["verdict"] == "grounded"
     assert not [w["word"] for w in claim.get("alignment") or () if w["how"] == "unaligned"]
 
 
 # (form, answer, source, verdict): scores of a match and figures restated in digits are one value
 ONE_VALUE = [
-    ("a score glued to a name, wrong", "Ajax beat Feyenoord 3-0 at home.", "Ajax beat Feyenoord 4-0 at home.", "contradicted"),
-    ("a score glued to a name, right", "Ajax beat Feyenoord 4-0 at home.", "Ajax beat Feyenoord 4-0 at home.", "grounded"),
-    ("a score with an en dash, after extra time", "Porto won 2\u20131 a.e.t. in the cup final.",
-     "Porto won the cup final 2-1 after extra time.", "grounded"),
-    ("a score with an en dash, wrong", "Porto won 2\u20131 a.e.t. in the cup final.",
-     "Porto won the cup final 3-1 after extra time.", "contradicted"),
-    ("a basketball score", "The Bulls defeated the Knicks 98-91.", "The Bulls defeated the Knicks 98-93 on Monday.", "contradicted"),
-    ("words restated in digits, another figure", "The buyer has 45 days to object.", "The buyer has thirty (30) days to object.",
-     "contradicted"),
-    ("words restated in digits, the same figure", "The buyer has 30 days to object.", "The buyer has thirty (30) days to object.",
-     "grounded"),
-    ("a percent restated in digits, another figure", "The deposit is 15 percent of the price.",
-     "The deposit is five (5) percent of the price.", "contradicted"),
+    (
+        "a score glued to a name, wrong",
+        "Ajax beat Feyenoord 3-0 at home.",
+        "Ajax beat Feyenoord 4-0 at home.",
+        "contradicted",
+    ),
+    (
+        "a score glued to a name, right",
+        "Ajax beat Feyenoord 4-0 at home.",
+        "Ajax beat Feyenoord 4-0 at home.",
+        "grounded",
+    ),
+    (
+        "a score with an en dash, after extra time",
+        "Porto won 2\u20131 a.e.t. in the cup final.",
+        "Porto won the cup final 2-1 after extra time.",
+        "grounded",
+    ),
+    (
+        "a score with an en dash, wrong",
+        "Porto won 2\u20131 a.e.t. in the cup final.",
+        "Porto won the cup final 3-1 after extra time.",
+        "contradicted",
+    ),
+    (
+        "a basketball score",
+        "The Bulls defeated the Knicks 98-91.",
+        "The Bulls defeated the Knicks 98-93 on Monday.",
+        "contradicted",
+    ),
+    (
+        "words restated in digits, another figure",
+        "The buyer has 45 days to object.",
+        "The buyer has thirty (30) days to object.",
+        "contradicted",
+    ),
+    (
+        "words restated in digits, the same figure",
+        "The buyer has 30 days to object.",
+        "The buyer has thirty (30) days to object.",
+        "grounded",
+    ),
+    (
+        "a percent restated in digits, another figure",
+        "The deposit is 15 percent of the price.",
+        "The deposit is five (5) percent of the price.",
+        "contradicted",
+    ),
 ]
 
 
@@ -112,25 +232,29 @@ def test_one_value(nlp, form, answer, source, verdict):
 
 def test_markdown_footnotes(nlp):
     """A footnote reference ends nothing and is a citation; a definition line is skipped."""
-    answer = ("Churn fell to 3%[^a] in spring. Support tickets rose 9%.[^b]\n\n"
-              "[^a]: Customer report, April\n[^b]: Helpdesk export")
-    report = sourced_nlp.check(answer, ["Churn fell to 3% in spring. Support tickets rose 9% as well."], nlp=nlp).to_dict()
+    answer = (
+        "Churn fell to 3%[^a] in spring. Support tickets rose 9%.[^b]\n\n"
+        "[^a]: Customer report, April\n[^b]: Helpdesk export"
+    )
+    report = sourced_nlp.check(
+        answer, ["Churn fell to 3% in spring. Support tickets rose 9% as well."], nlp=nlp
+    ).to_dict()
     assert [c["text"] for c in report["claims"]] == ["Churn fell to 3%[^a] in spring.", "Support tickets rose 9%.[^b]"]
     assert [c["verdict"] for c in report["claims"]] == ["grounded", "grounded"]
 
 
 # (claim, source, compare): a converted value rounds at the claim's last non-zero digit, by at most 5%
 CONVERTED = [
-    ("1,400 kg", "3,000 lb", "match"),        # 1,360.8 kg: the claim's hundreds, within 5%
+    ("1,400 kg", "3,000 lb", "match"),  # 1,360.8 kg: the claim's hundreds, within 5%
     ("1,360.8 kg", "3,000 lb", "match"),
     ("1,300 kg", "3,000 lb", "conflict"),
-    ("1,361.5 kg", "3,000 lb", "conflict"),   # a written decimal keeps its own precision
-    ("380 L", "100 gallons", "match"),        # 378.5 L
+    ("1,361.5 kg", "3,000 lb", "conflict"),  # a written decimal keeps its own precision
+    ("380 L", "100 gallons", "match"),  # 378.5 L
     ("360 L", "100 gallons", "conflict"),
-    ("16 km", "10 miles", "match"),           # 16.09 km
+    ("16 km", "10 miles", "match"),  # 16.09 km
     ("2,500 mg", "2.5 grams", "match"),
-    ("600 m", "620 m", "conflict"),           # one unit: no rounding beyond the last digit
-    ("600 metres", "620 m", "conflict"),      # one unit, two spellings
+    ("600 m", "620 m", "conflict"),  # one unit: no rounding beyond the last digit
+    ("600 metres", "620 m", "conflict"),  # one unit, two spellings
 ]
 
 
@@ -142,30 +266,65 @@ def test_converted_precision(claim, source, expected):
 
 
 def test_conversion_in_the_reason(nlp):
-    claim = sourced_nlp.check("The ferry carries 1,400 kg of freight.", ["The ferry carries 3,000 lb of freight."], nlp=nlp).to_dict()["claims"][0]
+    claim = sourced_nlp.check(
+        "The ferry carries 1,400 kg of freight.", ["The ferry carries 3,000 lb of freight."], nlp=nlp
+    ).to_dict()["claims"][0]
     assert claim["verdict"] == "grounded"
     assert "3,000 lb = 1361 kg" in claim["reason"]
 
 
 # (kind, answer, source, verdict): the paraphrases of a quantity ground; a real difference does not
 PARAPHRASES = [
-    ("a bound as a sign and a fraction", "Exports are now >1/4 of output.", "Exports are now more than a quarter of total output.", "grounded"),
-    ("a bound in percent for one in words", "Exports are now over 25% of output.", "Exports are now more than a quarter of total output.",
-     "grounded"),
+    (
+        "a bound as a sign and a fraction",
+        "Exports are now >1/4 of output.",
+        "Exports are now more than a quarter of total output.",
+        "grounded",
+    ),
+    (
+        "a bound in percent for one in words",
+        "Exports are now over 25% of output.",
+        "Exports are now more than a quarter of total output.",
+        "grounded",
+    ),
     ("a fraction in words for a percent", "Two thirds of members voted yes.", "67% of members voted yes.", "grounded"),
-    ("a fraction in words, another percent", "Two thirds of members voted yes.", "52% of members voted yes.", "contradicted"),
+    (
+        "a fraction in words, another percent",
+        "Two thirds of members voted yes.",
+        "52% of members voted yes.",
+        "contradicted",
+    ),
     ("half the whole", "Half the orchards were replanted.", "50% of the orchards were replanted.", "grounded"),
-    ("hours that divide a day, as times a day", "Give the drops twice daily.", "Give the drops every 12 hours.", "grounded"),
-    ("hours that divide a day, another rhythm", "Give the drops twice daily.", "Give the drops every 6 hours.", "contradicted"),
+    (
+        "hours that divide a day, as times a day",
+        "Give the drops twice daily.",
+        "Give the drops every 12 hours.",
+        "grounded",
+    ),
+    (
+        "hours that divide a day, another rhythm",
+        "Give the drops twice daily.",
+        "Give the drops every 6 hours.",
+        "contradicted",
+    ),
     ("a duration with a half", "The hike takes two and a half hours.", "The hike takes 150 minutes.", "grounded"),
-    ("a duration with a half, another length", "The hike takes an hour and a half.", "The hike takes 150 minutes.", "contradicted"),
+    (
+        "a duration with a half, another length",
+        "The hike takes an hour and a half.",
+        "The hike takes 150 minutes.",
+        "contradicted",
+    ),
     ("a duration in other units", "The lease runs three years.", "The lease runs 36 months.", "grounded"),
     ("a mass across systems", "The crate weighs 450 kg.", "The crate weighs 1,000 lb.", "grounded"),
     ("a mass across systems, another figure", "The crate weighs 300 kg.", "The crate weighs 1,000 lb.", "contradicted"),
     ("a volume across systems", "The drum holds 76 litres.", "The drum holds 20 gallons.", "grounded"),
     ("a dose in other units", "Each capsule holds 0.5 g.", "Each capsule holds 500 mg.", "grounded"),
-    ("an ordinal before a period is no share", "Profit fell in the third quarter of 2021.", "Profit fell in the third quarter of 2021.",
-     "grounded"),
+    (
+        "an ordinal before a period is no share",
+        "Profit fell in the third quarter of 2021.",
+        "Profit fell in the third quarter of 2021.",
+        "grounded",
+    ),
 ]
 
 
@@ -177,12 +336,25 @@ def test_paraphrases_of_quantities(nlp, kind, answer, source, verdict):
 
 # (form, answer, source, verdict): labelled bullets with a change over a period
 BULLETS = [
-    ("a wrong change in a labelled bullet", "- **Bookings:** $3.1B (+15% YoY)", "Bookings were $3.1 billion, up 6% year over year.",
-     "contradicted"),
-    ("a right change in a labelled bullet", "- **Bookings:** $3.1B (+6% YoY)", "Bookings were $3.1 billion, up 6% year over year.",
-     "grounded"),
+    (
+        "a wrong change in a labelled bullet",
+        "- **Bookings:** $3.1B (+15% YoY)",
+        "Bookings were $3.1 billion, up 6% year over year.",
+        "contradicted",
+    ),
+    (
+        "a right change in a labelled bullet",
+        "- **Bookings:** $3.1B (+6% YoY)",
+        "Bookings were $3.1 billion, up 6% year over year.",
+        "grounded",
+    ),
     ("another period of comparison", "Bookings rose 6% y/y.", "Bookings rose 6% quarter over quarter.", "unverified"),
-    ("the abbreviation at the end of the text", "Bookings rose 6% QoQ", "Bookings rose 6% quarter-on-quarter.", "grounded"),
+    (
+        "the abbreviation at the end of the text",
+        "Bookings rose 6% QoQ",
+        "Bookings rose 6% quarter-on-quarter.",
+        "grounded",
+    ),
 ]
 
 
@@ -193,8 +365,10 @@ def test_labelled_bullets(nlp, form, answer, source, verdict):
 
 
 def test_emphasis_marks_are_not_missing_words(nlp):
-    """"**Label:**" leaves no "*" or ":*" among the words the evidence lacks."""
-    claim = sourced_nlp.check("- **Bookings:** rose 6% in spring", ["Bookings rose 6% in spring."], nlp=nlp).to_dict()["claims"][0]
+    """ "**Label:**" leaves no "*" or ":*" among the words the evidence lacks."""
+    claim = sourced_nlp.check("- **Bookings:** rose 6% in spring", ["Bookings rose 6% in spring."], nlp=nlp).to_dict()[
+        "claims"
+    ][0]
     assert claim["verdict"] == "grounded"
     assert not [w["word"] for w in claim.get("alignment") or () if w["how"] == "unaligned"]
 
@@ -202,14 +376,17 @@ def test_emphasis_marks_are_not_missing_words(nlp):
 def test_a_step_that_states_the_claims_measure_stands_against_another_step(nlp):
     """A passage that states the claim's measure of the claim's own verb keeps another step's
     measure from contradicting it, however few of the claim's other words it holds."""
-    source = ("Spread the paste on the tiles and let it set for half an hour. 2  Finally, wipe the grout and polish the tiles "
-              "as usual. 3  Brush a mixture of two cups of sealer and water on the tiles. 4  Let it set for 10 to 15 minutes.")
-    claim = sourced_nlp.check("Let it set for half an hour before wiping the grout and polishing the tiles as usual.", [source],
-                              nlp=nlp).to_dict()["claims"][0]
+    source = (
+        "Spread the paste on the tiles and let it set for half an hour. 2  Finally, wipe the grout and polish the tiles "
+        "as usual. 3  Brush a mixture of two cups of sealer and water on the tiles. 4  Let it set for 10 to 15 minutes."
+    )
+    claim = sourced_nlp.check(
+        "Let it set for half an hour before wiping the grout and polishing the tiles as usual.", [source], nlp=nlp
+    ).to_dict()["claims"][0]
     assert claim["verdict"] != "contradicted", claim["reason"]
 
 
 def test_a_count_in_words_is_no_conversion(nlp):
-    """"two days" for "2 days" is one unit: the reason names no conversion."""
+    """ "two days" for "2 days" is one unit: the reason names no conversion."""
     claim = sourced_nlp.check("Delivery takes two days.", ["Delivery takes 2 days."], nlp=nlp).to_dict()["claims"][0]
     assert (claim["verdict"], claim["reason"]) == ("grounded", "stated in the source")

@@ -29,12 +29,20 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PYTHONDONTWRITEB
 
 def _sourced_with_limit(limit: int, *args, cwd) -> subprocess.CompletedProcess:
     """``sourced ARGS`` in a process that cannot write a file past ``limit`` bytes."""
+
     def start():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails with EFBIG instead of killing
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    return subprocess.run([sys.executable, "-m", "sourced_nlp.cli", *map(str, args)], cwd=cwd, env=ENV,
-                          capture_output=True, text=True, timeout=300, preexec_fn=start)
+    return subprocess.run(
+        [sys.executable, "-m", "sourced_nlp.cli", *map(str, args)],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=start,
+    )
 
 
 def _left(folder) -> list[str]:
@@ -50,7 +58,9 @@ def test_a_report_that_cannot_be_written_whole_leaves_the_old_file_or_none(tmp_p
     proc = _sourced_with_limit(200, "check", ANSWER, SOURCE, "--format", "json", "-o", out, cwd=tmp_path)
     kept = f"{out} is as it was" if old is not None else f"no {out} was made"
     assert (proc.returncode, proc.stderr) == (
-        2, f"error: cannot write {out}: File too large (nothing was written: {kept})\n"), proc.stderr
+        2,
+        f"error: cannot write {out}: File too large (nothing was written: {kept})\n",
+    ), proc.stderr
     assert _left(tmp_path) == (["report.json"] if old is not None else [])  # no temporary file either
     if old is not None:
         assert out.read_text() == old
@@ -73,11 +83,14 @@ def test_an_audit_record_cut_off_by_a_full_disk_is_taken_back(tmp_path, run_cli)
     assert code == 1, err
     before, head = log.read_bytes(), (tmp_path / "audit.jsonl.head").read_bytes()
     # room for the report and part of a second record: the record is cut off half-way
-    proc = _sourced_with_limit(len(before) + 300, "check", ANSWER, SOURCE, "--audit", log, "-o", tmp_path / "r.txt",
-                               cwd=tmp_path)
+    proc = _sourced_with_limit(
+        len(before) + 300, "check", ANSWER, SOURCE, "--audit", log, "-o", tmp_path / "r.txt", cwd=tmp_path
+    )
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.splitlines()[-1] == (f"error: cannot write audit log {log}: File too large (nothing was "
-                                            f"appended: the log and {log}.head are as they were)")
+    assert proc.stderr.splitlines()[-1] == (
+        f"error: cannot write audit log {log}: File too large (nothing was "
+        f"appended: the log and {log}.head are as they were)"
+    )
     assert (log.read_bytes(), (tmp_path / "audit.jsonl.head").read_bytes()) == (before, head)
     assert _left(tmp_path) == ["audit.jsonl", "audit.jsonl.head", "r.txt"]
     assert audit.verify(str(log))[0] == 0
@@ -118,8 +131,10 @@ def test_an_audit_head_that_cannot_be_written_takes_its_record_back(tmp_path, ru
     code, _, err = run_cli("check", ANSWER, SOURCE, "--audit", log, "-o", tmp_path / "r.txt")
     monkeypatch.undo()
     assert code == 2
-    assert err.splitlines()[-1] == (f"error: cannot write audit log {log}: No space left on device (nothing was "
-                                    f"appended: the log and {log}.head are as they were)")
+    assert err.splitlines()[-1] == (
+        f"error: cannot write audit log {log}: No space left on device (nothing was "
+        f"appended: the log and {log}.head are as they were)"
+    )
     assert (log.read_bytes(), (tmp_path / "audit.jsonl.head").read_bytes()) == (before, head)
     assert _left(tmp_path) == ["audit.jsonl", "audit.jsonl.head", "r.txt"]  # no audit.jsonl.head.NNN.tmp
     assert run_cli("audit", "verify", log)[1].startswith("intact: 1 records")

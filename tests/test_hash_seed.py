@@ -73,4 +73,6 @@ def test_verdicts_do_not_depend_on_the_hash_seed():
     n_claims = sum(len(json.loads(line)["claims"]) for line in outs[0].decode().splitlines())
     assert n_claims >= 200
     for seed, out in zip("123", outs[1:]):
-        assert out == outs[0], f"PYTHONHASHSEED={seed} gives other verdicts (or numbers behind them) than PYTHONHASHSEED=0"
+        assert out == outs[0], (
+            f"PYTHONHASHSEED={seed} gives other verdicts (or numbers behind them) than PYTHONHASHSEED=0"
+        )

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import invoke_cli_proc
-
 import sourced_nlp
-from sourced_nlp.report.html import COLORS, MARKS, TINTS, displacy_options, emphasise
+from conftest import invoke_cli_proc
 from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped
+from sourced_nlp.report.html import COLORS, MARKS, TINTS, displacy_options, emphasise
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -25,20 +24,33 @@ def make_report() -> Report:
         answer=answer,
         claims=[
             ClaimResult(
-                text="Revenue rose 12%.", start=19, end=36, verdict="contradicted",
-                reason="the source gives another value for revenue growth", support=0.1,
+                text="Revenue rose 12%.",
+                start=19,
+                end=36,
+                verdict="contradicted",
+                reason="the source gives another value for revenue growth",
+                support=0.1,
                 evidence=[Evidence("source.txt", 40, 62, "Revenue rose 8% to $2.4B")],
-                differs=[{"claim": "12%", "source": "8%", "kind": "quantity"}], rule="contradicted.value",
+                differs=[{"claim": "12%", "source": "8%", "kind": "quantity"}],
+                rule="contradicted.value",
             ),
             ClaimResult(
-                text="Net income was $310 million.", start=37, end=65, verdict="grounded",
-                reason="all anchors found", support=0.93,
+                text="Net income was $310 million.",
+                start=37,
+                end=65,
+                verdict="grounded",
+                reason="all anchors found",
+                support=0.93,
                 evidence=[Evidence("source.txt", 63, 90, "Net income was $310 million")],
                 rule="grounded.passage",
             ),
             ClaimResult(
-                text="It has 5 offices.", start=66, end=83, verdict="unverified",
-                reason="no passage mentions offices", support=0.0,
+                text="It has 5 offices.",
+                start=66,
+                end=83,
+                verdict="unverified",
+                reason="no passage mentions offices",
+                support=0.0,
             ),
         ],
         skipped=[Skipped("Here is a summary:", 0, 18, "preamble")],
@@ -137,7 +149,11 @@ def test_html_escapes_user_text_and_is_self_contained():
         answer=evil + " Done.",
         claims=[
             ClaimResult(
-                text=evil, start=0, end=len(evil), verdict="unverified", reason=evil,
+                text=evil,
+                start=0,
+                end=len(evil),
+                verdict="unverified",
+                reason=evil,
                 evidence=[Evidence('"><script>', 0, 5, evil)],
             )
         ],
@@ -149,8 +165,21 @@ def test_html_escapes_user_text_and_is_self_contained():
         assert "<b>" not in markup
         assert "&lt;script&gt;" in markup
         tags = parse(markup).tags
-        assert {t for t, _ in tags} <= {"html", "head", "meta", "title", "body", "div", "span", "mark",
-                                        "sup", "strong", "em", "ol", "li"}
+        assert {t for t, _ in tags} <= {
+            "html",
+            "head",
+            "meta",
+            "title",
+            "body",
+            "div",
+            "span",
+            "mark",
+            "sup",
+            "strong",
+            "em",
+            "ol",
+            "li",
+        }
         # Nothing is fetched: no attribute points anywhere, no event handlers.
         for _, attrs in tags:
             assert not {"src", "href", "onerror", "onload"} & set(attrs)
@@ -216,8 +245,20 @@ def test_frame_one_row_per_claim():
     pd = pytest.importorskip("pandas")
     df = make_report().to_frame()
     assert list(df.columns) == [
-        "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
-        "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence", "rule",
+        "claim",
+        "text",
+        "start",
+        "end",
+        "verdict",
+        "support",
+        "reason",
+        "differs",
+        "evidence_source",
+        "evidence_start",
+        "evidence_end",
+        "evidence_text",
+        "n_evidence",
+        "rule",
         "rule_precision",
     ]
     assert len(df) == 3
@@ -226,7 +267,9 @@ def test_frame_one_row_per_claim():
     assert list(df["verdict"].cat.categories) == list(VERDICTS)
     assert df.loc[0, "differs"] == "12% ≠ 8%"
     assert (df.loc[0, "evidence_source"], df.loc[0, "evidence_start"], df.loc[0, "evidence_end"]) == (
-        "source.txt", 40, 62,
+        "source.txt",
+        40,
+        62,
     )
     assert pd.isna(df.loc[2, "evidence_start"]) and df.loc[2, "n_evidence"] == 0
     assert list(df["start"]) == [19, 37, 66]
@@ -260,8 +303,9 @@ def _sourced(*args, cwd=None):
 
 def test_cli_html_output_file(tmp_path):
     out = tmp_path / "report.html"
-    r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"),
-                 "--format", "html", "-o", str(out))
+    r = _sourced(
+        "check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "--format", "html", "-o", str(out)
+    )
     assert r.returncode == 1, r.stderr  # the example has a contradicted claim
     assert r.stdout == "" and "Traceback" not in r.stderr
     page = out.read_text(encoding="utf8")
@@ -275,8 +319,9 @@ def test_cli_html_stdout_and_output_for_other_formats(tmp_path):
     r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "-f", "html")
     assert r.returncode == 1 and r.stdout.startswith("<!DOCTYPE html>")
     out = tmp_path / "report.json"
-    r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "-f", "json",
-                 "--output", str(out))
+    r = _sourced(
+        "check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "-f", "json", "--output", str(out)
+    )
     assert r.returncode == 1 and r.stdout == ""
     assert Report.from_dict(__import__("json").loads(out.read_text(encoding="utf8"))).counts["contradicted"] >= 1
     txt = tmp_path / "report.txt"
@@ -287,8 +332,15 @@ def test_cli_html_stdout_and_output_for_other_formats(tmp_path):
 
 
 def test_cli_output_to_missing_directory_is_input_error(tmp_path):
-    r = _sourced("check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "-f", "html",
-                 "-o", str(tmp_path / "nope" / "report.html"))
+    r = _sourced(
+        "check",
+        str(EXAMPLES / "answer.txt"),
+        str(EXAMPLES / "source.txt"),
+        "-f",
+        "html",
+        "-o",
+        str(tmp_path / "nope" / "report.html"),
+    )
     assert r.returncode == 2
     assert r.stderr.startswith("error:") and "Traceback" not in r.stderr
 
@@ -329,8 +381,9 @@ def test_html_of_a_report_with_findings_shows_score_coverage_and_findings():
 
 def test_cli_cite_html_shows_what_the_text_view_shows(tmp_path, run_cli):
     answer = tmp_path / "ans.md"
-    answer.write_text("Contoso revenue rose 8% in 2023 [1]. It has 12 offices [7]. The CEO is Ann Lee.",
-                      encoding="utf8")
+    answer.write_text(
+        "Contoso revenue rose 8% in 2023 [1]. It has 12 offices [7]. The CEO is Ann Lee.", encoding="utf8"
+    )
     source = tmp_path / "q3.txt"
     source.write_text("Contoso revenue rose 8% to $2.4 billion in 2023.", encoding="utf8")
     code, out, _ = run_cli("cite", str(answer), str(source))
@@ -363,21 +416,26 @@ def md_claim(answer: str, text: str, verdict: str) -> ClaimResult:
 
 
 def md_report(answer: str = MD_ANSWER, *claims: tuple[str, str]) -> Report:
-    claims = claims or (("The **revenue** rose 12% in 2023.", "contradicted"),
-                        ("Net income was $310 million.", "grounded"), ("It has *five* offices.", "unverified"))
+    claims = claims or (
+        ("The **revenue** rose 12% in 2023.", "contradicted"),
+        ("Net income was $310 million.", "grounded"),
+        ("It has *five* offices.", "unverified"),
+    )
     return Report(answer=answer, claims=[md_claim(answer, t, v) for t, v in claims])
 
 
 def answer_div(markup: str) -> str:
     start = markup.index('<div class="sourced-answer')
-    return markup[start:markup.index('<ol class="sourced-claims"', start)]
+    return markup[start : markup.index('<ol class="sourced-claims"', start)]
 
 
 def marked(markup: str) -> list[tuple[str, str]]:
     """``(verdict, text)`` of each <mark> piece of the answer, its number (``✘1``) left out."""
     div = re.sub(r"<sup[^>]*>.*?</sup>", "", answer_div(markup))
-    return [(v, html.unescape(re.sub(r"<[^>]+>", "", inner)))
-            for v, inner in re.findall(r'<mark class="sourced-claim sourced-(\w+)"[^>]*>(.*?)</mark>', div, re.S)]
+    return [
+        (v, html.unescape(re.sub(r"<[^>]+>", "", inner)))
+        for v, inner in re.findall(r'<mark class="sourced-claim sourced-(\w+)"[^>]*>(.*?)</mark>', div, re.S)
+    ]
 
 
 def test_markdown_answer_renders_headings_bold_lists_and_tables():
@@ -397,12 +455,18 @@ def test_markdown_answer_renders_headings_bold_lists_and_tables():
 
 def test_markdown_answer_keeps_each_highlight_on_its_words():
     markup = md_report().to_html()
-    assert marked(markup) == [("contradicted", "The revenue rose 12% in 2023."),
-                              ("grounded", "Net income was $310 million."), ("unverified", "It has five offices.")]
+    assert marked(markup) == [
+        ("contradicted", "The revenue rose 12% in 2023."),
+        ("grounded", "Net income was $310 million."),
+        ("unverified", "It has five offices."),
+    ]
     div = answer_div(markup)
     # the bold word is inside the highlight, the claim's number after its last word
-    assert re.search(r'<mark class="sourced-claim sourced-contradicted"[^>]*>The <strong[^>]*>revenue</strong> '
-                     r'rose 12% in 2023\.<sup[^>]*>✘1</sup></mark>', div)
+    assert re.search(
+        r'<mark class="sourced-claim sourced-contradicted"[^>]*>The <strong[^>]*>revenue</strong> '
+        r"rose 12% in 2023\.<sup[^>]*>✘1</sup></mark>",
+        div,
+    )
     assert re.search(r"offices\.<sup[^>]*>\?3</sup></mark></li>", div)
 
 
@@ -414,8 +478,12 @@ def test_markdown_highlight_cut_where_an_element_closes_and_across_blocks():
     across = md_report(answer, ("in May.\n\nThey fell", "grounded"), ("1 | 2", "unverified"))
     markup = across.to_html()
     parse(markup)
-    assert marked(markup) == [("grounded", "in May."), ("grounded", "They fell"), ("unverified", "1"),
-                              ("unverified", "2")]
+    assert marked(markup) == [
+        ("grounded", "in May."),
+        ("grounded", "They fell"),
+        ("unverified", "1"),
+        ("unverified", "2"),
+    ]
     # one number per claim, after its last piece
     assert answer_div(markup).count("✔1") == 1 and answer_div(markup).count("?2") == 1
     assert re.search(r"They fell<sup[^>]*>✔1</sup></mark> in June", answer_div(markup))
@@ -426,15 +494,19 @@ def test_plain_answer_renders_as_before():
     div = answer_div(report.to_html())
     assert div.startswith('<div class="sourced-answer" style="white-space:pre-wrap;')
     assert "<p" not in div and "sourced-markdown" not in div
-    two = Report(answer="First line.\nSecond line,\n\nand a 2nd paragraph & more.",
-                 claims=[ClaimResult(text="Second line,", start=12, end=24, verdict="grounded")])
+    two = Report(
+        answer="First line.\nSecond line,\n\nand a 2nd paragraph & more.",
+        claims=[ClaimResult(text="Second line,", start=12, end=24, verdict="grounded")],
+    )
     div = answer_div(two.to_html())
     assert "<p" not in div and "First line.\n<mark" in div and "\n\nand a 2nd paragraph &amp; more." in div
 
 
 def test_markdown_answer_escapes_raw_html_and_fetches_nothing():
-    answer = ('## Note\n\n<script>alert("x")</script>\n\n- <img src=x onerror=alert(1)> **bold**\n'
-              '- [click](javascript:alert(1)) and ![pic](http://example.com/p.png)\n')
+    answer = (
+        '## Note\n\n<script>alert("x")</script>\n\n- <img src=x onerror=alert(1)> **bold**\n'
+        "- [click](javascript:alert(1)) and ![pic](http://example.com/p.png)\n"
+    )
     report = md_report(answer, ("<script>alert", "unverified"))
     markup = report.to_html()
     p = parse(markup)
@@ -445,14 +517,15 @@ def test_markdown_answer_escapes_raw_html_and_fetches_nothing():
         assert not {"src", "onerror", "onload"} & set(attrs)
         assert "javascript:" not in attrs.get("href", "")
     assert "http://example.com" not in markup  # the image shows its alt text
-    assert marked(markup) == [("unverified", '<script>alert')]
+    assert marked(markup) == [("unverified", "<script>alert")]
 
 
 def test_markdown_link_keeps_its_text_and_the_highlight_skips_its_url():
     answer = "See [the report](http://x.org/revenue-rose) and `code`: revenue rose 8%.\n\n1. Done.\n"
     markup = md_report(answer, ("revenue rose 8%.", "grounded")).to_html()
     parse(markup)
-    assert re.search(r'<a href="http://x\.org/revenue-rose" rel="noopener noreferrer nofollow"[^>]*>the report</a>',
-                     markup)
+    assert re.search(
+        r'<a href="http://x\.org/revenue-rose" rel="noopener noreferrer nofollow"[^>]*>the report</a>', markup
+    )
     assert marked(markup) == [("grounded", "revenue rose 8%.")]
     assert re.search(r"<code[^>]*>code</code>", answer_div(markup))

@@ -52,6 +52,7 @@ def _run_block(code: str) -> tuple[dict, str]:
 
 # ------------------------------------------------------------------ the page, as written
 
+
 def test_the_page_has_one_block_a_library_at_least():
     blocks = _blocks()
     assert len(blocks) == 3
@@ -89,35 +90,45 @@ def test_the_printed_outputs_on_the_page_are_those_of_the_examples():
     _llama(), _langchain()
     for code in _blocks():
         _, out = _run_block(code)
-        said = [m for line in code.splitlines()
-                for m in re.findall(r"print\(.*\)  # (.*)$", line)]
-        said += [line.strip()[2:] for line in code.splitlines()
-                 if line.strip().startswith("# ") and not line.strip().startswith("# your")]
+        said = [m for line in code.splitlines() for m in re.findall(r"print\(.*\)  # (.*)$", line)]
+        said += [
+            line.strip()[2:]
+            for line in code.splitlines()
+            if line.strip().startswith("# ") and not line.strip().startswith("# your")
+        ]
         assert [s for s in said if s not in out] == []
 
 
 # ------------------------------------------------------------------ importing
 
+
 def test_importing_the_package_imports_neither_library():
-    code = ("import sys, sourced_nlp.integrations, sourced_nlp; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('llama_index', 'langchain_core', 'spacy')))")
+    code = (
+        "import sys, sourced_nlp.integrations, sourced_nlp; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('llama_index', 'langchain_core', 'spacy')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("module, package, extra", [("llamaindex", "llama_index", "llamaindex"),
-                                                    ("langchain", "langchain_core", "langchain")])
+@pytest.mark.parametrize(
+    "module, package, extra",
+    [("llamaindex", "llama_index", "llamaindex"), ("langchain", "langchain_core", "langchain")],
+)
 def test_a_missing_library_is_an_import_error_naming_the_extra(module, package, extra):
-    code = (f"import sys; sys.modules[{package!r}] = None\n"  # as if not installed
-            f"try:\n    import sourced_nlp.integrations.{module}\n"
-            f"except ImportError as err:\n    print(err)\n")
+    code = (
+        f"import sys; sys.modules[{package!r}] = None\n"  # as if not installed
+        f"try:\n    import sourced_nlp.integrations.{module}\n"
+        f"except ImportError as err:\n    print(err)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert f"pip install 'sourced-nlp[{extra}]'" in out.stdout
 
 
 # ------------------------------------------------------------------ LlamaIndex
+
 
 def test_the_evaluator_is_a_llamaindex_evaluator(nlp):
     li = _llama()
@@ -166,8 +177,9 @@ def test_no_claim_has_no_score(nlp):
     li = _llama()
     result = li.SourcedEvaluator(nlp=nlp).evaluate(response="Sure! Here is the answer:", contexts=[SOURCE])
     assert (result.passing, result.score, result.feedback) == (True, None, "no claim to check")
-    strict = li.SourcedEvaluator(nlp=nlp, fail_on="unverified").evaluate(response="Sure! Here is the answer:",
-                                                                        contexts=[SOURCE])
+    strict = li.SourcedEvaluator(nlp=nlp, fail_on="unverified").evaluate(
+        response="Sure! Here is the answer:", contexts=[SOURCE]
+    )
     assert strict.passing is False
 
 
@@ -177,9 +189,11 @@ def test_nodes_and_node_with_score_name_the_evidence(nlp):
     from llama_index.core.schema import NodeWithScore, TextNode
 
     evaluator = li.SourcedEvaluator(nlp=nlp)
-    for contexts in ([TextNode(text=SOURCE, id_="guide")],
-                     [NodeWithScore(node=TextNode(text=SOURCE, id_="guide"), score=0.5)],
-                     [Document(text=SOURCE, id_="guide")]):
+    for contexts in (
+        [TextNode(text=SOURCE, id_="guide")],
+        [NodeWithScore(node=TextNode(text=SOURCE, id_="guide"), score=0.5)],
+        [Document(text=SOURCE, id_="guide")],
+    ):
         result = evaluator.evaluate(response="It has 40 rooms.", contexts=contexts)
         assert result.passing is False and result.contexts == [SOURCE]
         assert result.report["claims"][0]["evidence"][0]["source"] == "guide"
@@ -225,6 +239,7 @@ def test_the_pipeline_is_loaded_once_on_first_use(monkeypatch, nlp):
 
 # ------------------------------------------------------------------ LangChain
 
+
 def test_the_runnable_returns_the_report(nlp):
     lc = _langchain()
     from langchain_core.runnables import Runnable
@@ -250,8 +265,11 @@ def test_the_runnable_in_a_chain(nlp):
     assert report["counts"]["contradicted"] == 1 and report["claims"][0]["evidence"][0]["source"] == "guide"
     # prompt | ... | runnable: the answer as a chat model's message
     prompt = PromptTemplate.from_template("{question}")
-    chain = (prompt | RunnableLambda(lambda p: {"answer": AIMessage(content="It has 30 rooms."), "documents": docs})
-             | lc.SourcedCheck(nlp=nlp, raise_on_fail=True))
+    chain = (
+        prompt
+        | RunnableLambda(lambda p: {"answer": AIMessage(content="It has 30 rooms."), "documents": docs})
+        | lc.SourcedCheck(nlp=nlp, raise_on_fail=True)
+    )
     assert chain.invoke({"question": "How big is it?"})["counts"]["grounded"] == 1
     assert asyncio.run(chain.ainvoke({"question": "x"}))["counts"]["grounded"] == 1
     assert [r["counts"]["grounded"] for r in chain.batch([{"question": "x"}] * 3)] == [1, 1, 1]
@@ -262,7 +280,8 @@ def test_raise_on_fail_guards_a_chain(nlp):
     from langchain_core.runnables import RunnableLambda
 
     guarded = RunnableLambda(lambda q: {"answer": MIXED, "documents": [SOURCE]}) | lc.SourcedCheck(
-        nlp=nlp, raise_on_fail=True)
+        nlp=nlp, raise_on_fail=True
+    )
     with pytest.raises(NotGroundedError) as err:
         guarded.invoke("q")
     assert str(err.value).splitlines() == [

@@ -48,17 +48,27 @@ def _run(when: str, *, ignored: bool = False) -> subprocess.CompletedProcess:
         if ignored:  # as a script's background job starts
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    return subprocess.run([sys.executable, "-c", _AT_IMPORT, when, *ARGS], cwd=ROOT, env=ENV, capture_output=True,
-                          text=True, timeout=300, preexec_fn=start)
+    return subprocess.run(
+        [sys.executable, "-c", _AT_IMPORT, when, *ARGS],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=start,
+    )
 
 
 @pytest.mark.process
-@pytest.mark.parametrize("when", [
-    "sourced_nlp.cli._main",     # the first import after the entry point's first instruction
-    "typer",                     # the command line is being imported (a traceback on c788cc9)
-    "spacy",                     # the pipeline is being loaded (exit 130, silent, on c788cc9)
-    "sourced_nlp.verdict.verifier",  # a component of the pipeline is being read
-])
+@pytest.mark.parametrize(
+    "when",
+    [
+        "sourced_nlp.cli._main",  # the first import after the entry point's first instruction
+        "typer",  # the command line is being imported (a traceback on c788cc9)
+        "spacy",  # the pipeline is being loaded (exit 130, silent, on c788cc9)
+        "sourced_nlp.verdict.verifier",  # a component of the pipeline is being read
+    ],
+)
 def test_ctrl_c_at_any_moment_is_exit_130_and_one_line(when):
     proc = _run(when)
     assert (proc.returncode, proc.stderr) == (130, "interrupted by SIGINT\n"), proc.stderr[-3000:]

@@ -35,20 +35,43 @@ def test_a_declared_backend_is_a_judge_of_the_command_line(tmp_path):
     answer.write_text("The museum opened in 1902. It has a rooftop garden with olive trees.\n", encoding="utf-8")
     source = tmp_path / "source.txt"
     source.write_text("The museum opened in 1902. It has a rooftop garden with olive trees.\n", encoding="utf-8")
-    run = ("import sys; sys.path.insert(0, sys.argv.pop(1)); import verbatim_backend; "
-           "from sourced_nlp.cli import main; main()")
-    help_ = subprocess.run([sys.executable, "-c", run, str(tmp_path), "check", "--help"],
-                           capture_output=True, text=True, timeout=300)
+    run = (
+        "import sys; sys.path.insert(0, sys.argv.pop(1)); import verbatim_backend; "
+        "from sourced_nlp.cli import main; main()"
+    )
+    help_ = subprocess.run(
+        [sys.executable, "-c", run, str(tmp_path), "check", "--help"], capture_output=True, text=True, timeout=300
+    )
     assert "anthropic, openai, replay, callable or verbatim" in " ".join(help_.stdout.split())
-    proc = subprocess.run([sys.executable, "-c", run, str(tmp_path), "check", str(answer), str(source),
-                           "--judge", "verbatim", "--no-meaning", "-f", "json"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            run,
+            str(tmp_path),
+            "check",
+            str(answer),
+            str(source),
+            "--judge",
+            "verbatim",
+            "--no-meaning",
+            "-f",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     import json
 
     report = json.loads(proc.stdout)
     assert report["counts"]["contradicted"] == 0
-    unknown = subprocess.run([sys.executable, "-c", run, str(tmp_path), "check", str(answer), str(source),
-                              "--judge", "nosuch"], capture_output=True, text=True, timeout=300)
+    unknown = subprocess.run(
+        [sys.executable, "-c", run, str(tmp_path), "check", str(answer), str(source), "--judge", "nosuch"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert unknown.returncode == 2
     assert "choose one of anthropic, openai, replay, callable, verbatim" in unknown.stderr

@@ -37,8 +37,10 @@ def _best_sentence(claim: str, sources: dict[str, str]) -> tuple[str, str]:
     sys.path.insert(0, str(ROOT / "bench"))
     from make_gold import sentences
 
-    best = max(((sid, text[s:e]) for sid, text in sources.items() for s, e in sentences(text)),
-               key=lambda x: fuzz.token_set_ratio(claim, x[1]))
+    best = max(
+        ((sid, text[s:e]) for sid, text in sources.items() for s, e in sentences(text)),
+        key=lambda x: fuzz.token_set_ratio(claim, x[1]),
+    )
     return best
 
 
@@ -79,7 +81,9 @@ def test_replay_turns_undecided_claims_into_judged_verdicts_with_verified_quotes
     answers = []
     for c in undecided:
         sid, quote = _best_sentence(c["text"], sources)
-        answers.append({"claim": c["text"], "verdict": "grounded", "source": sid, "quote": quote, "reason": "paraphrase"})
+        answers.append(
+            {"claim": c["text"], "verdict": "grounded", "source": sid, "quote": quote, "reason": "paraphrase"}
+        )
     after = _judged(folder, args, answers)
     assert len(after["claims"]) == len(before["claims"])
     unsourced = {f["claim"] for f in before["findings"] if f["kind"] in ("fabricated-number", "fabricated-quote")}
@@ -95,7 +99,7 @@ def test_replay_turns_undecided_claims_into_judged_verdicts_with_verified_quotes
         assert new["verdict"] == "grounded" and new["rule"] == "grounded.judge"
         j = new["judge"]
         assert (j["backend"], j["prompt_version"], j["status"]) == ("replay", "judge-v1", "accepted")
-        assert sources[j["source"]][j["start"]:j["end"]] == j["quote"]  # the quote is in the named source
+        assert sources[j["source"]][j["start"] : j["end"]] == j["quote"]  # the quote is in the named source
         assert new["evidence"] == [{"source": j["source"], "start": j["start"], "end": j["end"], "text": j["quote"]}]
     assert judged >= 4 and after["counts"]["unverified"] == len(unsourced)
     assert {f["claim"] for f in after["findings"] if f["kind"] == "unsupported-claim"} == unsourced
@@ -108,10 +112,15 @@ def test_bad_replies_leave_claims_unverified_with_the_reason(record):
     sid, quote = _best_sentence(undecided[1]["text"], sources)
     other = next(i for i in ids if i != sid)
     kinds = [
-        ({"verdict": "grounded", "source": ids[0], "quote": "a sentence that appears in no source at all"},
-         "judge's grounded discarded: the quote is in no source"),
+        (
+            {"verdict": "grounded", "source": ids[0], "quote": "a sentence that appears in no source at all"},
+            "judge's grounded discarded: the quote is in no source",
+        ),
         ({"verdict": "grounded", "source": other, "quote": quote}, f"the quote is not in {other} (it is in {sid})"),
-        ({"reply": '{"judgments": [{"claim": 0, "verdict": "grounded", "source": '}, "unparsable reply: the reply is not JSON"),
+        (
+            {"reply": '{"judgments": [{"claim": 0, "verdict": "grounded", "source": '},
+            "unparsable reply: the reply is not JSON",
+        ),
         ({"refusal": "I can't help with that."}, "the judge refused: I can't help with that."),
         ({"error": "timeout"}, "the judge timed out"),
     ]
@@ -140,27 +149,41 @@ def test_anthropic_without_a_key_stops_before_any_work(tmp_path):
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "ANTHROPIC_API_KEY" in done.stderr
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--judge", "oracle"], "error: unknown judge 'oracle': choose one of anthropic, openai, replay, callable"),
-    (["--judge", "replay"], "error: --judge replay needs --judge-file FILE"),
-    (["--judge", "replay", "--judge-file", "nope.jsonl"], "(no such file: nope.jsonl)"),
-    (["--judge-file", "nope.jsonl"], "error: --judge-file and --judge-record need --judge NAME"),
-    (["--judge", "callable"], 'error: --judge callable needs --judge-model "MODULE:FUNCTION"'),
-    # --judge-model of callable, bad: one line, exit 2, never a traceback (cli-trial N3-55, N3-56)
-    (["--judge", "callable", "--judge-model", "./nojudge.py:ask"],
-     "error: --judge-model: judge function './nojudge.py:ask' cannot be imported: judge function module file not "
-     "found: ./nojudge.py"),
-    (["--judge", "callable", "--judge-model", "myjudge:nope"],
-     "error: --judge-model: judge function 'myjudge:nope' cannot be imported: myjudge has no attribute 'nope'"),
-    (["--judge", "callable", "--judge-model", "./myjudge.py:nope"], "./myjudge.py has no attribute 'nope'"),
-    (["--judge", "callable", "--judge-model", "myjudge:NOT_CALLABLE"], "judge function 'myjudge:NOT_CALLABLE' is not callable"),
-    (["--judge", "callable", "--judge-model", "brokenjudge:ask"],
-     "error: --judge-model: judge function 'brokenjudge:ask' cannot be imported: ModuleNotFoundError: No module "
-     "named 'no_such_module_here'"),
-    (["--judge", "callable", "--judge-model", "./syntaxjudge.py:ask"],
-     "cannot be imported: SyntaxError: "),
-    (["--judge", "callable", "--judge-model", "myjudge"], 'error: --judge-model: judge function must be "MODULE:FUNCTION"'),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--judge", "oracle"], "error: unknown judge 'oracle': choose one of anthropic, openai, replay, callable"),
+        (["--judge", "replay"], "error: --judge replay needs --judge-file FILE"),
+        (["--judge", "replay", "--judge-file", "nope.jsonl"], "(no such file: nope.jsonl)"),
+        (["--judge-file", "nope.jsonl"], "error: --judge-file and --judge-record need --judge NAME"),
+        (["--judge", "callable"], 'error: --judge callable needs --judge-model "MODULE:FUNCTION"'),
+        # --judge-model of callable, bad: one line, exit 2, never a traceback (cli-trial N3-55, N3-56)
+        (
+            ["--judge", "callable", "--judge-model", "./nojudge.py:ask"],
+            "error: --judge-model: judge function './nojudge.py:ask' cannot be imported: judge function module file not "
+            "found: ./nojudge.py",
+        ),
+        (
+            ["--judge", "callable", "--judge-model", "myjudge:nope"],
+            "error: --judge-model: judge function 'myjudge:nope' cannot be imported: myjudge has no attribute 'nope'",
+        ),
+        (["--judge", "callable", "--judge-model", "./myjudge.py:nope"], "./myjudge.py has no attribute 'nope'"),
+        (
+            ["--judge", "callable", "--judge-model", "myjudge:NOT_CALLABLE"],
+            "judge function 'myjudge:NOT_CALLABLE' is not callable",
+        ),
+        (
+            ["--judge", "callable", "--judge-model", "brokenjudge:ask"],
+            "error: --judge-model: judge function 'brokenjudge:ask' cannot be imported: ModuleNotFoundError: No module "
+            "named 'no_such_module_here'",
+        ),
+        (["--judge", "callable", "--judge-model", "./syntaxjudge.py:ask"], "cannot be imported: SyntaxError: "),
+        (
+            ["--judge", "callable", "--judge-model", "myjudge"],
+            'error: --judge-model: judge function must be "MODULE:FUNCTION"',
+        ),
+    ],
+)
 def test_bad_judge_options(tmp_path, args, message):
     (tmp_path / "a.txt").write_text("Revenue rose 8%.", encoding="utf8")
     _judge_modules(tmp_path)
@@ -178,7 +201,9 @@ def _judge_modules(folder: Path) -> None:
         "def ask(inp):\n"
         "    with open(pathlib.Path(__file__).with_name('asked.txt'), 'a') as fh:\n"
         "        fh.write(inp.claim + '\\n')\n"
-        "    return {'verdict': 'unverified', 'reason': 'asked'}\n", encoding="utf8")
+        "    return {'verdict': 'unverified', 'reason': 'asked'}\n",
+        encoding="utf8",
+    )
     (folder / "brokenjudge.py").write_text("import no_such_module_here\n", encoding="utf8")
     (folder / "syntaxjudge.py").write_text("def ask(:\n", encoding="utf8")
 
@@ -206,8 +231,19 @@ def test_a_callable_judge_from_a_file_or_a_module_in_the_working_directory(tmp_p
 def gold(tmp_path_factory):
     _need_data()
     folder = tmp_path_factory.mktemp("gold")
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "make_gold.py"), "--out", str(folder / "gold.jsonl"),
-                           "--answers", str(folder / "answers.jsonl")], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "make_gold.py"),
+            "--out",
+            str(folder / "gold.jsonl"),
+            "--answers",
+            str(folder / "answers.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return folder
 
@@ -217,14 +253,19 @@ def test_gold_set_is_drawn_the_same_every_time(gold, tmp_path):
     assert len(rows) == 160 and len({r["id"] for r in rows}) == 160
     assert {r["label"] for r in rows} == {"grounded", "contradicted", "unverified"}
     assert {r["origin"].split("-")[0] for r in rows} == {"climate", "summedits", "ragtruth"}
-    subprocess.run([sys.executable, str(ROOT / "bench" / "make_gold.py"), "--out", str(tmp_path / "again.jsonl")],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "make_gold.py"), "--out", str(tmp_path / "again.jsonl")],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     assert (tmp_path / "again.jsonl").read_bytes() == (gold / "gold.jsonl").read_bytes()
 
 
 def test_calibrate_replay_prints_and_writes_its_table(gold):
-    done = run("calibrate", "gold.jsonl", "--judge", "replay", "--judge-file", "answers.jsonl", "-o", "replay.json",
-               cwd=gold)
+    done = run(
+        "calibrate", "gold.jsonl", "--judge", "replay", "--judge-file", "answers.jsonl", "-o", "replay.json", cwd=gold
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads((gold / "replay.json").read_text(encoding="utf8"))
     assert result["backend"] == "replay" and result["prompt_version"] == "judge-v1"
@@ -235,7 +276,9 @@ def test_calibrate_replay_prints_and_writes_its_table(gold):
     assert result["agreement"] == round(agree, 4)
     assert f"agreement {agree:.1%} on 160 claims" in done.stdout and "| precision |" in done.stdout
     assert sum(result["status"].values()) == 160
-    assert _printed(done.stdout) in _quoted_in_docs(), "docs/judges.md does not quote what calibrate --judge replay prints"
+    assert _printed(done.stdout) in _quoted_in_docs(), (
+        "docs/judges.md does not quote what calibrate --judge replay prints"
+    )
 
 
 def _printed(stdout: str) -> str:
@@ -261,16 +304,21 @@ def test_the_docs_quote_what_calibrate_prints(gold):
     assert _printed(done.stdout) in _quoted_in_docs(), done.stdout
     agree = done.stdout.split("agreement ")[1].split(" ")[0]
     assert f"| judge calibration, agreement with human labels (rules alone) | {agree} |" in (
-        ROOT / "README.md").read_text(encoding="utf8")
+        ROOT / "README.md"
+    ).read_text(encoding="utf8")
     assert f"the 160 gold claims is {agree} for the rules alone" in " ".join(
-        (ROOT / "bench" / "RESULTS.md").read_text(encoding="utf8").split())
+        (ROOT / "bench" / "RESULTS.md").read_text(encoding="utf8").split()
+    )
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("argv, backend, meaning, head", [
-    ([], "rules+meaning", "meaning-lr 1", "rules+meaning (meaning-lr 1): agreement"),
-    (["--no-meaning"], "rules", None, "rules: agreement"),
-])
+@pytest.mark.parametrize(
+    "argv, backend, meaning, head",
+    [
+        ([], "rules+meaning", "meaning-lr 1", "rules+meaning (meaning-lr 1): agreement"),
+        (["--no-meaning"], "rules", None, "rules: agreement"),
+    ],
+)
 def test_calibrate_rules_and_meaning_tier(gold, argv, backend, meaning, head):
     done = run("calibrate", "gold.jsonl", *argv, "-o", "rules.json", cwd=gold)
     assert done.returncode == 0, done.stderr
@@ -282,7 +330,9 @@ def test_calibrate_rules_and_meaning_tier(gold, argv, backend, meaning, head):
 
 def test_calibrate_bad_input(tmp_path):
     done = run("calibrate", "missing.jsonl", cwd=tmp_path)
-    assert done.returncode == 2 and done.stderr == "error: gold file missing.jsonl: cannot read it (FileNotFoundError)\n"
+    assert (
+        done.returncode == 2 and done.stderr == "error: gold file missing.jsonl: cannot read it (FileNotFoundError)\n"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     done = run("calibrate", "missing.jsonl", "--judge", "anthropic", env=env, cwd=tmp_path)
     assert done.returncode == 2 and "needs an API key" in done.stderr  # before the gold file is read
@@ -290,16 +340,20 @@ def test_calibrate_bad_input(tmp_path):
 
 # ----------------------------------------------- a judge whose every request fails (cli-trial N3-57)
 
+
 def _failing_judge(folder: Path, name: str) -> str:
-    (folder / f"{name}.py").write_text("def ask(inp):\n    raise ConnectionError('Connection error.')\n",
-                                       encoding="utf8")
+    (folder / f"{name}.py").write_text(
+        "def ask(inp):\n    raise ConnectionError('Connection error.')\n", encoding="utf8"
+    )
     (folder / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
     (folder / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
     return f"{name}:ask"
 
 
-FAILED_LINE = ("judge: 1 of 1 claims got no verdict, every request failed (the judge function raised ConnectionError: "
-               "Connection error.): they keep the rules' verdict (--fail-on judge-error fails the gate on this)\n")
+FAILED_LINE = (
+    "judge: 1 of 1 claims got no verdict, every request failed (the judge function raised ConnectionError: "
+    "Connection error.): they keep the rules' verdict (--fail-on judge-error fails the gate on this)\n"
+)
 
 
 def test_a_judge_whose_every_request_fails_is_said_on_stderr_and_can_fail_the_gate(tmp_path):
@@ -312,8 +366,9 @@ def test_a_judge_whose_every_request_fails_is_said_on_stderr_and_can_fail_the_ga
     assert done.stderr == FAILED_LINE + "gate: the judge gave no verdict for 1 of 1 claims (its requests failed)\n"
     done = run(*args, "--fail-on", "judge-error", "--fail-on", "unverified", cwd=tmp_path)  # both gates
     assert done.returncode == 1 and "gate: 1 claim(s) unverified" in done.stderr, done.stderr
-    done = run("cite", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref, "--fail-on", "judge-error",
-               cwd=tmp_path)
+    done = run(
+        "cite", "a.txt", "s.txt", "--judge", "callable", "--judge-model", ref, "--fail-on", "judge-error", cwd=tmp_path
+    )
     assert done.returncode == 1 and "gate: the judge gave no verdict for 1 of 1 claims" in done.stderr, done.stderr
 
 
@@ -326,7 +381,8 @@ def test_a_batch_whose_judge_fails_says_it_in_its_summary(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [
         FAILED_LINE.replace("1 of 1", "2 of 2").rstrip("\n"),
-        "2 records: 2 checked, 0 failed the gate, 0 malformed; judge: 2 of 2 claims got no verdict"]
+        "2 records: 2 checked, 0 failed the gate, 0 malformed; judge: 2 of 2 claims got no verdict",
+    ]
     done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "2 records: 2 checked, 2 failed the gate, 0 malformed; judge: 2 of 2" in done.stderr
@@ -336,23 +392,37 @@ def test_a_judge_that_answers_adds_no_line(tmp_path):
     _judge_modules(tmp_path)
     (tmp_path / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
     (tmp_path / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
-    done = run("check", "a.txt", "s.txt", "--judge", "callable", "--judge-model", "./myjudge.py:ask",
-               "--fail-on", "judge-error", cwd=tmp_path)
+    done = run(
+        "check",
+        "a.txt",
+        "s.txt",
+        "--judge",
+        "callable",
+        "--judge-model",
+        "./myjudge.py:ask",
+        "--fail-on",
+        "judge-error",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
 # ------------------------------------------------------------ a judge that invents every quote
 
-INVENTED_LINE = ("judge: 1 of 1 claims got no usable verdict, every quote failed the check against the sources (the "
-                 "quote is in no source: \"the chief executive resigned in March\"): they keep the rules' verdict "
-                 "(--fail-on judge-error fails the gate on this)\n")
+INVENTED_LINE = (
+    "judge: 1 of 1 claims got no usable verdict, every quote failed the check against the sources (the "
+    'quote is in no source: "the chief executive resigned in March"): they keep the rules\' verdict '
+    "(--fail-on judge-error fails the gate on this)\n"
+)
 
 
 def _inventing_judge(folder: Path, name: str) -> str:
     (folder / f"{name}.py").write_text(
         "def ask(inp):\n"
         "    return {'verdict': 'grounded', 'source': 's.txt', 'quote': 'the chief executive resigned in March',\n"
-        "            'reason': 'stated'}\n", encoding="utf8")
+        "            'reason': 'stated'}\n",
+        encoding="utf8",
+    )
     (folder / "a.txt").write_text("Revenue rose 8%. The CEO resigned.", encoding="utf8")
     (folder / "s.txt").write_text("Revenue rose 8%.", encoding="utf8")
     return f"{name}:ask"
@@ -365,8 +435,9 @@ def test_a_judge_that_invents_every_quote_is_said_on_stderr_and_can_fail_the_gat
     assert done.returncode == 0 and done.stderr == INVENTED_LINE, done.stderr
     done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
-    assert done.stderr == INVENTED_LINE + ("gate: the judge's verdict was discarded for 1 of 1 claims (its quotes "
-                                           "failed the check against the sources)\n")
+    assert done.stderr == INVENTED_LINE + (
+        "gate: the judge's verdict was discarded for 1 of 1 claims (its quotes failed the check against the sources)\n"
+    )
 
 
 def test_a_batch_whose_judge_invents_its_quotes_counts_them_in_its_summary(tmp_path):
@@ -378,6 +449,7 @@ def test_a_batch_whose_judge_invents_its_quotes_counts_them_in_its_summary(tmp_p
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [
         INVENTED_LINE.replace("1 of 1", "2 of 2").rstrip("\n"),
-        "2 records: 2 checked, 0 failed the gate, 0 malformed; judge: 2 of 2 verdicts discarded"]
+        "2 records: 2 checked, 0 failed the gate, 0 malformed; judge: 2 of 2 verdicts discarded",
+    ]
     done = run(*args, "--fail-on", "judge-error", cwd=tmp_path)
     assert done.returncode == 1 and "2 records: 2 checked, 2 failed the gate" in done.stderr, done.stderr

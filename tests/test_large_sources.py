@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 import sourced_nlp
-from sourced_nlp.text.sources import normalize_sources
 from sourced_nlp.components.parts import MAX_SOURCE_CHARS, PART_CHARS, shift_passage, split_parts
+from sourced_nlp.text.sources import normalize_sources
 
 # ------------------------------------------------------------ where a part ends
 
@@ -25,8 +25,11 @@ CUTS = [
     # a blank line in the window's second half wins over a later sentence end
     ("Aaaa bbbb cc.\n\nDd. Ee ff gg hh ii jj kk.", 26, ["Aaaa bbbb cc.\n\n", "Dd. Ee ff gg hh ii jj kk."]),
     # no blank line: a line that ends a sentence, before a line that only wraps one
-    ("Alpha beta gamma delta.\nEpsilon zeta\neta theta iota kappa.", 40,
-     ["Alpha beta gamma delta.\n", "Epsilon zeta\neta theta iota kappa."]),
+    (
+        "Alpha beta gamma delta.\nEpsilon zeta\neta theta iota kappa.",
+        40,
+        ["Alpha beta gamma delta.\n", "Epsilon zeta\neta theta iota kappa."],
+    ),
     # any line break before a sentence end inside a line
     ("Alpha beta. Gamma delta\nepsilon zeta eta theta.", 28, ["Alpha beta. Gamma delta\n", "epsilon zeta eta theta."]),
     # a sentence end inside a line before a space between two words
@@ -45,7 +48,7 @@ def test_split_parts_cuts_at_the_best_break(text, size, parts):
     got = split_parts(text, size)
     assert [p for _, p in got] == parts
     assert "".join(p for _, p in got) == text
-    assert all(text[start:start + len(p)] == p and len(p) <= size for start, p in got)
+    assert all(text[start : start + len(p)] == p and len(p) <= size for start, p in got)
 
 
 def test_a_text_no_longer_than_a_part_is_one_part():
@@ -61,9 +64,18 @@ def test_split_parts_refuses_a_part_too_small():
 
 
 def test_shift_passage_moves_every_offset_into_the_whole_text():
-    rec = {"i": 0, "start": 5, "end": 30, "text": "x", "denied": [[2, 6]], "quantities": [{"low": 8.0}],
-           "entities": [{"key": "monday", "start": 5, "end": 11, "also_at": [20], "inherited": False},
-                        {"key": "acme", "inherited": True}]}
+    rec = {
+        "i": 0,
+        "start": 5,
+        "end": 30,
+        "text": "x",
+        "denied": [[2, 6]],
+        "quantities": [{"low": 8.0}],
+        "entities": [
+            {"key": "monday", "start": 5, "end": 11, "also_at": [20], "inherited": False},
+            {"key": "acme", "inherited": True},
+        ],
+    }
     out = shift_passage(rec, 1000, 7)
     assert (out["i"], out["start"], out["end"]) == (7, 1005, 1030)
     assert out["entities"][0] == {"key": "monday", "start": 1005, "end": 1011, "also_at": [1020], "inherited": False}
@@ -111,8 +123,10 @@ def small():
 def boundary_source() -> tuple[str, list[tuple[int, str]]]:
     """A 20,000-character source with a distinctive sentence on each side of its first cut
     between parts, the needle in the middle and a figure in the last part."""
-    head = (filler(1_700) + "\n\nNorthwind hired 310 engineers in Lisbon in 2021.\n\n"
-            "Woodgrove Bank moved its offices to Oslo in 2018. " + PROSE[1] + " " + PROSE[2])
+    head = (
+        filler(1_700) + "\n\nNorthwind hired 310 engineers in Lisbon in 2021.\n\n"
+        "Woodgrove Bank moved its offices to Oslo in 2018. " + PROSE[1] + " " + PROSE[2]
+    )
     text = head + "\n\n" + filler(8_000) + "\n\n" + NEEDLE + "\n\n" + filler(8_000) + "\n\n" + LAST + "\n\n" + PROSE[0]
     return text, split_parts(text, 2_000)
 
@@ -127,15 +141,21 @@ def test_the_boundary_source_is_cut_between_the_two_sentences():
 
 def test_a_source_in_parts_is_checked_with_offsets_into_the_whole_text(small):
     text, parts = boundary_source()
-    answer = (f"Northwind hired 310 engineers in Lisbon in 2021. Woodgrove Bank moved its offices to Oslo in 2018. "
-              f"{NEEDLE} The Tailspin bridge cost $95 million to build.")
+    answer = (
+        f"Northwind hired 310 engineers in Lisbon in 2021. Woodgrove Bank moved its offices to Oslo in 2018. "
+        f"{NEEDLE} The Tailspin bridge cost $95 million to build."
+    )
     report = sourced_nlp.check(answer, [{"id": "big", "text": text}], nlp=small)
     assert [c.verdict for c in report.claims] == ["grounded", "grounded", "grounded", "contradicted"]
-    expected = ["Northwind hired 310 engineers in Lisbon in 2021.", "Woodgrove Bank moved its offices to Oslo in 2018.",
-                NEEDLE, LAST]
+    expected = [
+        "Northwind hired 310 engineers in Lisbon in 2021.",
+        "Woodgrove Bank moved its offices to Oslo in 2018.",
+        NEEDLE,
+        LAST,
+    ]
     for claim, sentence in zip(report.claims, expected):
         ev = claim.evidence[0]
-        assert ev.source == "big" and text[ev.start:ev.end] == ev.text == sentence
+        assert ev.source == "big" and text[ev.start : ev.end] == ev.text == sentence
     assert report.claims[1].evidence[0].start == parts[1][0]  # the first sentence of the second part
     assert report.claims[3].evidence[0].start > parts[-1][0]  # in the last part
 
@@ -164,15 +184,21 @@ def test_a_source_in_parts_is_parsed_once(small):
 
 
 def test_a_structured_source_in_parts_keeps_its_lines(small):
-    record = {"name": "Blue Door Cafe", "city": "Tucson",
-              "reviews": [{"text": p, "stars": 4} for p in PROSE * 6] + [{"text": "The patio has heaters for winter evenings.", "stars": 5}]}
-    report = sourced_nlp.check("Blue Door Cafe is in Tucson. The patio has heaters for winter evenings.", [record], nlp=small)
+    record = {
+        "name": "Blue Door Cafe",
+        "city": "Tucson",
+        "reviews": [{"text": p, "stars": 4} for p in PROSE * 6]
+        + [{"text": "The patio has heaters for winter evenings.", "stars": 5}],
+    }
+    report = sourced_nlp.check(
+        "Blue Door Cafe is in Tucson. The patio has heaters for winter evenings.", [record], nlp=small
+    )
     linear = normalize_sources([record])[0]["text"]
     assert len(split_parts(linear, 2_000)) > 1
     assert [c.verdict for c in report.claims] == ["grounded", "grounded"]
     for claim in report.claims:
         ev = claim.evidence[0]
-        assert linear[ev.start:ev.end] == ev.text
+        assert linear[ev.start : ev.end] == ev.text
 
 
 def test_a_source_longer_than_a_source_may_have_is_refused(nlp):
@@ -184,6 +210,7 @@ def test_a_source_longer_than_a_source_may_have_is_refused(nlp):
 
 
 # ------------------------------------------------------------ a real source over 1,000,000 characters
+
 
 @pytest.mark.slow
 def test_a_source_over_a_million_characters_is_checked(nlp):
@@ -197,5 +224,5 @@ def test_a_source_over_a_million_characters_is_checked(nlp):
     assert [c.verdict for c in report.claims] == ["grounded", "contradicted"]
     for claim in report.claims:
         ev = claim.evidence[0]
-        assert ev.source == "big" and text[ev.start:ev.end] == ev.text == hidden
+        assert ev.source == "big" and text[ev.start : ev.end] == ev.text == hidden
         assert ev.start == cut + 2

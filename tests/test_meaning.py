@@ -12,12 +12,11 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SHARED
-
 import sourced_nlp
+from conftest import ROOT, SHARED
+from sourced_nlp.verdict.guard import DECIDES as GUARD_DECIDES
 from sourced_nlp.verdict.meaning.features import FEATURES
 from sourced_nlp.verdict.meaning.model import MeaningModel
-from sourced_nlp.verdict.guard import DECIDES as GUARD_DECIDES
 
 DATA = SHARED / "data" / "ragtruth"
 N_RECORDS = 24
@@ -75,16 +74,28 @@ def test_a_model_of_other_features_is_refused(tmp_path):
 
 def test_a_tier_that_never_decides_gives_the_rules_verdicts(records, rules_only, tmp_path):
     """``meaning: null`` is the rules only: the same reports as a tier whose model never decides."""
-    never = _model_file(tmp_path, "never", coef=[0.0] * len(FEATURES), intercept=0.0,
-                        grounded_threshold=0.9, contradicted_threshold=None)
+    never = _model_file(
+        tmp_path,
+        "never",
+        coef=[0.0] * len(FEATURES),
+        intercept=0.0,
+        grounded_threshold=0.9,
+        contradicted_threshold=None,
+    )
     assert rules_only == _reports(records, {"meaning": {"@misc": "sourced.meaning.v1", "path": never}})
 
 
 def test_the_tier_changes_only_claims_the_rules_leave_unverified_with_every_anchor(records, rules_only, tmp_path):
     """A model that grounds everything it is shown grounds only the gate's claims: unverified
     ``too_little`` / ``subject`` by the rules, no figure the sources lack, its passage as evidence."""
-    always = _model_file(tmp_path, "always", coef=[0.0] * len(FEATURES), intercept=10.0,
-                         grounded_threshold=0.5, contradicted_threshold=None)
+    always = _model_file(
+        tmp_path,
+        "always",
+        coef=[0.0] * len(FEATURES),
+        intercept=10.0,
+        grounded_threshold=0.5,
+        contradicted_threshold=None,
+    )
     rules = rules_only
     tier = _reports(records, {"meaning": {"@misc": "sourced.meaning.v1", "path": always}})
     changed = 0
@@ -100,12 +111,14 @@ def test_the_tier_changes_only_claims_the_rules_leave_unverified_with_every_anch
                 continue
             # against the sources it cites, the tier's grounding is the cited rule's (its score rides along)
             assert cb["rule"] in ("grounded.meaning", "grounded.cited") and cb["meaning"]["model"] == "meaning-lr", cb
-            assert not any(f["kind"] == "fabricated-number" and f.get("claim") == a["claims"].index(ca)
-                           for f in b.get("findings", []))
+            assert not any(
+                f["kind"] == "fabricated-number" and f.get("claim") == a["claims"].index(ca)
+                for f in b.get("findings", [])
+            )
             ev = cb["evidence"][0]  # the passage, by its offsets in its source
             source = sources[[s["id"] for s in b["sources"]].index(ev["source"])]
             text = source["text"] if isinstance(source, dict) else source
-            assert text[ev["start"]:ev["end"]] == ev["text"]
+            assert text[ev["start"] : ev["end"]] == ev["text"]
     assert changed > 0, "no claim of the records reached the tier"
 
 

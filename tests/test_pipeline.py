@@ -13,7 +13,7 @@ import spacy
 from spacy.tokens import Doc, DocBin, Span
 
 import sourced_nlp
-from sourced_nlp.components.extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, _DOC_ATTRS, _SPAN_ATTRS
+from sourced_nlp.components.extensions import _DOC_ATTRS, _SPAN_ATTRS, CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY
 from sourced_nlp.report import Report
 
 UPSTREAM = ["sourced_claims", "sourced_quantities", "sourced_entities", "sourced_negation", "sourced_passages"]
@@ -250,9 +250,14 @@ def test_displacy_span_labels(nlp):
         assert s.label_ in html
 
 
-@pytest.mark.parametrize("component, key", [
-    ("sourced_claims", "claims_key"), ("sourced_claims", "skipped_key"), ("sourced_quantities", "spans_key"),
-])
+@pytest.mark.parametrize(
+    "component, key",
+    [
+        ("sourced_claims", "claims_key"),
+        ("sourced_claims", "skipped_key"),
+        ("sourced_quantities", "spans_key"),
+    ],
+)
 def test_span_keys_are_fixed_not_config(component, key):
     """The later components read ``doc.spans`` under the keys of :mod:`sourced_nlp.components.extensions`;
     a config key that moved the spans elsewhere would leave them reading nothing, so there is
@@ -270,7 +275,6 @@ def test_span_keys_are_the_ones_every_component_reads(nlp):
     assert [s._.claim_kind for s in doc.spans[SKIPPED_KEY]] == ["greeting"]
     assert [s.text for s in doc.spans[QUANTITIES_KEY]] == ["8%", "2023"]
     assert doc._.report["claims"][0]["verdict"] == "grounded"
-
 
 
 def test_a_lexicon_given_as_a_path_travels_with_the_saved_pipeline(tmp_path):

@@ -73,19 +73,46 @@ SENTENCES = [
 ]
 PIECES = st.one_of(
     st.sampled_from(SENTENCES),
-    st.sampled_from(["\n", "\n\n", " ", "\r\n", "- ", "1. ", "## ", "**", "<b>", "</b>", "<p>", "<br>",
-                     "[1]", "[1,\n2]", "(Passage\n1)", "| Year | Revenue |\n|---|---|\n", "```\nx = 1\n```\n",
-                     "\ufeff", "\u00a0", "[S1: \"rose 8%\"]", "“", "—"]),
+    st.sampled_from(
+        [
+            "\n",
+            "\n\n",
+            " ",
+            "\r\n",
+            "- ",
+            "1. ",
+            "## ",
+            "**",
+            "<b>",
+            "</b>",
+            "<p>",
+            "<br>",
+            "[1]",
+            "[1,\n2]",
+            "(Passage\n1)",
+            "| Year | Revenue |\n|---|---|\n",
+            "```\nx = 1\n```\n",
+            "\ufeff",
+            "\u00a0",
+            '[S1: "rose 8%"]',
+            "“",
+            "—",
+        ]
+    ),
     st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12),
 )
 ANSWERS = st.lists(PIECES, min_size=1, max_size=8).map("".join)
-SOURCE = ("Contoso revenue rose 8% to $2.4 billion in 2023. The company has 1,200 employees in Lisbon\n"
-          "and Oslo. Net income rose to $310 million, compared with $290\nmillion a year earlier.")
+SOURCE = (
+    "Contoso revenue rose 8% to $2.4 billion in 2023. The company has 1,200 employees in Lisbon\n"
+    "and Oslo. Net income rose to $310 million, compared with $290\nmillion a year earlier."
+)
 
 
 @SLOW
 @given(ANSWERS)
-@example('\u00a4\u00f6[S1: "rose 8%"]The company has 1.200 employees in Lisbon and Oslo.')  # a token across a marker's end
+@example(
+    '\u00a4\u00f6[S1: "rose 8%"]The company has 1.200 employees in Lisbon and Oslo.'
+)  # a token across a marker's end
 def test_segments_keep_offsets(nlp, text):
     doc = nlp(text)
     spans = sorted([*doc.spans[CLAIMS_KEY], *doc.spans[SKIPPED_KEY]], key=lambda s: s.start_char)
@@ -93,7 +120,7 @@ def test_segments_keep_offsets(nlp, text):
     for span in spans:
         assert 0 <= span.start_char < span.end_char <= len(text)
         assert span.start_char >= last  # no two segments overlap
-        assert span.text == text[span.start_char:span.end_char]
+        assert span.text == text[span.start_char : span.end_char]
         assert span.text.strip()
         last = span.end_char
 
@@ -108,11 +135,11 @@ def test_check_raises_only_documented_errors(nlp, answer):
         return
     assert report.answer == answer
     for c in [*report.claims, *report.skipped]:
-        assert c.text == answer[c.start:c.end]
+        assert c.text == answer[c.start : c.end]
     for c in report.claims:
         assert c.verdict in ("grounded", "contradicted", "unverified")
         for e in c.evidence:
-            assert e.text == SOURCE[e.start:e.end]
+            assert e.text == SOURCE[e.start : e.end]
 
 
 @FAST

@@ -11,29 +11,42 @@ import pytest
 import spacy
 
 import sourced_nlp
-from sourced_nlp.text.citations import find_citations
 from sourced_nlp.citing.provenance import SEVERITY, check_citation, json_citation, json_reply
+from sourced_nlp.text.citations import find_citations
 
 # ---------------------------------------------------------------------------------------------
 # locate (the public API)
 # ---------------------------------------------------------------------------------------------
 
-BRIDGE = ("The Golden Gate Bridge opened to traffic on May 28, 1937, after four years of\n"
-          "construction. Its color, \u201cInternational Orange\u201d, was chosen by the consulting "
-          "architect Irving Morrow.")
+BRIDGE = (
+    "The Golden Gate Bridge opened to traffic on May 28, 1937, after four years of\n"
+    "construction. Its color, \u201cInternational Orange\u201d, was chosen by the consulting "
+    "architect Irving Morrow."
+)
 
 
-@pytest.mark.parametrize("quote, method, found", [
-    ('its color, "International Orange", was chosen', "normalized", "Its color, \u201cInternational Orange\u201d, was chosen"),
-    ("after four years of construction", "normalized", "after four years of\nconstruction"),
-    ("was chosen by the famous architect Irving Morrow", "fuzzy", "was chosen by the consulting architect Irving Morrow"),
-    ("was chosen by the architect Irving Morrow", "fuzzy", "was chosen by the consulting architect Irving Morrow"),
-    ("opened to traffic", "exact", "opened to traffic"),
-])
+@pytest.mark.parametrize(
+    "quote, method, found",
+    [
+        (
+            'its color, "International Orange", was chosen',
+            "normalized",
+            "Its color, \u201cInternational Orange\u201d, was chosen",
+        ),
+        ("after four years of construction", "normalized", "after four years of\nconstruction"),
+        (
+            "was chosen by the famous architect Irving Morrow",
+            "fuzzy",
+            "was chosen by the consulting architect Irving Morrow",
+        ),
+        ("was chosen by the architect Irving Morrow", "fuzzy", "was chosen by the consulting architect Irving Morrow"),
+        ("opened to traffic", "exact", "opened to traffic"),
+    ],
+)
 def test_locate_public(quote, method, found):
     m = sourced_nlp.locate(quote, BRIDGE)
     assert (m.method, m.text) == (method, found)
-    assert BRIDGE[m.start:m.end] == found
+    assert BRIDGE[m.start : m.end] == found
 
 
 def test_locate_short_quote_must_be_exact_and_near_picks_occurrence():
@@ -46,7 +59,10 @@ def test_locate_short_quote_must_be_exact_and_near_picks_occurrence():
 # citation statuses (one citation, real markers)
 # ---------------------------------------------------------------------------------------------
 
-TWO = [{"id": "a", "text": "Revenue rose 8% in 2023, the annual report said."}, {"id": "b", "text": "Revenue rose 12% in 2023."}]
+TWO = [
+    {"id": "a", "text": "Revenue rose 8% in 2023, the annual report said."},
+    {"id": "b", "text": "Revenue rose 12% in 2023."},
+]
 MARKER_CASES = [
     # (answer with one marker, expected status, expected sources)
     ('Up [S1: "Revenue rose 8%"].', "exact", ["a"]),
@@ -74,7 +90,7 @@ def test_marker_status(answer, status, sources):
     if status in ("exact", "normalized", "fuzzy", "misattributed"):
         m = c["match"]
         text = {s["id"]: s["text"] for s in TWO}[m["source"]]
-        assert text[m["start"]:m["end"]] == m["text"]
+        assert text[m["start"] : m["end"]] == m["text"]
 
 
 def test_citation_by_id_and_label():
@@ -139,17 +155,25 @@ def test_grounded_only_in_a_source_it_does_not_cite(nlp):
 
 
 SRC0 = "Contoso revenue rose 8% in 2023."
-JSON0 = json.dumps({"claims": [{"text": "Contoso revenue rose 8% in 2023.",
-                                "citations": [{"source": "0", "quote": "revenue rose 8%"}]}]})
+JSON0 = json.dumps(
+    {
+        "claims": [
+            {"text": "Contoso revenue rose 8% in 2023.", "citations": [{"source": "0", "quote": "revenue rose 8%"}]}
+        ]
+    }
+)
 
 
-@pytest.mark.parametrize("answer, sources", [
-    (JSON0, [{"id": "0", "text": SRC0}]),          # a JSON citation of the id "0"
-    (JSON0, [SRC0]),                               # ... of a plain-string source (id "0")
-    (JSON0, [{"id": 0, "text": SRC0}]),
-    ("Contoso revenue rose 8% in 2023 [0].", [{"id": "0", "text": SRC0}]),
-    ("Contoso revenue rose 8% in 2023 [0].", [SRC0]),
-])
+@pytest.mark.parametrize(
+    "answer, sources",
+    [
+        (JSON0, [{"id": "0", "text": SRC0}]),  # a JSON citation of the id "0"
+        (JSON0, [SRC0]),  # ... of a plain-string source (id "0")
+        (JSON0, [{"id": 0, "text": SRC0}]),
+        ("Contoso revenue rose 8% in 2023 [0].", [{"id": "0", "text": SRC0}]),
+        ("Contoso revenue rose 8% in 2023 [0].", [SRC0]),
+    ],
+)
 def test_source_with_id_zero_resolves(nlp, answer, sources):
     r = sourced_nlp.cite(answer, sources, nlp=nlp)
     c = r.claims[0]
@@ -157,10 +181,13 @@ def test_source_with_id_zero_resolves(nlp, answer, sources):
     assert c.citation_status == "supported" and kinds(r) == []
 
 
-@pytest.mark.parametrize("sources, cited", [
-    ([SRC0, {"id": "x", "text": "Other."}], "0"),   # a plain string, then an {"id", "text"}
-    ([{"id": "x", "text": SRC0}, "Other."], "x"),   # the other way round: [1] is still the first
-])
+@pytest.mark.parametrize(
+    "sources, cited",
+    [
+        ([SRC0, {"id": "x", "text": "Other."}], "0"),  # a plain string, then an {"id", "text"}
+        ([{"id": "x", "text": SRC0}, "Other."], "x"),  # the other way round: [1] is still the first
+    ],
+)
 def test_numbered_marker_with_mixed_sources_is_a_position(nlp, sources, cited):
     r = sourced_nlp.cite("Contoso revenue rose 8% in 2023 [1].", sources, nlp=nlp)
     c = r.claims[0]
@@ -175,10 +202,14 @@ def test_number_past_plain_string_sources_is_out_of_range():
 
 
 # the worked example of docs/citations.md, as printed: the marker's quote is wrapped over two lines
-WRAPPED = ('Contoso revenue rose 8% to $2.4 billion [1]. It opened an office in Oslo [S1: "opened offices\n'
-           'in Lisbon and Oslo"]. Contoso plans 40 new stores.')
-EXAMPLE_SOURCES = [{"id": "q3.txt", "text": "Contoso revenue rose 8% to $2.4 billion in 2023."},
-                  {"id": "offices.txt", "text": "Contoso opened offices in Lisbon and Oslo."}]
+WRAPPED = (
+    'Contoso revenue rose 8% to $2.4 billion [1]. It opened an office in Oslo [S1: "opened offices\n'
+    'in Lisbon and Oslo"]. Contoso plans 40 new stores.'
+)
+EXAMPLE_SOURCES = [
+    {"id": "q3.txt", "text": "Contoso revenue rose 8% to $2.4 billion in 2023."},
+    {"id": "offices.txt", "text": "Contoso opened offices in Lisbon and Oslo."},
+]
 
 
 def test_line_break_inside_a_marker_quote_ends_no_claim(nlp):
@@ -189,11 +220,16 @@ def test_line_break_inside_a_marker_quote_ends_no_claim(nlp):
     assert [(x["status"], x["match"]["source"]) for x in c.citations] == [("misattributed", "offices.txt")]
     assert kinds(r) == ["broken-citation", "broken-citation", "fabricated-number", "uncited", "unsupported-claim"]
     assert r.score == 67 and r.coverage == pytest.approx(1 / 3, abs=1e-3)
-    assert any(f["message"].startswith('[S1: "opened offices in Lisbon and Oslo"]: the quote is in offices.txt')
-               for f in r.findings)
+    assert any(
+        f["message"].startswith('[S1: "opened offices in Lisbon and Oslo"]: the quote is in offices.txt')
+        for f in r.findings
+    )
     parsed = sourced_nlp.parse_claims(WRAPPED, EXAMPLE_SOURCES)
-    assert [p["text"] for p in parsed] == ["Contoso revenue rose 8% to $2.4 billion.", "It opened an office in Oslo.",
-                                           "Contoso plans 40 new stores."]
+    assert [p["text"] for p in parsed] == [
+        "Contoso revenue rose 8% to $2.4 billion.",
+        "It opened an office in Oslo.",
+        "Contoso plans 40 new stores.",
+    ]
     assert [x["status"] for x in parsed[1]["citations"]] == ["misattributed"]
 
 
@@ -211,14 +247,21 @@ def test_claim_without_citation_keeps_its_verdict(nlp):
     assert kinds(r) == ["contradiction"]
 
 
-@pytest.mark.parametrize("answer, sources, expected", [
-    ("Acme opened 12 stores in Ohio [1].", ["Acme opened stores in Ohio."], {"fabricated-number", "unsupported-claim"}),
-    ('Acme sells tea [S1: "Acme sells green tea and coffee beans"].', ["Acme sells tea."], {"fabricated-quote"}),
-    ('The CEO called it "a historic turning point" [1].', ["The CEO called it a good year."], {"fabricated-quote"}),
-    ("Revenue rose 12% in 2023 [1].", ["Revenue rose 8% in 2023."], {"contradiction", "broken-citation"}),
-    ("Acme plans a new office in Dublin [1].", ["Acme sells tea."], {"unsupported-claim"}),
-    ("Acme sells tea [4].", ["Acme sells tea."], {"broken-citation"}),
-])
+@pytest.mark.parametrize(
+    "answer, sources, expected",
+    [
+        (
+            "Acme opened 12 stores in Ohio [1].",
+            ["Acme opened stores in Ohio."],
+            {"fabricated-number", "unsupported-claim"},
+        ),
+        ('Acme sells tea [S1: "Acme sells green tea and coffee beans"].', ["Acme sells tea."], {"fabricated-quote"}),
+        ('The CEO called it "a historic turning point" [1].', ["The CEO called it a good year."], {"fabricated-quote"}),
+        ("Revenue rose 12% in 2023 [1].", ["Revenue rose 8% in 2023."], {"contradiction", "broken-citation"}),
+        ("Acme plans a new office in Dublin [1].", ["Acme sells tea."], {"unsupported-claim"}),
+        ("Acme sells tea [4].", ["Acme sells tea."], {"broken-citation"}),
+    ],
+)
 def test_findings(nlp, answer, sources, expected):
     r = sourced_nlp.cite(answer, sources, nlp=nlp)
     assert expected <= set(kinds(r)), r.findings
@@ -228,8 +271,9 @@ def test_findings(nlp, answer, sources, expected):
 
 
 def test_inexact_and_relocated_quotes_are_low(nlp):
-    r = sourced_nlp.cite('Revenue rose 8% in 2023 [S1: "Revenue rose 8% in 2023, the yearly report said"].',
-                         TWO[:1], nlp=nlp)
+    r = sourced_nlp.cite(
+        'Revenue rose 8% in 2023 [S1: "Revenue rose 8% in 2023, the yearly report said"].', TWO[:1], nlp=nlp
+    )
     assert r.claims[0].citations[0]["status"] == "fuzzy"
     assert [(f["kind"], f["severity"]) for f in r.findings] == [("inexact-quote", "low")]
     assert r.claims[0].citation_status == "supported"
@@ -288,10 +332,14 @@ def test_require_citations_config():
 # JSON replies, prompting helpers
 # ---------------------------------------------------------------------------------------------
 
-REPLY = json.dumps({"claims": [
-    {"text": "Revenue rose 8% in 2023.", "citations": [{"source": "S1", "quote": "Revenue rose 8%"}]},
-    {"text": "Revenue rose 12% in 2023.", "citations": [{"source": "S1", "quote": "Revenue rose 12%"}]},
-]})
+REPLY = json.dumps(
+    {
+        "claims": [
+            {"text": "Revenue rose 8% in 2023.", "citations": [{"source": "S1", "quote": "Revenue rose 8%"}]},
+            {"text": "Revenue rose 12% in 2023.", "citations": [{"source": "S1", "quote": "Revenue rose 12%"}]},
+        ]
+    }
+)
 
 
 def test_json_reply_checked(nlp):
@@ -324,17 +372,29 @@ def test_parse_claims_reads_both_shapes():
     assert [c["citations"][0]["status"] for c in from_json] == ["exact", "misattributed"]
 
 
-@pytest.mark.parametrize("reply, texts, markers", [
-    # a marker after the full stop stays with its sentence, for every citation keyword
-    ("Revenue rose 8%. (Source 1) It rose 12%. (Passage 2)", ["Revenue rose 8%.", "It rose 12%."],
-     [["(Source 1)"], ["(Passage 2)"]]),
-    ("Revenue rose 8%. (Reference 1) It rose 12%. (Documents 2, 3)", ["Revenue rose 8%.", "It rose 12%."],
-     [["(Reference 1)"], ["(Documents 2, 3)"]]),
-    ("Revenue rose 8%. [1] It rose 12%. [2]", ["Revenue rose 8%.", "It rose 12%."], [["[1]"], ["[2]"]]),
-    # a parenthesis that is no marker opens the next sentence ("sourced" is no keyword)
-    ("Revenue rose 8%. (Sourced from the filing, it rose.)", ["Revenue rose 8%.", "(Sourced from the filing, it rose.)"],
-     [[], []]),
-])
+@pytest.mark.parametrize(
+    "reply, texts, markers",
+    [
+        # a marker after the full stop stays with its sentence, for every citation keyword
+        (
+            "Revenue rose 8%. (Source 1) It rose 12%. (Passage 2)",
+            ["Revenue rose 8%.", "It rose 12%."],
+            [["(Source 1)"], ["(Passage 2)"]],
+        ),
+        (
+            "Revenue rose 8%. (Reference 1) It rose 12%. (Documents 2, 3)",
+            ["Revenue rose 8%.", "It rose 12%."],
+            [["(Reference 1)"], ["(Documents 2, 3)"]],
+        ),
+        ("Revenue rose 8%. [1] It rose 12%. [2]", ["Revenue rose 8%.", "It rose 12%."], [["[1]"], ["[2]"]]),
+        # a parenthesis that is no marker opens the next sentence ("sourced" is no keyword)
+        (
+            "Revenue rose 8%. (Sourced from the filing, it rose.)",
+            ["Revenue rose 8%.", "(Sourced from the filing, it rose.)"],
+            [[], []],
+        ),
+    ],
+)
 def test_parse_claims_keeps_a_trailing_marker_with_its_sentence(reply, texts, markers):
     parsed = sourced_nlp.parse_claims(reply, TWO)
     assert [c["text"] for c in parsed] == texts
@@ -366,8 +426,10 @@ def test_to_footnotes(nlp):
 # structured extraction
 # ---------------------------------------------------------------------------------------------
 
-Q = [{"id": "q3", "text": "Revenue rose 8% to $2.4 billion in the third quarter. The company has 56 offices in Europe."},
-     {"id": "q4", "text": "Revenue rose 12% to $2.7 billion in the fourth quarter."}]
+Q = [
+    {"id": "q3", "text": "Revenue rose 8% to $2.4 billion in the third quarter. The company has 56 offices in Europe."},
+    {"id": "q4", "text": "Revenue rose 12% to $2.7 billion in the fourth quarter."},
+]
 
 
 def field_row(rep, name):
@@ -376,7 +438,8 @@ def field_row(rep, name):
 
 def test_fields_real_quote_wrong_value():
     rep = sourced_nlp.check_fields(
-        {"growth": {"value": "12%", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]}}, Q)
+        {"growth": {"value": "12%", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]}}, Q
+    )
     row = field_row(rep, "growth")
     assert row["citations"][0]["status"] == "exact"
     assert row["status"] == "elsewhere"
@@ -387,11 +450,14 @@ def test_fields_real_quote_wrong_value():
 
 def test_fields_value_by_value_and_unit():
     quote = [{"source": "S1", "quote": "Revenue rose 8% to $2.4 billion"}]
-    rep = sourced_nlp.check_fields({
-        "revenue": {"value": 2400000000, "citations": quote},
-        "revenue_text": {"value": "$2.4bn", "citations": quote},
-        "growth": {"value": 8, "citations": quote},  # a bare 8 is not 8%
-    }, Q)
+    rep = sourced_nlp.check_fields(
+        {
+            "revenue": {"value": 2400000000, "citations": quote},
+            "revenue_text": {"value": "$2.4bn", "citations": quote},
+            "growth": {"value": 8, "citations": quote},  # a bare 8 is not 8%
+        },
+        Q,
+    )
     assert field_row(rep, "revenue")["status"] == "found"
     assert field_row(rep, "revenue_text")["status"] == "found"
     assert field_row(rep, "growth")["status"] == "not-found"
@@ -399,56 +465,100 @@ def test_fields_value_by_value_and_unit():
 
 
 def test_fields_leaf_by_leaf_and_findings():
-    rep = sourced_nlp.check_fields([
-        {"field": "offices", "value": {"count": 56, "region": "Europe", "open": True}, "citations": [{"source": "q3"}]},
-        {"field": "headcount", "value": [9999], "citations": [{"source": "q3", "quote": "The company has 56 offices"}]},
-        {"field": "ceo", "value": "Jane Roe", "citations": [{"source": "q9"}]},
-        {"field": "note", "value": "Europe"},
-        {"field": "fake", "value": "x", "citations": [{"source": "q3", "quote": "The company has 99 branches in Asia"}]},
-    ], Q)
+    rep = sourced_nlp.check_fields(
+        [
+            {
+                "field": "offices",
+                "value": {"count": 56, "region": "Europe", "open": True},
+                "citations": [{"source": "q3"}],
+            },
+            {
+                "field": "headcount",
+                "value": [9999],
+                "citations": [{"source": "q3", "quote": "The company has 56 offices"}],
+            },
+            {"field": "ceo", "value": "Jane Roe", "citations": [{"source": "q9"}]},
+            {"field": "note", "value": "Europe"},
+            {
+                "field": "fake",
+                "value": "x",
+                "citations": [{"source": "q3", "quote": "The company has 99 branches in Asia"}],
+            },
+        ],
+        Q,
+    )
     assert [(f["field"], f["status"]) for f in rep.fields] == [
-        ("offices.count", "found"), ("offices.region", "found"), ("offices.open", "unchecked"),
-        ("headcount[0]", "not-found"), ("ceo", "not-found"), ("note", "found"), ("fake", "not-found"),
+        ("offices.count", "found"),
+        ("offices.region", "found"),
+        ("offices.open", "unchecked"),
+        ("headcount[0]", "not-found"),
+        ("ceo", "not-found"),
+        ("note", "found"),
+        ("fake", "not-found"),
     ]  # "note" cites nothing: looked up in every source, it is in q3 (with an uncited finding)
     assert sorted(f["kind"] for f in rep.findings) == [
-        "broken-citation", "fabricated-number", "fabricated-quote", "uncited", "unsupported-claim", "unsupported-claim"]
+        "broken-citation",
+        "fabricated-number",
+        "fabricated-quote",
+        "uncited",
+        "unsupported-claim",
+        "unsupported-claim",
+    ]
     d = json.loads(rep.to_json())
     assert d["schema"] == "sourced.fields/1" and d["score"] == rep.score == 50
 
 
-@pytest.mark.parametrize("value, status, finding", [
-    ("$2.4 billion", "found", ("uncited", "medium", 'revenue = "$2.4 billion" cites no source (it is in q3)')),
-    ("$2.6 billion", "not-found",
-     ("fabricated-number", "high", 'revenue = "$2.6 billion" cites no source and is in no source')),
-    (2400000000, "found", ("uncited", "medium", "revenue = 2400000000 cites no source (it is in q3)")),
-    ("Asia", "not-found", ("unsupported-claim", "medium", 'revenue = "Asia" cites no source and is in no source')),
-])
+@pytest.mark.parametrize(
+    "value, status, finding",
+    [
+        ("$2.4 billion", "found", ("uncited", "medium", 'revenue = "$2.4 billion" cites no source (it is in q3)')),
+        (
+            "$2.6 billion",
+            "not-found",
+            ("fabricated-number", "high", 'revenue = "$2.6 billion" cites no source and is in no source'),
+        ),
+        (2400000000, "found", ("uncited", "medium", "revenue = 2400000000 cites no source (it is in q3)")),
+        ("Asia", "not-found", ("unsupported-claim", "medium", 'revenue = "Asia" cites no source and is in no source')),
+    ],
+)
 def test_an_uncited_field_value_is_looked_up_in_the_sources(value, status, finding):
     """A value given without citations (the usual shape of an extractor's output) is looked up in
     every source: a wrong one and a right one are told apart (cli-trial N3-62)."""
-    rep = sourced_nlp.check_fields({"revenue": value}, [{"id": "q3", "text": "Contoso revenue rose 8% to $2.4 billion."}])
+    rep = sourced_nlp.check_fields(
+        {"revenue": value}, [{"id": "q3", "text": "Contoso revenue rose 8% to $2.4 billion."}]
+    )
     assert [f["status"] for f in rep.fields] == [status]
     assert [(f["kind"], f["severity"], f["message"]) for f in rep.findings] == [finding]
     assert rep.failed("high") == (finding[0] == "fabricated-number")
     if status == "found":
-        assert rep.fields[0]["passage"] == [{"source": "q3", "start": 0, "end": 40,
-                                             "text": "Contoso revenue rose 8% to $2.4 billion."}]
+        assert rep.fields[0]["passage"] == [
+            {"source": "q3", "start": 0, "end": 40, "text": "Contoso revenue rose 8% to $2.4 billion."}
+        ]
 
 
-@pytest.mark.parametrize("min_coverage, reasons", [
-    (None, []),
-    (0.3, []),                                        # 1 of 3 checkable values found: 33%
-    (0.5, ["citation coverage 33% < 50%"]),
-    (50, ["citation coverage 33% < 50%"]),            # above 1: a percentage
-    (0.34, ["citation coverage 33% < 34%"]),          # the share, not the rounded score
-])
+@pytest.mark.parametrize(
+    "min_coverage, reasons",
+    [
+        (None, []),
+        (0.3, []),  # 1 of 3 checkable values found: 33%
+        (0.5, ["citation coverage 33% < 50%"]),
+        (50, ["citation coverage 33% < 50%"]),  # above 1: a percentage
+        (0.34, ["citation coverage 33% < 34%"]),  # the share, not the rounded score
+    ],
+)
 def test_fields_gate_min_coverage(min_coverage, reasons):
-    rep = sourced_nlp.check_fields({
-        "revenue": {"value": "$2.4 billion", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]},
-        "growth": {"value": "12%", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]},
-        "ceo": {"value": "Jane Roe", "citations": [{"source": "q3"}]},
-        "public": {"value": True, "citations": [{"source": "q3"}]},  # unchecked: not counted
-    }, Q)
+    rep = sourced_nlp.check_fields(
+        {
+            "revenue": {
+                "value": "$2.4 billion",
+                "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}],
+            },
+            "growth": {"value": "12%", "citations": [{"source": "q3", "quote": "Revenue rose 8% to $2.4 billion"}]},
+            "ceo": {"value": "Jane Roe", "citations": [{"source": "q3"}]},
+            "public": {"value": True, "citations": [{"source": "q3"}]},  # unchecked: not counted
+        },
+        Q,
+    )
     assert [f["status"] for f in rep.fields] == ["found", "elsewhere", "not-found", "unchecked"]
     assert rep.coverage == 0.3333 and rep.score == 33
     assert rep.gate("high", min_coverage=min_coverage) == reasons
@@ -470,16 +580,20 @@ def test_fields_without_sources_fail():
 
 
 PARSED_SPANS = [  # (a text reply, each claim's (text, reply[start:end])), as parse_claims documents
-    ("Revenue rose 8% [1]. Offices opened [2].",
-     [("Revenue rose 8%.", "Revenue rose 8% [1]."), ("Offices opened.", "Offices opened [2].")]),
-    ("Revenue rose 8%. [1] Offices opened.",
-     [("Revenue rose 8%.", "Revenue rose 8%. [1]"), ("Offices opened.", "Offices opened.")]),
+    (
+        "Revenue rose 8% [1]. Offices opened [2].",
+        [("Revenue rose 8%.", "Revenue rose 8% [1]."), ("Offices opened.", "Offices opened [2].")],
+    ),
+    (
+        "Revenue rose 8%. [1] Offices opened.",
+        [("Revenue rose 8%.", "Revenue rose 8%. [1]"), ("Offices opened.", "Offices opened.")],
+    ),
 ]
 
 
 @pytest.mark.parametrize("reply, spans", PARSED_SPANS)
 def test_parse_claims_span_covers_the_markers_and_text_drops_them(reply, spans):
     claims = sourced_nlp.parse_claims(reply, ["Revenue rose 8%.", "Offices opened."])
-    assert [(c["text"], reply[c["start"]:c["end"]]) for c in claims] == spans
+    assert [(c["text"], reply[c["start"] : c["end"]]) for c in claims] == spans
     for c in claims:
         assert all(c["start"] <= x["start"] < x["end"] <= c["end"] for x in c["citations"])

@@ -148,8 +148,25 @@ def test_parse(text, kind, low, high, unit):
 
 @pytest.mark.parametrize(
     "text",
-    ["Q3", "GPT-4", "v2", "COVID-19", "next year", "last week", "yearly", "year over year", "quarterly",
-     "a year earlier", "the fiscal quarter ending in March", "5 offices", "", "hello", "3:1", "1st place", "24/7"],
+    [
+        "Q3",
+        "GPT-4",
+        "v2",
+        "COVID-19",
+        "next year",
+        "last week",
+        "yearly",
+        "year over year",
+        "quarterly",
+        "a year earlier",
+        "the fiscal quarter ending in March",
+        "5 offices",
+        "",
+        "hello",
+        "3:1",
+        "1st place",
+        "24/7",
+    ],
 )
 def test_not_a_quantity(text):
     assert parse_quantity(text) is None
@@ -157,8 +174,14 @@ def test_not_a_quantity(text):
 
 @pytest.mark.parametrize(
     "text,label,kind",
-    [("1932", "DATE", "date"), ("1000", None, "number"), ("1000", "DATE", "date"), ("1999", "CARDINAL", "number"),
-     ("in 1999", "CARDINAL", "date"), ("2,021", "DATE", "number")],
+    [
+        ("1932", "DATE", "date"),
+        ("1000", None, "number"),
+        ("1000", "DATE", "date"),
+        ("1999", "CARDINAL", "number"),
+        ("in 1999", "CARDINAL", "date"),
+        ("2,021", "DATE", "number"),
+    ],
 )
 def test_year_needs_a_date_reading(text, label, kind):
     assert parse_quantity(text, label).kind == kind
@@ -166,8 +189,18 @@ def test_year_needs_a_date_reading(text, label, kind):
 
 @pytest.mark.parametrize(
     "text,precision",
-    [("56.5 billion", 0.05e9), ("8%", 0.5), ("1,000", 0.5), ("1.8 million", 0.05e6), ("$56 billion", 0.5e9),
-     ("0.3 km", 50), ("41.5%", 0.05), ("March 3, 2021", 0), ("fifty-six billion", 0.5e9), ("a hundred", 0.5)],
+    [
+        ("56.5 billion", 0.05e9),
+        ("8%", 0.5),
+        ("1,000", 0.5),
+        ("1.8 million", 0.05e6),
+        ("$56 billion", 0.5e9),
+        ("0.3 km", 50),
+        ("41.5%", 0.05),
+        ("March 3, 2021", 0),
+        ("fifty-six billion", 0.5e9),
+        ("a hundred", 0.5),
+    ],
 )
 def test_precision(text, precision):
     assert parse_quantity(text).precision == pytest.approx(precision)
@@ -175,9 +208,17 @@ def test_precision(text, precision):
 
 @pytest.mark.parametrize(
     "text,approx",
-    [("about 50", "about"), ("more than 1,000", "more than"), ("over 5", "more than"), ("at least 3", "at least"),
-     ("fewer than 500", "fewer than"), ("up to 50", "up to"), ("almost 50", "nearly"), ("50", None),
-     ("before 2020", "before")],
+    [
+        ("about 50", "about"),
+        ("more than 1,000", "more than"),
+        ("over 5", "more than"),
+        ("at least 3", "at least"),
+        ("fewer than 500", "fewer than"),
+        ("up to 50", "up to"),
+        ("almost 50", "nearly"),
+        ("50", None),
+        ("before 2020", "before"),
+    ],
 )
 def test_approximator_is_normalised(text, approx):
     assert parse_quantity(text).approx == approx
@@ -264,11 +305,15 @@ def test_dict_round_trip_is_json_safe(text):
 
 @pytest.mark.parametrize(
     "claim,source,hours,expected",
-    [("10 AM", "10:0-23:0", True, "match"), ("3 PM", "10:0-23:0", True, "conflict"),
-     ("until 11 PM", "10:0-23:0", True, "match"), ("until 10 PM", "10:0-23:0", True, "conflict"),
-     ("11 AM to 11 PM", "11:0-22:0", True, "conflict"),
-     # in prose a time inside a range is no conflict: "the fair runs from 10 AM to 11 PM", "at 3 PM"
-     ("3 PM", "10:0-23:0", False, "partial")],
+    [
+        ("10 AM", "10:0-23:0", True, "match"),
+        ("3 PM", "10:0-23:0", True, "conflict"),
+        ("until 11 PM", "10:0-23:0", True, "match"),
+        ("until 10 PM", "10:0-23:0", True, "conflict"),
+        ("11 AM to 11 PM", "11:0-22:0", True, "conflict"),
+        # in prose a time inside a range is no conflict: "the fair runs from 10 AM to 11 PM", "at 3 PM"
+        ("3 PM", "10:0-23:0", False, "partial"),
+    ],
 )
 def test_compare_opening_hours(claim, source, hours, expected):
     """Against a record's opening hours a time of day names one end of the range."""
@@ -278,10 +323,19 @@ def test_compare_opening_hours(claim, source, hours, expected):
 # ---------------------------------------------------------------- as people write numbers
 
 
-@pytest.mark.parametrize("text,value", [
-    ("1.200", 1200.0), ("1.200 employees", None), ("1.200.000", 1_200_000.0), ("€1.500", 1500.0),
-    ("1.125 billion", 1.125e9), ("1.5", 1.5), ("0.125", 0.125), ("12.5%", 12.5),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("1.200", 1200.0),
+        ("1.200 employees", None),
+        ("1.200.000", 1_200_000.0),
+        ("€1.500", 1500.0),
+        ("1.125 billion", 1.125e9),
+        ("1.5", 1.5),
+        ("0.125", 0.125),
+        ("12.5%", 12.5),
+    ],
+)
 def test_european_thousands_separator(text, value):
     q = parse_quantity(text)
     if value is None:
@@ -294,12 +348,15 @@ def test_a_decimal_with_a_unit_stays_a_decimal():
     assert parse_quantity("2.375 inches").low == pytest.approx(2.375 * 0.0254)
 
 
-@pytest.mark.parametrize("claim,source,expected", [
-    ("221,000", "$228,000", "incomparable"),   # a count in digits is no other value of an amount
-    ("$228,000", "221,000", "incomparable"),
-    ("2.4 billion", "$2.5 billion", "conflict"),  # an amount written without its currency
-    ("56B", "$56 billion", "match"),
-    ("228,000", "$228,000", "match"),
-])
+@pytest.mark.parametrize(
+    "claim,source,expected",
+    [
+        ("221,000", "$228,000", "incomparable"),  # a count in digits is no other value of an amount
+        ("$228,000", "221,000", "incomparable"),
+        ("2.4 billion", "$2.5 billion", "conflict"),  # an amount written without its currency
+        ("56B", "$56 billion", "match"),
+        ("228,000", "$228,000", "match"),
+    ],
+)
 def test_bare_number_against_money(claim, source, expected):
     assert compare(parse_quantity(claim), parse_quantity(source)) == expected

@@ -217,7 +217,9 @@ def test_structured_source_claims(tmp_path):
     assert "Traceback" not in proc.stderr, proc.stderr
     report = json.loads(proc.stdout)
     got = [(c["text"], c["verdict"]) for c in report["claims"]]
-    assert got == claims, [(c["text"], c["verdict"], c["reason"], [e["text"] for e in c["evidence"]]) for c in report["claims"]]
+    assert got == claims, [
+        (c["text"], c["verdict"], c["reason"], [e["text"] for e in c["evidence"]]) for c in report["claims"]
+    ]
     assert proc.returncode == 1
     linear = load_source_file(str(business))["text"]
     for c in report["claims"]:

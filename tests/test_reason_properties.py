@@ -21,26 +21,73 @@ from sourced_nlp.report.marks import differs_text
 
 PROPERTY = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
-SUBJECTS = ["The central bank", "Contoso", "The company", "Exports", "The senator", "The union", "The museum",
-            "The gene", "The bank", "The team"]
+SUBJECTS = [
+    "The central bank",
+    "Contoso",
+    "The company",
+    "Exports",
+    "The senator",
+    "The union",
+    "The museum",
+    "The gene",
+    "The bank",
+    "The team",
+]
 #: (claim's form, source's antonym form, object)
-PREDICATES = [("raised", "lowered", "rates"), ("increased", "decreased", "the risk of diabetes"),
-              ("rose", "fell", "after the announcement"), ("won", "lost", "the semifinal"),
-              ("accepted", "rejected", "the offer"), ("supported", "opposed", "the bill"),
-              ("hired", "fired", "200 staff"), ("expanded", "reduced", "its workforce"),
-              ("confirmed", "denied", "the report"), ("approved", "blocked", "the merger")]
-BASE = {"raised": "raise", "increased": "increase", "rose": "rise", "won": "win", "accepted": "accept",
-        "supported": "support", "hired": "hire", "expanded": "expand", "confirmed": "confirm", "approved": "approve"}
+PREDICATES = [
+    ("raised", "lowered", "rates"),
+    ("increased", "decreased", "the risk of diabetes"),
+    ("rose", "fell", "after the announcement"),
+    ("won", "lost", "the semifinal"),
+    ("accepted", "rejected", "the offer"),
+    ("supported", "opposed", "the bill"),
+    ("hired", "fired", "200 staff"),
+    ("expanded", "reduced", "its workforce"),
+    ("confirmed", "denied", "the report"),
+    ("approved", "blocked", "the merger"),
+]
+BASE = {
+    "raised": "raise",
+    "increased": "increase",
+    "rose": "rise",
+    "won": "win",
+    "accepted": "accept",
+    "supported": "support",
+    "hired": "hire",
+    "expanded": "expand",
+    "confirmed": "confirm",
+    "approved": "approve",
+}
 TAILS = ["", " in 2021", " in March", " by 8%", " by 12%", " on Monday"]
 OTHER = ["The weather was mild.", "Its headquarters are in Oslo.", "The report was published in June."]
 
 
 @st.composite
 def pairs(draw) -> tuple[str, list[str]]:
-    subj, (verb, anto, obj), tail = draw(st.sampled_from(SUBJECTS)), draw(st.sampled_from(PREDICATES)), draw(st.sampled_from(TAILS))
+    subj, (verb, anto, obj), tail = (
+        draw(st.sampled_from(SUBJECTS)),
+        draw(st.sampled_from(PREDICATES)),
+        draw(st.sampled_from(TAILS)),
+    )
     claim = f"{subj} {verb} {obj}{tail}."
-    how = draw(st.sampled_from(["same", "antonym", "not", "never", "failed", "no longer", "may", "figure", "rate",
-                                "subject", "claim denies", "claim hedges"]))
+    how = draw(
+        st.sampled_from(
+            [
+                "same",
+                "antonym",
+                "not",
+                "never",
+                "failed",
+                "no longer",
+                "may",
+                "figure",
+                "rate",
+                "subject",
+                "claim denies",
+                "claim hedges",
+            ]
+        )
+    )
     base = BASE[verb]
     source = {
         "same": claim,

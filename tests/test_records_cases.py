@@ -18,7 +18,11 @@ import sourced_nlp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from records import CASES, sentence_spans, sentence_verdict  # noqa: E402
 
-ROWS = [row for name in ("records.jsonl", "records-b.jsonl", "records-c.jsonl") for row in srsly.read_jsonl(CASES.with_name(name))]
+ROWS = [
+    row
+    for name in ("records.jsonl", "records-b.jsonl", "records-c.jsonl")
+    for row in srsly.read_jsonl(CASES.with_name(name))
+]
 # Known false groundings, each a fault kind the rules do not yet read: the case fails while it
 # stays, and the marker must go (strict) once it passes.
 KNOWN = {
@@ -35,7 +39,10 @@ KNOWN = {
 
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c["id"]], strict=True)) if c["id"] in KNOWN else c for c in ROWS],
+    [
+        pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c["id"]], strict=True)) if c["id"] in KNOWN else c
+        for c in ROWS
+    ],
     ids=[c["id"] for c in ROWS],
 )
 def test_no_false_grounding(nlp, case):

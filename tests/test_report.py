@@ -13,20 +13,32 @@ def make_report() -> Report:
         answer=answer,
         claims=[
             ClaimResult(
-                text="Revenue rose 12%.", start=19, end=36, verdict="contradicted",
-                reason="the source gives another value for revenue growth", support=0.1,
+                text="Revenue rose 12%.",
+                start=19,
+                end=36,
+                verdict="contradicted",
+                reason="the source gives another value for revenue growth",
+                support=0.1,
                 evidence=[Evidence("source.txt", 40, 62, "Revenue rose 8% to $2.4B")],
                 differs=[{"claim": "12%", "source": "8%", "kind": "quantity"}],
             ),
             ClaimResult(
-                text="Net income was $310 million.", start=37, end=65, verdict="grounded",
-                reason="all anchors found", support=0.93,
+                text="Net income was $310 million.",
+                start=37,
+                end=65,
+                verdict="grounded",
+                reason="all anchors found",
+                support=0.93,
                 evidence=[Evidence("source.txt", 63, 90, "Net income was $310 million")],
                 citations=[{"marker": "[1]", "target": "1", "start": 64, "end": 67}],
             ),
             ClaimResult(
-                text="It has 5 offices.", start=66, end=83, verdict="unverified",
-                reason="no passage mentions offices", support=0.0,
+                text="It has 5 offices.",
+                start=66,
+                end=83,
+                verdict="unverified",
+                reason="no passage mentions offices",
+                support=0.0,
             ),
         ],
         skipped=[Skipped("Here is a summary:", 0, 18, "preamble")],
@@ -39,7 +51,15 @@ def test_to_dict_shape():
     assert list(d) == ["schema", "answer", "sources", "claims", "skipped", "counts"]
     assert d["schema"] == SCHEMA == "sourced.report/1"
     assert set(d["claims"][0]) == {
-        "text", "start", "end", "verdict", "reason", "support", "evidence", "differs", "citations"
+        "text",
+        "start",
+        "end",
+        "verdict",
+        "reason",
+        "support",
+        "evidence",
+        "differs",
+        "citations",
     }
     assert d["claims"][0]["evidence"] == [
         {"source": "source.txt", "start": 40, "end": 62, "text": "Revenue rose 8% to $2.4B"}
@@ -149,6 +169,7 @@ def test_markdown_escapes_pipes():
 
 # ---------------------------------------------------------------- from_dict names the bad field
 
+
 def _saved(**over):
     d = make_report().to_dict()
     d.update(over)
@@ -163,19 +184,29 @@ def _saved(**over):
         ({"schema": SCHEMA, "sources": [], "skipped": []}, "the report has no 'claims'"),
         (_saved(claims=None), "claims must be an array, got null"),
         (_saved(claims=[{"text": "x"}]), "claims[0] has no 'start'"),
-        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "evidence": [None]}]),
-         "claims[0].evidence[0] must be an object, got null"),
-        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "maybe"}]),
-         "claims[0].verdict 'maybe' is none of grounded, contradicted, unverified"),
+        (
+            _saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "evidence": [None]}]),
+            "claims[0].evidence[0] must be an object, got null",
+        ),
+        (
+            _saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "maybe"}]),
+            "claims[0].verdict 'maybe' is none of grounded, contradicted, unverified",
+        ),
         (_saved(sources=[[1]]), "sources[0] must be an object, got array"),
         (_saved(skipped=[{"text": "Hi", "start": 0, "end": 2}]), "skipped[0] has no 'kind'"),
         (_saved(answer=3), "answer must be a string, got number"),
-        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "rule": ["grounded"]}]),
-         "claims[0].rule must be a string, got array"),
-        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "judge": "yes"}]),
-         "claims[0].judge must be an object, got string"),
-        (_saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "meaning": {"model": "m"}}]),
-         "claims[0].meaning has no 'version'"),
+        (
+            _saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "rule": ["grounded"]}]),
+            "claims[0].rule must be a string, got array",
+        ),
+        (
+            _saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "judge": "yes"}]),
+            "claims[0].judge must be an object, got string",
+        ),
+        (
+            _saved(claims=[{"text": "x", "start": 0, "end": 1, "verdict": "grounded", "meaning": {"model": "m"}}]),
+            "claims[0].meaning has no 'version'",
+        ),
         (_saved(findings=[{"kind": "uncited"}]), "findings[0] has no 'severity'"),
         (_saved(counts=[]), "counts must be an object, got array"),
     ],
@@ -188,6 +219,7 @@ def test_from_dict_names_the_missing_or_mistyped_field(d, needle):
 
 # ---------------------------------------------------------------- the gate validates like the CLI
 
+
 @pytest.mark.parametrize(
     "kwargs,error,needle",
     [
@@ -197,8 +229,11 @@ def test_from_dict_names_the_missing_or_mistyped_field(d, needle):
         ({"fail_under": "x"}, TypeError, "fail_under must be a number, got str 'x'"),
         ({"min_coverage": 250}, ValueError, "min_coverage must be a share in 0-1 (or a percentage), got 250"),
         ({"min_coverage": True}, TypeError, "min_coverage must be a number, got bool"),
-        ({"fail_on": "bogus"}, ValueError,
-         "unknown fail_on 'bogus'; expected one of contradicted, unverified, high, medium, low"),
+        (
+            {"fail_on": "bogus"},
+            ValueError,
+            "unknown fail_on 'bogus'; expected one of contradicted, unverified, high, medium, low",
+        ),
         ({"fail_on": 3}, TypeError, "fail_on must be a string, got int"),
     ],
 )
@@ -216,18 +251,23 @@ def test_gate_reads_min_coverage_above_one_as_a_percentage():
         report.failed("bogus")
 
 
-@pytest.mark.parametrize("command, answer, shown", [
-    ("check", "Revenue rose 8% to $2.4 billion.", None),       # nothing cited: null, n/a
-    ("cite", "Revenue rose 8% to $2.4 billion.", None),        # nothing cited: the findings say so
-    ("cite", "Revenue rose 8% to $2.4 billion [1].", 1.0),
-    ("cite", "Revenue rose 8% to $2.4 billion [1]. Costs fell.", 0.5),
-])
+@pytest.mark.parametrize(
+    "command, answer, shown",
+    [
+        ("check", "Revenue rose 8% to $2.4 billion.", None),  # nothing cited: null, n/a
+        ("cite", "Revenue rose 8% to $2.4 billion.", None),  # nothing cited: the findings say so
+        ("cite", "Revenue rose 8% to $2.4 billion [1].", 1.0),
+        ("cite", "Revenue rose 8% to $2.4 billion [1]. Costs fell.", 0.5),
+    ],
+)
 def test_coverage_is_the_same_in_every_view(command, answer, shown, tmp_path, run_cli):
     from conftest import ROOT
 
     (tmp_path / "a.txt").write_text(answer)
-    views = {fmt: run_cli(command, tmp_path / "a.txt", ROOT / "examples" / "source.txt", "--format", fmt)[1]
-             for fmt in ("json", "markdown", "text", "html")}
+    views = {
+        fmt: run_cli(command, tmp_path / "a.txt", ROOT / "examples" / "source.txt", "--format", fmt)[1]
+        for fmt in ("json", "markdown", "text", "html")
+    }
     assert json.loads(views["json"])["coverage"] == shown
     table = views["markdown"].splitlines()
     cell = dict(zip(table[0].split("|"), table[2].split("|")))[" citation coverage "].strip()

@@ -27,6 +27,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from chromium import find_chromium
 
 pytestmark = pytest.mark.process
@@ -67,9 +68,14 @@ def server(chromium, tmp_path_factory):
     """``(url, process)`` of a ``sourced serve --port 0`` process, once its ready line is out."""
     err = tmp_path_factory.mktemp("serve") / "stderr.txt"
     with open(err, "w", encoding="utf-8") as err_file:
-        proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "serve", "--port", "0"], cwd=ROOT,
-                                stdout=subprocess.PIPE, stderr=err_file, text=True,
-                                env=dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1"))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sourced_nlp.cli", "serve", "--port", "0"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=err_file,
+            text=True,
+            env=dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1"),
+        )
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=_lines, args=(proc.stdout, lines), daemon=True).start()
     url, deadline = None, time.monotonic() + START_TIMEOUT
@@ -108,8 +114,9 @@ def test_paste_an_answer_and_a_source_and_read_the_verdicts(server, chromium, tm
     answer = (EXAMPLES / "answer.txt").read_text(encoding="utf-8")
     source = (EXAMPLES / "source.txt").read_text(encoding="utf-8")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        browser = pw.chromium.launch(
+            executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+        )
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             page.goto(url)
@@ -119,7 +126,8 @@ def test_paste_an_answer_and_a_source_and_read_the_verdicts(server, chromium, tm
             page.wait_for_selector("#result li.sourced-card", timeout=120_000)
             cards = page.eval_on_selector_all(
                 "#result li.sourced-card",
-                "els => els.map(e => [...e.classList].find(c => c.startsWith('sourced-') && c !== 'sourced-card'))")
+                "els => els.map(e => [...e.classList].find(c => c.startsWith('sourced-') && c !== 'sourced-card'))",
+            )
             badges = page.inner_text("#result .sourced-counts")
             shown_answer = page.input_value("#answer")
             ARTIFACTS.mkdir(exist_ok=True)

@@ -27,6 +27,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from serve_inputs import SMALL_ANSWER, SMALL_SOURCE, large_answer, large_source
 
 pytestmark = pytest.mark.process
@@ -99,10 +100,27 @@ def memory_mb(pid: int, field: str) -> float:
 def test_small_checks_are_answered_while_a_large_one_runs_to_its_limit(tmp_path):
     err = tmp_path / "stderr.txt"
     with open(err, "w", encoding="utf-8") as err_file:
-        proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.cli", "serve", "--port", "0", "--workers", "2",
-                                 "--timeout", str(LIMIT), "--queue", str(SMALL_COUNT)], cwd=ROOT,
-                                stdout=subprocess.PIPE, stderr=err_file, text=True,
-                                env=dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1"))
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "sourced_nlp.cli",
+                "serve",
+                "--port",
+                "0",
+                "--workers",
+                "2",
+                "--timeout",
+                str(LIMIT),
+                "--queue",
+                str(SMALL_COUNT),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=err_file,
+            text=True,
+            env=dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1"),
+        )
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True).start()
     try:
@@ -111,19 +129,33 @@ def test_small_checks_are_answered_while_a_large_one_runs_to_its_limit(tmp_path)
         assert line is not None, f"sourced serve ended before it was ready: {err.read_text(encoding='utf-8')}"
         url = READY.search(line).group(1)
         ready_s = time.monotonic() - began
-        assert health(url) == {"ready": True, "workers": 2, "busy": 0, "free": 2, "starting": 0, "queued": 0,
-                               "queue_limit": SMALL_COUNT, "timeout_s": LIMIT, "replaced": 0}
+        assert health(url) == {
+            "ready": True,
+            "workers": 2,
+            "busy": 0,
+            "free": 2,
+            "starting": 0,
+            "queued": 0,
+            "queue_limit": SMALL_COUNT,
+            "timeout_s": LIMIT,
+            "replaced": 0,
+        }
         workers = children(proc.pid)
         assert len(workers) == 2
 
         large: list = []
-        sender = threading.Thread(target=lambda: large.append(
-            post(url + "check", {"answer": large_answer(), "sources": [large_source()]})))
+        sender = threading.Thread(
+            target=lambda: large.append(post(url + "check", {"answer": large_answer(), "sources": [large_source()]}))
+        )
         sender.start()
         until(lambda: health(url)["busy"] == 1, 30)
         small: list = []
-        senders = [threading.Thread(target=lambda: small.append(
-            post(url + "check", {"answer": SMALL_ANSWER, "sources": [SMALL_SOURCE]}))) for _ in range(SMALL_COUNT)]
+        senders = [
+            threading.Thread(
+                target=lambda: small.append(post(url + "check", {"answer": SMALL_ANSWER, "sources": [SMALL_SOURCE]}))
+            )
+            for _ in range(SMALL_COUNT)
+        ]
         for thread in senders:
             thread.start()
         for thread in senders:
@@ -139,18 +171,22 @@ def test_small_checks_are_answered_while_a_large_one_runs_to_its_limit(tmp_path)
         assert p95 < LIMIT, latencies
 
         [(status, body, large_s, _)] = large
-        assert status == 503 and body == {"error": f"the check took longer than the {LIMIT:g} s limit of this server "
-                                                   "(sourced serve --timeout): it was stopped"}
+        assert status == 503 and body == {
+            "error": f"the check took longer than the {LIMIT:g} s limit of this server "
+            "(sourced serve --timeout): it was stopped"
+        }
         assert LIMIT <= large_s < LIMIT + 3, large_s  # at the limit, not when the large check would end
 
         after = health(url)  # the stopped worker's successor, loading or loaded
         assert after["starting"] + after["replaced"] == 1 and after["free"] + after["starting"] == 2, after
         until(lambda: len(set(children(proc.pid)) - set(workers)) == 1, 30)  # started once the stopped one is reaped
         assert server_mb < 300 and all(mb < 600 for mb in worker_mb), (server_mb, worker_mb)
-        print(f"\nserve load: ready in {ready_s:.1f} s; {SMALL_COUNT} small checks during a large one: "
-              f"p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms; "
-              f"the large one 503 after {large_s:.2f} s (limit {LIMIT:g} s); peak memory: server "
-              f"{server_mb:.0f} MB, workers {' + '.join(f'{mb:.0f}' for mb in worker_mb)} MB")
+        print(
+            f"\nserve load: ready in {ready_s:.1f} s; {SMALL_COUNT} small checks during a large one: "
+            f"p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms; "
+            f"the large one 503 after {large_s:.2f} s (limit {LIMIT:g} s); peak memory: server "
+            f"{server_mb:.0f} MB, workers {' + '.join(f'{mb:.0f}' for mb in worker_mb)} MB"
+        )
 
         workers = children(proc.pid)  # the successor among them, whether it has loaded or not
         proc.send_signal(signal.SIGINT)

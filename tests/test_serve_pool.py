@@ -6,6 +6,7 @@ dies in its check is refused (500) and the worker replaced, a worker that cannot
 pipeline stops the start, closing the pool ends every worker, and the judge options of the
 command reach the workers. ``sourced serve`` under load, end to end: ``test_serve_load.py``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -15,8 +16,8 @@ import signal
 import time
 
 import pytest
-from serve_inputs import SMALL_ANSWER, SMALL_SOURCE, large_answer, large_source
 
+from serve_inputs import SMALL_ANSWER, SMALL_SOURCE, large_answer, large_source
 from sourced_nlp.cli import serve as serve_cmd
 from sourced_nlp.cli.pool import Pool, Refused
 from sourced_nlp.text.sources import normalize_sources
@@ -51,8 +52,17 @@ def test_a_full_queue_the_time_limit_and_a_dead_worker():
         await pool.start()
         try:
             [first] = pool.pids()
-            assert pool.health() == {"ready": True, "workers": 1, "busy": 0, "free": 1, "starting": 0, "queued": 0,
-                                     "queue_limit": 1, "timeout_s": 2.0, "replaced": 0}
+            assert pool.health() == {
+                "ready": True,
+                "workers": 1,
+                "busy": 0,
+                "free": 1,
+                "starting": 0,
+                "queued": 0,
+                "queue_limit": 1,
+                "timeout_s": 2.0,
+                "replaced": 0,
+            }
             came = time.monotonic()
             large = asyncio.ensure_future(pool.check(*LARGE))
             await until(lambda: pool.health()["busy"] == 1)
@@ -65,8 +75,9 @@ def test_a_full_queue_the_time_limit_and_a_dead_worker():
             stopped, late = await asyncio.gather(large, waiting, return_exceptions=True)
             took = time.monotonic() - came
             assert isinstance(stopped, Refused) and stopped.status == 503, stopped
-            assert stopped.message == ("the check took longer than the 2 s limit of this server "
-                                       "(sourced serve --timeout): it was stopped")
+            assert stopped.message == (
+                "the check took longer than the 2 s limit of this server (sourced serve --timeout): it was stopped"
+            )
             assert isinstance(late, Refused) and late.status == 503 and late.retry_after is not None, late
             assert late.message.startswith("no checking worker became free within the 2 s limit")
             assert 2.0 <= took < 4.0, took  # at the limit, not at the end of the large check
@@ -106,9 +117,15 @@ def test_a_worker_that_cannot_load_its_pipeline_stops_the_start():
 def test_the_judge_options_reach_every_worker(tmp_path):
     """``sourced serve --judge replay --judge-file FILE``: the config the command builds, loaded in
     a worker, asks the judge about a claim the rules leave unverified."""
-    claim, source = "The company expects strong demand next year.", "Management anticipates robust demand in the coming year."
-    (tmp_path / "answers.jsonl").write_text(json.dumps({"claim": claim, "verdict": "grounded", "source": "0",
-                                                        "quote": source, "reason": "paraphrase"}) + "\n", encoding="utf-8")
+    claim, source = (
+        "The company expects strong demand next year.",
+        "Management anticipates robust demand in the coming year.",
+    )
+    (tmp_path / "answers.jsonl").write_text(
+        json.dumps({"claim": claim, "verdict": "grounded", "source": "0", "quote": source, "reason": "paraphrase"})
+        + "\n",
+        encoding="utf-8",
+    )
     config = serve_cmd._tiers("replay", None, 4, str(tmp_path / "answers.jsonl"), None, "unverified", None)
 
     async def scenario():

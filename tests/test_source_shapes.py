@@ -73,15 +73,26 @@ SHAPES = [
     ("llamaindex Document", _li_doc, "d1", TEXT),
     ("llamaindex Document to_dict", lambda: _li_doc().to_dict(), "d1", TEXT),
     ("llamaindex Document model_dump", lambda: _li_doc().model_dump(), "d1", TEXT),
-    ("llamaindex Document dict, text under text_resource only",
-     lambda: {k: v for k, v in _li_doc().to_dict().items() if k != "text"}, "d1", TEXT),
+    (
+        "llamaindex Document dict, text under text_resource only",
+        lambda: {k: v for k, v in _li_doc().to_dict().items() if k != "text"},
+        "d1",
+        TEXT,
+    ),
     ("llamaindex NodeWithScore(TextNode) [N3-59]", lambda: _with_score(_li_node()), "n1", TEXT),
     ("llamaindex NodeWithScore(Document) [N3-59]", lambda: _with_score(_li_doc()), "d1", TEXT),
     ("llamaindex NodeWithScore(TextNode) to_dict [N3-59]", lambda: _with_score(_li_node()).to_dict(), "n1", TEXT),
     ("llamaindex NodeWithScore(Document) to_dict [N3-59]", lambda: _with_score(_li_doc()).to_dict(), "d1", TEXT),
-    ("llamaindex NodeWithScore dict as the case gave it [N3-59]",
-     lambda: {"node": {"id_": "lc1", "text": TEXT, "class_name": "TextNode"}, "score": 0.87, "class_name": "NodeWithScore"},
-     "lc1", TEXT),
+    (
+        "llamaindex NodeWithScore dict as the case gave it [N3-59]",
+        lambda: {
+            "node": {"id_": "lc1", "text": TEXT, "class_name": "TextNode"},
+            "score": 0.87,
+            "class_name": "NodeWithScore",
+        },
+        "lc1",
+        TEXT,
+    ),
     ("haystack Document (duck typed)", lambda: Haystackish(TEXT, "h1"), "h1", TEXT),
     ("haystack (Document, score) pair", lambda: (Haystackish(TEXT, "h1"), 0.4), "h1", TEXT),
 ]
@@ -99,16 +110,31 @@ class Thing:
 
 REFUSED = [
     # kind, build(), message fragment
-    ("(object, score) pair [N3-58]", lambda: (Thing(), 0.3), "source 0 is a (Thing, score) pair, and a Thing object is no document"),
-    ("langchain dumpd of no document [N3-60]",
-     lambda: _dumpd(pytest.importorskip("langchain_core.messages").HumanMessage(content="x is 5.")),
-     "source 0 is a LangChain serialised langchain.schema.messages.HumanMessage (constructor), not a Document"),
-    ("langchain dumpd of a Document without page_content [N3-60]",
-     lambda: {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "document", "Document"], "kwargs": {"id": "a"}},
-     "source 0 is a LangChain serialised langchain.schema.document.Document (constructor), not a Document with a 'page_content'"),
-    ("langchain not_implemented [N3-60]",
-     lambda: {"lc": 1, "type": "not_implemented", "id": ["mylib", "Retriever"], "repr": "Retriever()"},
-     "source 0 is a LangChain serialised mylib.Retriever (not_implemented)"),
+    (
+        "(object, score) pair [N3-58]",
+        lambda: (Thing(), 0.3),
+        "source 0 is a (Thing, score) pair, and a Thing object is no document",
+    ),
+    (
+        "langchain dumpd of no document [N3-60]",
+        lambda: _dumpd(pytest.importorskip("langchain_core.messages").HumanMessage(content="x is 5.")),
+        "source 0 is a LangChain serialised langchain.schema.messages.HumanMessage (constructor), not a Document",
+    ),
+    (
+        "langchain dumpd of a Document without page_content [N3-60]",
+        lambda: {
+            "lc": 1,
+            "type": "constructor",
+            "id": ["langchain", "schema", "document", "Document"],
+            "kwargs": {"id": "a"},
+        },
+        "source 0 is a LangChain serialised langchain.schema.document.Document (constructor), not a Document with a 'page_content'",
+    ),
+    (
+        "langchain not_implemented [N3-60]",
+        lambda: {"lc": 1, "type": "not_implemented", "id": ["mylib", "Retriever"], "repr": "Retriever()"},
+        "source 0 is a LangChain serialised mylib.Retriever (not_implemented)",
+    ),
 ]
 
 
@@ -128,8 +154,11 @@ def test_n3_58_pair_checks_the_document_text_not_its_metadata(nlp):
 
 
 def test_n3_59_node_with_score_dict_keeps_its_id_for_cite(nlp):
-    node = {"node": {"id_": "lc1", "text": "Contoso revenue rose 8% to $2.4 billion.", "class_name": "TextNode"},
-            "score": 0.87, "class_name": "NodeWithScore"}
+    node = {
+        "node": {"id_": "lc1", "text": "Contoso revenue rose 8% to $2.4 billion.", "class_name": "TextNode"},
+        "score": 0.87,
+        "class_name": "NodeWithScore",
+    }
     report = sourced_nlp.cite("Contoso revenue rose 8% to $2.4 billion [lc1].", [node], nlp=nlp)
     assert not [f for f in report.findings if f["kind"] == "broken-citation"], report.findings
     assert report.claims[0].verdict == "grounded"

@@ -19,6 +19,7 @@ RAGTRUTH = Path("/work/shared/data/ragtruth/source_info.jsonl")
 
 # ---------------------------------------------------------------- normalize_sources
 
+
 @pytest.mark.parametrize(
     "sources,expected",
     [
@@ -85,28 +86,33 @@ def test_source_error_is_value_error():
 
 # ---------------------------------------------------------------- linearize
 
+
 @pytest.mark.parametrize(
     "value,expected",
     [
         ({"name": "Joe's"}, ["name: Joe's."]),
         ({"hours": {"Monday": "17:0-21:0"}}, ["hours Monday: 17:0-21:0."]),
         ({"attributes": {"OutdoorSeating": False}}, ["attributes outdoor seating: false."]),
-        ({"attributes": {"BusinessParking": {"garage": False}}},
-         ["attributes business parking garage: false."]),
+        ({"attributes": {"BusinessParking": {"garage": False}}}, ["attributes business parking garage: false."]),
         ({"categories": "Pizza, Italian"}, ["categories: Pizza, Italian."]),
         ({"tags": ["a", "b", 3]}, ["tags: a, b, 3."]),
         ({"business_stars": 4.0}, ["business stars: 4.0."]),
         ({"x": None}, ["x: none."]),
         ({"x": []}, ["x: none."]),
         ({"WiFi": "u'free'"}, ["WiFi: free."]),
-        ({"review_info": [{"review_text": "Great!", "review_stars": 5}, {"review_text": "ok"}]},
-         ["review info review text: Great!", "review info review stars: 5.",
-          "review info review text: ok."]),
-        ({"Alcohol": "u'full_bar'", "NoiseLevel": "average", "x": "A_B"},
-         ["alcohol: full bar.", "noise level: average.", "x: A_B."]),
+        (
+            {"review_info": [{"review_text": "Great!", "review_stars": 5}, {"review_text": "ok"}]},
+            ["review info review text: Great!", "review info review stars: 5.", "review info review text: ok."],
+        ),
+        (
+            {"Alcohol": "u'full_bar'", "NoiseLevel": "average", "x": "A_B"},
+            ["alcohol: full bar.", "noise level: average.", "x: A_B."],
+        ),
         ({"note": "line one\nline two"}, ["note: line one line two."]),
-        ({"BusinessParking": "{'garage': False, 'street': True}"},
-         ["business parking garage: false.", "business parking street: true."]),
+        (
+            {"BusinessParking": "{'garage': False, 'street': True}"},
+            ["business parking garage: false.", "business parking street: true."],
+        ),
         ({"Ambience": '{"romantic": false}'}, ["ambience romantic: false."]),
         ({"odd": "{not a literal}"}, ["odd: {not a literal}."]),
         ({}, []),
@@ -160,6 +166,7 @@ def test_linearize_real_yelp_record():
 
 # ---------------------------------------------------------------- files
 
+
 def write(tmp_path: Path, name: str, data) -> str:
     p = tmp_path / name
     if isinstance(data, bytes):
@@ -185,9 +192,13 @@ def test_load_text_file_drops_bom(tmp_path):
         ('"A JSON string."', "A JSON string.", False, "s.json"),
         ('{"id": "doc-1", "text": "Mapped."}', "Mapped.", False, "doc-1"),
         ('{"text": "No id."}', "No id.", False, "s.json"),
-        ('{"name": "Joe\'s", "hours": {"Monday": "9:0-17:0"}}',
-         "name: Joe's.\nhours Monday: 9:0-17:0.", True, "s.json"),
-        ('[1, 2]', "1, 2.", True, "s.json"),
+        (
+            '{"name": "Joe\'s", "hours": {"Monday": "9:0-17:0"}}',
+            "name: Joe's.\nhours Monday: 9:0-17:0.",
+            True,
+            "s.json",
+        ),
+        ("[1, 2]", "1, 2.", True, "s.json"),
     ],
 )
 def test_load_json_file(tmp_path, content, expected_text, structured, expected_id):
@@ -265,6 +276,7 @@ def test_read_answer_stdin(monkeypatch):
 
 
 # ---------------------------------------------------------------- a new user's bad sources
+
 
 @pytest.mark.parametrize("item", [{"id": "a"}, {"id": "a", "structured": True}])
 def test_mapping_with_an_id_but_no_text_is_an_error(item):

@@ -23,8 +23,23 @@ REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
 #: Imported only when a command needs the pipeline, a judge, Dask, a data frame or the web server.
-HEAVY = ("spacy", "thinc", "srsly", "numpy", "pint", "rapidfuzz", "pandas", "dask", "distributed", "anthropic", "openai",
-         "starlette", "uvicorn", "multipart", "python_multipart")
+HEAVY = (
+    "spacy",
+    "thinc",
+    "srsly",
+    "numpy",
+    "pint",
+    "rapidfuzz",
+    "pandas",
+    "dask",
+    "distributed",
+    "anthropic",
+    "openai",
+    "starlette",
+    "uvicorn",
+    "multipart",
+    "python_multipart",
+)
 
 PROBE = f"""
 import sys
@@ -39,12 +54,13 @@ MODULE = "import runpy; runpy.run_module('sourced_nlp.cli', run_name='__main__')
 
 def run(entry: str, *args: str, cwd: Path = REPO) -> tuple[int, str, list[str], list[str]]:
     """``(exit code, stdout, stderr lines without the probe's, heavy modules imported)``."""
-    proc = subprocess.run([sys.executable, "-c", PROBE.format(entry=entry), *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE.format(entry=entry), *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
     lines = proc.stderr.splitlines()
     probe = [line for line in lines if line.startswith("IMPORTED ")]
     assert probe, proc.stderr
-    imported = [m for m in probe[-1][len("IMPORTED "):].split(",") if m]
+    imported = [m for m in probe[-1][len("IMPORTED ") :].split(",") if m]
     rest = [line for line in lines if line and not line.startswith("IMPORTED ")]
     return proc.returncode, proc.stdout, rest, imported
 
@@ -69,8 +85,14 @@ def _help_cases():
     for args, code, out_has in HELP:
         for entry, name in ((CONSOLE, "console"), (MODULE, "python -m")):
             repeat = entry == MODULE and len(args) > 1 and args[0] != "check"
-            yield pytest.param(entry, args, code, out_has, marks=pytest.mark.slow(seconds=1) if repeat else (),
-                               id=f"{' '.join(args)}-{code}-{out_has}-{name}")
+            yield pytest.param(
+                entry,
+                args,
+                code,
+                out_has,
+                marks=pytest.mark.slow(seconds=1) if repeat else (),
+                id=f"{' '.join(args)}-{code}-{out_has}-{name}",
+            )
 
 
 @pytest.mark.parametrize("entry, args, code, out_has", list(_help_cases()))
@@ -81,17 +103,24 @@ def test_help_and_version_import_no_heavy_library(entry, args, code, out_has):
     assert imported == []
 
 
-@pytest.mark.parametrize("args, message", [
-    (["check", "missing-answer.txt", str(EXAMPLES / "source.txt")], "error: answer file not found: missing-answer.txt"),
-    (["check", str(EXAMPLES / "answer.txt"), "missing-source.txt"], "missing-source.txt"),
-    (["check", "--bogus"], "error: No such option: --bogus"),
-    (["check", str(EXAMPLES / "answer.txt")], "error: no SOURCE given"),
-    (["check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "--fail-under", "300"], "--fail-under"),
-    (["batch", "missing.jsonl"], "missing.jsonl"),
-    (["cite", "--format", "pdf", "a", "b"], "error: Invalid value"),
-    (["nonsense"], "error: No such command"),
-    ([], "Usage: sourced"),
-], ids=lambda v: " ".join(Path(a).name for a in v) if isinstance(v, list) else None)
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["check", "missing-answer.txt", str(EXAMPLES / "source.txt")],
+            "error: answer file not found: missing-answer.txt",
+        ),
+        (["check", str(EXAMPLES / "answer.txt"), "missing-source.txt"], "missing-source.txt"),
+        (["check", "--bogus"], "error: No such option: --bogus"),
+        (["check", str(EXAMPLES / "answer.txt")], "error: no SOURCE given"),
+        (["check", str(EXAMPLES / "answer.txt"), str(EXAMPLES / "source.txt"), "--fail-under", "300"], "--fail-under"),
+        (["batch", "missing.jsonl"], "missing.jsonl"),
+        (["cite", "--format", "pdf", "a", "b"], "error: Invalid value"),
+        (["nonsense"], "error: No such command"),
+        ([], "Usage: sourced"),
+    ],
+    ids=lambda v: " ".join(Path(a).name for a in v) if isinstance(v, list) else None,
+)
 def test_usage_errors_exit_2_with_one_line_without_spacy(args, message):
     rc, out, err, imported = run(CONSOLE, *args)
     assert rc == 2

@@ -21,14 +21,17 @@ from test_acceptance import outcomes
 CASES_FILE = SHARED / "cases" / "traps.jsonl"
 if not CASES_FILE.exists():
     pytest.skip(f"no trap cases at {CASES_FILE} (../shared beside the repository)", allow_module_level=True)
-CASES = [c for c in (json.loads(line) for line in CASES_FILE.read_text(encoding="utf8").splitlines() if line.strip())
-         if "answer" in c]
+CASES = [
+    c
+    for c in (json.loads(line) for line in CASES_FILE.read_text(encoding="utf8").splitlines() if line.strip())
+    if "answer" in c
+]
 
 XFAIL: dict[str, str] = {
     "N3-11": "killed/injured: no antonyms in WordNet; unverified (another verb in the slot), not contradicted: "
-             "reading 'No deaths were reported' against 'killed' needs the entailment model",
+    "reading 'No deaths were reported' against 'killed' needs the entailment model",
     "N3-23": "raised/held rates: another verb in the slot gives unverified; contradicted needs the set of "
-             "rate actions (raise, hold, cut), which no lexicon gives",
+    "rate actions (raise, hold, cut), which no lexicon gives",
     "N3-39": "a German claim is unverified.language (the rules read English only), not contradicted",
 }
 
@@ -41,12 +44,18 @@ def test_trap_never_falsely_grounded(case, nlp):
 
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c["id"]])] if c["id"] in XFAIL else [])
-     for c in CASES],
+    [
+        pytest.param(
+            c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c["id"]])] if c["id"] in XFAIL else []
+        )
+        for c in CASES
+    ],
 )
 def test_trap_exact(case, nlp):
     wrong = [(s, e, g) for s, e, g in outcomes(case, nlp) if e != g]
-    assert not wrong, f"{case['id']} ({case['kind']}): " + "; ".join(f"{s!r}: expected {e}, got {g}" for s, e, g in wrong)
+    assert not wrong, f"{case['id']} ({case['kind']}): " + "; ".join(
+        f"{s!r}: expected {e}, got {g}" for s, e, g in wrong
+    )
 
 
 def test_the_traps_are_read():

@@ -21,8 +21,14 @@ import spacy
 import sourced_nlp
 from sourced_nlp.report import ClaimResult, Evidence, Report
 from sourced_nlp.report.marks import precision_words, trust_order
-from sourced_nlp.verdict.precision import (STRICT_DEFAULT, STRICT_RULE, check_strict, default_precision,
-                                           load_precision, strict_claim)
+from sourced_nlp.verdict.precision import (
+    STRICT_DEFAULT,
+    STRICT_RULE,
+    check_strict,
+    default_precision,
+    load_precision,
+    strict_claim,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -32,8 +38,14 @@ ONE = "Cloud services revenue grew 21%."  # grounded.passage against SOURCE, sup
 
 
 def _row(precision: float, fired: int = 20, **bands) -> dict:
-    row = {"verdict": "x", "fired": fired, "right": round(precision * fired), "precision": precision,
-           "low": 0.0, "high": 1.0}
+    row = {
+        "verdict": "x",
+        "fired": fired,
+        "right": round(precision * fired),
+        "precision": precision,
+        "low": 0.0,
+        "high": 1.0,
+    }
     if bands:
         row["bands"] = {edge: _row(p) for edge, p in bands.items()}
     return row
@@ -41,24 +53,31 @@ def _row(precision: float, fired: int = 20, **bands) -> dict:
 
 #: A table of our own: a figure for each rule the bundled example's claims get, the grounding
 #: rule by band of support (0.35 under 0.9, 0.55 from 0.9).
-TABLE = {"commit": "test", "bands": [0.0, 0.9], "sets": {}, "rules": {
-    "grounded.passage": _row(0.5, **{"0": 0.35, "0.9": 0.55}),
-    "grounded.fused": _row(0.61),
-    "grounded.spread": _row(0.62),
-    "grounded.cited": _row(0.63),
-    "contradicted.value": _row(0.42),
-    "unverified.missing": _row(0.3),
-    "unverified.too_little": _row(0.31),
-    "grounded.judge": _row(0.77),
-    "unverified.no_passage": _row(0.2, fired=0),  # never fired: no figure
-}}
+TABLE = {
+    "commit": "test",
+    "bands": [0.0, 0.9],
+    "sets": {},
+    "rules": {
+        "grounded.passage": _row(0.5, **{"0": 0.35, "0.9": 0.55}),
+        "grounded.fused": _row(0.61),
+        "grounded.spread": _row(0.62),
+        "grounded.cited": _row(0.63),
+        "contradicted.value": _row(0.42),
+        "unverified.missing": _row(0.3),
+        "unverified.too_little": _row(0.31),
+        "grounded.judge": _row(0.77),
+        "unverified.no_passage": _row(0.2, fired=0),  # never fired: no figure
+    },
+}
 
 
 def _pipeline(tmp_path: Path, table: dict | None = None, **config):
     """The default pipeline with ``table`` as its precision table (a file of ``tmp_path``)."""
     path = tmp_path / f"precision-{len(list(tmp_path.glob('precision-*')))}.json"
     path.write_text(json.dumps(TABLE if table is None else table), encoding="utf-8")
-    return sourced_nlp.load_pipeline(config={"precision": str(path), **config}), load_precision(json.loads(path.read_text()))
+    return sourced_nlp.load_pipeline(config={"precision": str(path), **config}), load_precision(
+        json.loads(path.read_text())
+    )
 
 
 def _claims_table(rules: dict) -> dict:
@@ -67,32 +86,46 @@ def _claims_table(rules: dict) -> dict:
 
 # ------------------------------------------------------------------ the table, strict, the order
 
-@pytest.mark.parametrize("rule,support,expected", [
-    ("grounded.passage", 1.0, 0.55),      # its band
-    ("grounded.passage", 0.9, 0.55),      # a band's lower edge is in it
-    ("grounded.passage", 0.89, 0.35),
-    ("grounded.passage", None, 0.5),      # no support: the rule's pooled figure
-    ("contradicted.value", 0.0, 0.42),    # no bands
-    ("unverified.no_passage", 0.1, None),  # never fired
-    ("grounded.meaning", 0.8, None),      # not in the table
-    (None, 0.8, None),
-])
+
+@pytest.mark.parametrize(
+    "rule,support,expected",
+    [
+        ("grounded.passage", 1.0, 0.55),  # its band
+        ("grounded.passage", 0.9, 0.55),  # a band's lower edge is in it
+        ("grounded.passage", 0.89, 0.35),
+        ("grounded.passage", None, 0.5),  # no support: the rule's pooled figure
+        ("contradicted.value", 0.0, 0.42),  # no bands
+        ("unverified.no_passage", 0.1, None),  # never fired
+        ("grounded.meaning", 0.8, None),  # not in the table
+        (None, 0.8, None),
+    ],
+)
 def test_the_table_gives_the_figure_of_a_rule_in_the_band_of_its_support(rule, support, expected):
     assert load_precision(TABLE).of(rule, support) == expected
 
 
-@pytest.mark.parametrize("verdict,rule,figure,level,after", [
-    ("grounded", "grounded.passage", 0.82, 0.9, STRICT_RULE),
-    ("grounded", "grounded.passage", None, 0.9, STRICT_RULE),
-    ("grounded", "grounded.passage", 0.9, 0.9, None),      # at the level: kept
-    ("grounded", "grounded.passage", 0.97, 0.95, None),
-    ("grounded", "grounded.passage", 0.97, 1.0, STRICT_RULE),
-    ("contradicted", "contradicted.value", 0.1, 0.9, None),  # only groundings are taken down
-    ("unverified", "unverified.missing", None, 0.9, None),
-])
+@pytest.mark.parametrize(
+    "verdict,rule,figure,level,after",
+    [
+        ("grounded", "grounded.passage", 0.82, 0.9, STRICT_RULE),
+        ("grounded", "grounded.passage", None, 0.9, STRICT_RULE),
+        ("grounded", "grounded.passage", 0.9, 0.9, None),  # at the level: kept
+        ("grounded", "grounded.passage", 0.97, 0.95, None),
+        ("grounded", "grounded.passage", 0.97, 1.0, STRICT_RULE),
+        ("contradicted", "contradicted.value", 0.1, 0.9, None),  # only groundings are taken down
+        ("unverified", "unverified.missing", None, 0.9, None),
+    ],
+)
 def test_strict_takes_down_the_groundings_under_the_level(verdict, rule, figure, level, after):
-    claim = {"text": "x", "verdict": verdict, "rule": rule, "rule_precision": figure, "support": 0.9,
-             "evidence": [{"source": "s", "start": 0, "end": 1, "text": "x"}], "reason": "stated"}
+    claim = {
+        "text": "x",
+        "verdict": verdict,
+        "rule": rule,
+        "rule_precision": figure,
+        "support": 0.9,
+        "evidence": [{"source": "s", "start": 0, "end": 1, "text": "x"}],
+        "reason": "stated",
+    }
     out = strict_claim(claim, level)
     if after is None:
         assert out is None
@@ -112,7 +145,9 @@ def test_strict_reason_reads_as_the_issue_gives_it():
 
 @pytest.mark.parametrize("value", [0, 0.0, -0.5, 1.5, float("nan"), "abc", "0.9", True])
 def test_a_strict_level_outside_0_1_is_a_value_error(value):
-    with pytest.raises(ValueError, match=re.escape("strict must be a number in (0, 1]") + ".*" + re.escape(f"got {value!r}")):
+    with pytest.raises(
+        ValueError, match=re.escape("strict must be a number in (0, 1]") + ".*" + re.escape(f"got {value!r}")
+    ):
         check_strict(value)
 
 
@@ -121,17 +156,21 @@ def test_a_strict_level_in_0_1_or_none_is_kept(value):
     assert check_strict(value) == (None if value is None else float(value))
 
 
-@pytest.mark.parametrize("figures,expected", [
-    ([0.9, 0.4, None, 0.4, 1.0], [2, 1, 3, 0, 4]),  # unmeasured first, ties in answer order
-    ([None, None], [0, 1]),
-    ([0.7], [0]),
-    ([], []),
-])
+@pytest.mark.parametrize(
+    "figures,expected",
+    [
+        ([0.9, 0.4, None, 0.4, 1.0], [2, 1, 3, 0, 4]),  # unmeasured first, ties in answer order
+        ([None, None], [0, 1]),
+        ([0.7], [0]),
+        ([], []),
+    ],
+)
 def test_least_trusted_first_is_ascending_precision_the_unmeasured_first(figures, expected):
     assert trust_order(figures) == expected
 
 
 # ------------------------------------------------------------------ the component
+
 
 def test_every_claim_carries_the_figure_of_its_rule_and_support(tmp_path):
     nlp, table = _pipeline(tmp_path)
@@ -175,13 +214,16 @@ def test_the_table_is_saved_with_the_pipeline(tmp_path):
     assert 0.42 in [c.rule_precision for c in report.claims]
 
 
-@pytest.mark.parametrize("rules,level,verdict,rule", [
-    ({"grounded.passage": 0.5}, 0.9, "unverified", STRICT_RULE),
-    ({"grounded.passage": 0.95}, 0.9, "grounded", "grounded.passage"),
-    ({"grounded.passage": 0.9}, 0.9, "grounded", "grounded.passage"),  # at the level: kept
-    ({}, 0.9, "unverified", STRICT_RULE),                              # unmeasured: taken down
-    ({"grounded.passage": 0.5}, None, "grounded", "grounded.passage"),  # strict unset: no change
-])
+@pytest.mark.parametrize(
+    "rules,level,verdict,rule",
+    [
+        ({"grounded.passage": 0.5}, 0.9, "unverified", STRICT_RULE),
+        ({"grounded.passage": 0.95}, 0.9, "grounded", "grounded.passage"),
+        ({"grounded.passage": 0.9}, 0.9, "grounded", "grounded.passage"),  # at the level: kept
+        ({}, 0.9, "unverified", STRICT_RULE),  # unmeasured: taken down
+        ({"grounded.passage": 0.5}, None, "grounded", "grounded.passage"),  # strict unset: no change
+    ],
+)
 def test_strict_in_the_pipeline(tmp_path, rules, level, verdict, rule):
     plain, _ = _pipeline(tmp_path, _claims_table(rules))
     before = sourced_nlp.check(ONE, [SOURCE], nlp=plain).claims[0]
@@ -238,20 +280,36 @@ def test_strict_is_validated_in_the_config_and_on_the_component():
 
 
 JUDGED = "Contoso revenue rose 8% to $2.4 billion. The company expanded into two European capitals."
-JUDGE_SOURCE = {"id": "q3.txt", "text": "Contoso revenue rose 8% to $2.4 billion in 2023. The firm opened offices in Lisbon and Oslo."}
+JUDGE_SOURCE = {
+    "id": "q3.txt",
+    "text": "Contoso revenue rose 8% to $2.4 billion in 2023. The firm opened offices in Lisbon and Oslo.",
+}
 
 
-@pytest.mark.parametrize("rules,strict,expected", [
-    ({"grounded.judge": 0.77}, None, ("grounded", "grounded.judge", 0.77)),
-    ({}, None, ("grounded", "grounded.judge", None)),
-    ({"grounded.judge": 0.77, "grounded.passage": 0.99}, 0.9, ("unverified", STRICT_RULE, None)),
-    ({"grounded.judge": 0.95, "grounded.passage": 0.99}, 0.9, ("grounded", "grounded.judge", 0.95)),
-])
+@pytest.mark.parametrize(
+    "rules,strict,expected",
+    [
+        ({"grounded.judge": 0.77}, None, ("grounded", "grounded.judge", 0.77)),
+        ({}, None, ("grounded", "grounded.judge", None)),
+        ({"grounded.judge": 0.77, "grounded.passage": 0.99}, 0.9, ("unverified", STRICT_RULE, None)),
+        ({"grounded.judge": 0.95, "grounded.passage": 0.99}, 0.9, ("grounded", "grounded.judge", 0.95)),
+    ],
+)
 def test_a_claim_the_judge_decided_carries_the_judges_rule_figure(tmp_path, rules, strict, expected):
     answers = tmp_path / "answers.jsonl"
-    answers.write_text(json.dumps({"claim": "The company expanded into two European capitals.", "verdict": "grounded",
-                                   "source": "q3.txt", "quote": "opened offices in Lisbon and Oslo", "reason": "capitals"})
-                       + "\n", encoding="utf8")
+    answers.write_text(
+        json.dumps(
+            {
+                "claim": "The company expanded into two European capitals.",
+                "verdict": "grounded",
+                "source": "q3.txt",
+                "quote": "opened offices in Lisbon and Oslo",
+                "reason": "capitals",
+            }
+        )
+        + "\n",
+        encoding="utf8",
+    )
     judge = {"@misc": "sourced.judge.replay.v1", "path": str(answers)}
     nlp, _ = _pipeline(tmp_path, _claims_table(rules), judge=judge, strict=strict)
     claims = sourced_nlp.check(JUDGED, [JUDGE_SOURCE], nlp=nlp).claims
@@ -261,17 +319,43 @@ def test_a_claim_the_judge_decided_carries_the_judges_rule_figure(tmp_path, rule
 
 # ------------------------------------------------------------------ the views
 
+
 def _report_with_figures() -> Report:
     ev = [Evidence("source.txt", 0, 5, "Revenue")]
     answer = "Revenue rose 12%. Cloud grew 21%. It opened in Dublin. Net income was $310 million."
     claims = [
-        ClaimResult("Revenue rose 12%.", 0, 17, "contradicted", reason="the source gives 8%", evidence=ev,
-                    rule="contradicted.value", rule_precision=0.7),
-        ClaimResult("Cloud grew 21%.", 18, 33, "grounded", reason="stated", support=1.0, evidence=ev,
-                    rule="grounded.passage", rule_precision=0.933),
+        ClaimResult(
+            "Revenue rose 12%.",
+            0,
+            17,
+            "contradicted",
+            reason="the source gives 8%",
+            evidence=ev,
+            rule="contradicted.value",
+            rule_precision=0.7,
+        ),
+        ClaimResult(
+            "Cloud grew 21%.",
+            18,
+            33,
+            "grounded",
+            reason="stated",
+            support=1.0,
+            evidence=ev,
+            rule="grounded.passage",
+            rule_precision=0.933,
+        ),
         ClaimResult("It opened in Dublin.", 34, 54, "unverified", reason="not named", rule="unverified.missing"),
-        ClaimResult("Net income was $310 million.", 55, 83, "grounded", support=0.85, evidence=ev,
-                    rule="grounded.passage", rule_precision=0.833),
+        ClaimResult(
+            "Net income was $310 million.",
+            55,
+            83,
+            "grounded",
+            support=0.85,
+            evidence=ev,
+            rule="grounded.passage",
+            rule_precision=0.833,
+        ),
     ]
     return Report(answer=answer, claims=claims, sources=[{"id": "source.txt", "chars": 7}])
 
@@ -287,10 +371,12 @@ def test_verbose_text_shows_each_rules_precision(run_cli, tmp_path):
     code, out, err = run_cli("check", "--json-input", saved, "-v")
     assert code == 1, err  # the contradiction fails the default gate
     rules = [line.strip() for line in out.splitlines() if line.strip().startswith("rule ")]
-    assert rules == ["rule contradicted.value · 70% precise on natural text",
-                     "rule grounded.passage · 93% precise on natural text",
-                     "rule unverified.missing · unmeasured",
-                     "rule grounded.passage · 83% precise on natural text"]
+    assert rules == [
+        "rule contradicted.value · 70% precise on natural text",
+        "rule grounded.passage · 93% precise on natural text",
+        "rule unverified.missing · unmeasured",
+        "rule grounded.passage · 83% precise on natural text",
+    ]
     code, plain, _ = run_cli("check", "--json-input", saved)
     assert "precise" not in plain and "unmeasured" not in plain  # -v only
 
@@ -299,7 +385,7 @@ def test_markdown_has_a_rule_precision_column(run_cli, tmp_path):
     code, out, err = run_cli("check", "--json-input", _saved(tmp_path, _report_with_figures()), "-f", "markdown")
     lines = out.splitlines()
     head = lines.index("| | verdict | rule precision | claim | evidence | reason |")
-    rows = lines[head + 2:head + 6]
+    rows = lines[head + 2 : head + 6]
     assert [r.split(" | ")[2] for r in rows] == ["70%", "93%", "unmeasured", "83%"]
     assert "None" not in out
 
@@ -334,8 +420,12 @@ def test_html_cards_show_the_figure_and_can_be_ordered_least_trusted_first():
     parsed = _Tags(markup)
     figures = [m.group(1) for m in re.finditer(r'class="sourced-rule-precision">([^<]*)<', markup)]
     assert figures == [precision_words(c.rule_precision) for c in report.claims]
-    assert figures == ["70% precise on natural text", "93% precise on natural text", "unmeasured",
-                       "83% precise on natural text"]
+    assert figures == [
+        "70% precise on natural text",
+        "93% precise on natural text",
+        "unmeasured",
+        "83% precise on natural text",
+    ]
     # the control: two radio buttons of one group, answer order checked, each with its label
     radios = [a for t, a in parsed.tags if t == "input"]
     assert [r["value"] for r in radios] == ["answer", "trust"] and len({r["name"] for r in radios}) == 1
@@ -376,6 +466,7 @@ def test_to_frame_has_a_rule_precision_column(tmp_path):
 
 # ------------------------------------------------------------------ the command line
 
+
 @pytest.fixture
 def files(tmp_path):
     answer = tmp_path / "answer.txt"
@@ -385,8 +476,10 @@ def files(tmp_path):
     return answer, source
 
 
-@pytest.mark.parametrize("options,level", [(["--strict"], STRICT_DEFAULT), (["--strict-level", "1"], 1.0),
-                                           (["--strict", "--strict-level", "0.5"], 0.5)])
+@pytest.mark.parametrize(
+    "options,level",
+    [(["--strict"], STRICT_DEFAULT), (["--strict-level", "1"], 1.0), (["--strict", "--strict-level", "0.5"], 0.5)],
+)
 def test_cli_strict(run_cli, files, options, level):
     answer, source = files
     code, out, err = run_cli("check", answer, source, "-f", "json")
@@ -404,7 +497,8 @@ def test_cli_strict(run_cli, files, options, level):
             assert a == b
     if level == 1.0:  # the bundled example has groundings: at the level 1 every one under 100% goes
         assert any(a["rule"] == STRICT_RULE for a in after) or all(
-            b.get("rule_precision") == 1.0 for b in before if b["verdict"] == "grounded")
+            b.get("rule_precision") == 1.0 for b in before if b["verdict"] == "grounded"
+        )
 
 
 def test_the_help_gives_the_default_strict_level(run_cli):
@@ -416,13 +510,16 @@ def test_the_help_gives_the_default_strict_level(run_cli):
 
 
 @pytest.mark.parametrize("command", ["check", "cite", "batch", "serve"])
-@pytest.mark.parametrize("value,needle", [
-    ("0", "--strict-level must be a number in (0, 1]"),
-    ("1.5", "--strict-level must be a number in (0, 1]"),
-    ("-0.2", "--strict-level must be a number in (0, 1]"),
-    ("nan", "--strict-level must be a number in (0, 1]"),
-    ("abc", "'--strict-level'"),
-])
+@pytest.mark.parametrize(
+    "value,needle",
+    [
+        ("0", "--strict-level must be a number in (0, 1]"),
+        ("1.5", "--strict-level must be a number in (0, 1]"),
+        ("-0.2", "--strict-level must be a number in (0, 1]"),
+        ("nan", "--strict-level must be a number in (0, 1]"),
+        ("abc", "'--strict-level'"),
+    ],
+)
 def test_cli_bad_strict_level_is_one_line_and_exit_2(run_cli, files, tmp_path, command, value, needle):
     answer, source = files
     batch = tmp_path / "records.jsonl"
@@ -437,6 +534,7 @@ def test_cli_bad_strict_level_is_one_line_and_exit_2(run_cli, files, tmp_path, c
 
 # ------------------------------------------------------------------ in a browser
 
+
 def _browser():
     import importlib.util
     import os
@@ -444,8 +542,13 @@ def _browser():
     from chromium import find_chromium
 
     path = find_chromium()
-    missing = ("headless Chromium not found" if path is None
-               else "playwright is not installed" if importlib.util.find_spec("playwright") is None else None)
+    missing = (
+        "headless Chromium not found"
+        if path is None
+        else "playwright is not installed"
+        if importlib.util.find_spec("playwright") is None
+        else None
+    )
     if missing:
         if os.environ.get("SOURCED_REQUIRE_BROWSER") == "1":
             pytest.fail(f"SOURCED_REQUIRE_BROWSER=1 but {missing}")
@@ -464,11 +567,14 @@ def test_least_trusted_first_reorders_the_cards_in_a_browser(tmp_path, where):
     page_html = report.to_html(standalone=True) if where == "report" else render_page(report_html=report.to_html())
     path = tmp_path / "page.html"
     path.write_text(page_html, encoding="utf-8")
-    numbers = ("els => els.map(e => [e.querySelector('span').innerText, e.getBoundingClientRect().top])"
-               ".sort((a, b) => a[1] - b[1]).map(x => x[0])")
+    numbers = (
+        "els => els.map(e => [e.querySelector('span').innerText, e.getBoundingClientRect().top])"
+        ".sort((a, b) => a[1] - b[1]).map(x => x[0])"
+    )
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        browser = pw.chromium.launch(
+            executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+        )
         try:
             page = browser.new_page(viewport={"width": 1000, "height": 800})
             page.goto(path.resolve().as_uri())

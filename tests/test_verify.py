@@ -21,7 +21,9 @@ VERDICT_TABLE = [
     (
         "the place a source is set in, named once",
         "Airstrikes in Yemen have killed 200 civilians.",
-        ["In Yemen, airstrikes killed 150 civilians in March. Airstrikes have killed 200 civilians since, officials said."],
+        [
+            "In Yemen, airstrikes killed 150 civilians in March. Airstrikes have killed 200 civilians since, officials said."
+        ],
         "grounded",
     ),
     (
@@ -159,8 +161,10 @@ VERDICT_TABLE = [
     (
         "no antonym when the passage says both, of two things",
         "The company is increasing its dividend to $0.13 per share and reducing net debt below $25 billion.",
-        ["As we expect net debt to fall below $25 billion, our focus has expanded to returning capital to "
-         "shareholders, beginning with the increase in our dividend to $0.13 per share."],
+        [
+            "As we expect net debt to fall below $25 billion, our focus has expanded to returning capital to "
+            "shareholders, beginning with the increase in our dividend to $0.13 per share."
+        ],
         "unverified",  # not contradicted: "fall" is said of the debt; "the company" is not named
     ),
     (
@@ -246,8 +250,11 @@ def test_support_drops_for_what_no_source_holds(nlp):
     sources = ["Acme opened a new office in Boston in 2023. Jane Doe leads the sales team at Acme."]
     known, unknown_name, unknown_words = (
         sourced_nlp.check(answer, sources, nlp=nlp).claims[0]
-        for answer in ("The Boston office is run by Jane Doe.", "The Boston office is run by John Smith.",
-                       "The Boston office was opened to serve nearby zeppelin hangars.")
+        for answer in (
+            "The Boston office is run by Jane Doe.",
+            "The Boston office is run by John Smith.",
+            "The Boston office was opened to serve nearby zeppelin hangars.",
+        )
     )
     assert {known.verdict, unknown_name.verdict, unknown_words.verdict} == {"unverified"}
     assert unknown_name.support < known.support
@@ -404,10 +411,17 @@ def test_determinism(nlp, answer, sources):
     "claim,source,expected",
     [
         # two long names with the same initials are not one name
-        ("He attended the University of California Anschutz Medical Campus in Aurora.",
-         "He attended the University of Colorado Anschutz Medical Campus in Aurora.", "unverified"),
+        (
+            "He attended the University of California Anschutz Medical Campus in Aurora.",
+            "He attended the University of Colorado Anschutz Medical Campus in Aurora.",
+            "unverified",
+        ),
         # an acronym stands for its long name
-        ("The WHO declared a pandemic in March.", "The World Health Organization declared a pandemic in March.", "grounded"),
+        (
+            "The WHO declared a pandemic in March.",
+            "The World Health Organization declared a pandemic in March.",
+            "grounded",
+        ),
         # a claim that took its subject from the sentence before is not about another subject
         ("Acme opened a plant. It hired 300 workers.", "Acme opened a plant. Globex hired 300 workers.", "unverified"),
     ],
@@ -424,18 +438,30 @@ def test_name_matching(nlp, claim, source, expected):
         ("Costs rose 8%.", "Revenue rose 8%.", "unverified"),
         ("Revenue rose 8%.", "Revenue rose 8%.", "grounded"),
         # two denials: one wrapped in a light verb ("did not have the right to")
-        ("Women did not have the right to vote or own property.",
-         "Women were not allowed to vote or own property.", "grounded"),
+        (
+            "Women did not have the right to vote or own property.",
+            "Women were not allowed to vote or own property.",
+            "grounded",
+        ),
         # ... but two denials of different verbs deny different things
         ("Police did not arrest the driver.", "Police did not name the driver who was arrested.", "unverified"),
         # a denied argument ("no blackout dates") the claim carries too
-        ("The program, with no blackout dates and cheap seats, is popular with members.",
-         "The program has no blackout dates and cheap seats, and it is popular with members.", "grounded"),
-        ("The firm was incorporated in 1977 by Jobs, Wozniak and Wayne.",
-         "The firm was incorporated in 1977 without Wayne.", "unverified"),
+        (
+            "The program, with no blackout dates and cheap seats, is popular with members.",
+            "The program has no blackout dates and cheap seats, and it is popular with members.",
+            "grounded",
+        ),
+        (
+            "The firm was incorporated in 1977 by Jobs, Wozniak and Wayne.",
+            "The firm was incorporated in 1977 without Wayne.",
+            "unverified",
+        ),
         # a claim of words alone may name its subject with a word the passage does not use
-        ("The dish is sprinkled with toasted coconut and served with hot rice.",
-         "Sprinkle the stew with toasted coconut and serve with hot rice.", "grounded"),
+        (
+            "The dish is sprinkled with toasted coconut and served with hot rice.",
+            "Sprinkle the stew with toasted coconut and serve with hot rice.",
+            "grounded",
+        ),
         # a denial through a copula ("is not profitable") and of a participle ("was not closed")
         ("The company is profitable.", "The company is not profitable.", "contradicted"),
         ("The bridge was not closed.", "The bridge was closed.", "contradicted"),
@@ -463,13 +489,17 @@ def test_passage_index_is_built_once_per_list_of_sources(nlp):
     assert first.claims[0].verdict == "grounded" and second.claims[0].verdict == "contradicted"
     renamed = [{"id": "other", "text": sources[0]["text"]}]
     assert verify.index_for(renamed) is not index
-    assert sourced_nlp.check("Acme's revenue rose 8% in 2023.", renamed, nlp=nlp).claims[0].evidence[0].source == "other"
+    assert (
+        sourced_nlp.check("Acme's revenue rose 8% in 2023.", renamed, nlp=nlp).claims[0].evidence[0].source == "other"
+    )
 
 
 @pytest.mark.parametrize(
     "claim,expected",
-    [("The island is only accessible by sea twice a year.", "unverified"),
-     ("The island is only accessible by sea 60 days a year.", "grounded")],
+    [
+        ("The island is only accessible by sea twice a year.", "unverified"),
+        ("The island is only accessible by sea 60 days a year.", "grounded"),
+    ],
 )
 def test_a_count_of_times_is_a_value(nlp, claim, expected):
     """'twice a year' is a count (2 times a year), not stated by '60 days a year'."""
@@ -480,13 +510,13 @@ def test_a_count_of_times_is_a_value(nlp, claim, expected):
 
 def test_a_count_of_times_compares_within_its_period(nlp):
     source = "Water established dahlias deeply once a week. Feed them two times a month."
-    for claim, expected in (("Water established dahlias deeply once a week.", "grounded"),
-                            ("Feed them twice a month.", "grounded"),
-                            ("Feed them three times a month.", "contradicted")):
+    for claim, expected in (
+        ("Water established dahlias deeply once a week.", "grounded"),
+        ("Feed them twice a month.", "grounded"),
+        ("Feed them three times a month.", "contradicted"),
+    ):
         report = sourced_nlp.check(claim, [source], nlp=nlp)
         assert report.claims[0].verdict == expected, (claim, report.claims[0].reason)
-
-
 
 
 SITE = "Water the dahlia plants deeply and often. Young shoots appear in May. Collect rainwater in a barrel."
@@ -499,12 +529,20 @@ def test_a_claim_spread_over_passages_is_grounded_with_each(nlp):
     claim = sourced_nlp.check(SPREAD, [SITE], nlp=nlp).claims[0]
     assert claim.verdict == "grounded", claim.reason
     assert [e.text for e in claim.evidence] == [
-        "Water the dahlia plants deeply and often.", "Young shoots appear in May.", "Collect rainwater in a barrel."]
+        "Water the dahlia plants deeply and often.",
+        "Young shoots appear in May.",
+        "Collect rainwater in a barrel.",
+    ]
     assert 0.55 <= claim.support < 0.7  # ranked below a claim that one passage states
 
 
-@pytest.mark.parametrize("claim", ["Water the young dahlia plants deeply with tap water.",
-                                   "Water the young dahlia plants deeply with rainwater from the roof."])
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Water the young dahlia plants deeply with tap water.",
+        "Water the young dahlia plants deeply with rainwater from the roof.",
+    ],
+)
 def test_a_spread_claim_with_a_word_no_passage_holds_is_unverified(nlp, claim):
     report = sourced_nlp.check(claim, [SITE], nlp=nlp)
     assert report.claims[0].verdict == "unverified", report.claims[0].reason
@@ -520,10 +558,13 @@ def test_spread_support_1_turns_the_spread_grounding_off():
 SIMILAR_LINES = [f"In {1950 + i} the company had {1000 + 37 * i:,} stores." for i in range(70)]
 
 
-@pytest.mark.parametrize("claim, verdict", [
-    (SIMILAR_LINES[50], "grounded"),  # "In 2000 the company had 2,850 stores." word for word
-    ("In 2000 the company had 2,855 stores.", "contradicted"),  # line 50's year, another count
-])
+@pytest.mark.parametrize(
+    "claim, verdict",
+    [
+        (SIMILAR_LINES[50], "grounded"),  # "In 2000 the company had 2,850 stores." word for word
+        ("In 2000 the company had 2,855 stores.", "contradicted"),  # line 50's year, another count
+    ],
+)
 def test_claim_among_many_similar_lines(nlp, claim, verdict):
     """The line holding the claim's own values makes the candidate shortlist, however many lines
     share its words: found word for word, its evidence is that line, never the first similar one."""

@@ -10,8 +10,8 @@ import spacy
 from spacy.util import registry
 
 import sourced_nlp
-from sourced_nlp.text.lexicons import load_lexicon
 from sourced_nlp.components.verify import make_rules
+from sourced_nlp.text.lexicons import load_lexicon
 from sourced_nlp.verdict import DEFAULT_RULES
 
 ANSWER = "The Eiffel Tower is 330 metres tall and opened in 1889."
@@ -41,8 +41,9 @@ def test_no_sources_rule(nlp):
 
 def test_the_word_matcher_comes_from_the_registry():
     plain = sourced_nlp.check(ANSWER, SOURCES)
-    none = sourced_nlp.check(ANSWER, SOURCES, nlp=sourced_nlp.load_pipeline(
-        config={"word_matcher": {"@misc": "tests.no_word_matcher.v1"}}))
+    none = sourced_nlp.check(
+        ANSWER, SOURCES, nlp=sourced_nlp.load_pipeline(config={"word_matcher": {"@misc": "tests.no_word_matcher.v1"}})
+    )
     assert [c.verdict for c in plain.claims] == ["grounded"]
     assert [c.verdict for c in none.claims] != ["grounded"]
 
@@ -50,7 +51,8 @@ def test_the_word_matcher_comes_from_the_registry():
 def test_the_rule_list_comes_from_the_registry():
     assert make_rules() == DEFAULT_RULES
     assert [r.__name__ for r in make_rules(exclude=["spread", "cited"])] == [
-        r.__name__ for r in DEFAULT_RULES if r.__name__ not in ("spread", "cited")]
+        r.__name__ for r in DEFAULT_RULES if r.__name__ not in ("spread", "cited")
+    ]
     with pytest.raises(ValueError, match="cannot exclude"):
         make_rules(exclude=["unverified"])
     with pytest.raises(ValueError, match="cannot exclude"):
@@ -75,7 +77,9 @@ def test_records_lexicon_from_a_path_is_written_by_to_disk(tmp_path):
     nlp = sourced_nlp.load_pipeline(config={"records": str(mine)})
     assert [c.verdict for c in sourced_nlp.check(answer, [RECORD], nlp=nlp).claims] != ["contradicted"]
     nlp.to_disk(tmp_path / "pipeline")
-    assert json.loads((tmp_path / "pipeline" / "sourced_verify" / "records.json").read_text())["highly_rated_stars"] == 2.5
+    assert (
+        json.loads((tmp_path / "pipeline" / "sourced_verify" / "records.json").read_text())["highly_rated_stars"] == 2.5
+    )
     mine.unlink()
     loaded = spacy.load(tmp_path / "pipeline")
     assert [c.verdict for c in sourced_nlp.check(answer, [RECORD], nlp=loaded).claims] != ["contradicted"]

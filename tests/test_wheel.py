@@ -36,19 +36,42 @@ def test_a_built_wheel_installs_and_runs_without_the_source_tree(tmp_path):
     for folder in ("sourced_nlp", "models"):
         shutil.copytree(ROOT / folder, src / folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     dist = tmp_path / "dist"
-    done = _run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--skip-dependency-check",
-                "--outdir", dist, src, cwd=tmp_path)
+    done = _run(
+        sys.executable,
+        "-m",
+        "build",
+        "--wheel",
+        "--no-isolation",
+        "--skip-dependency-check",
+        "--outdir",
+        dist,
+        src,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    wheel, = dist.glob("sourced_nlp-*.whl")
+    (wheel,) = dist.glob("sourced_nlp-*.whl")
 
     fresh = tmp_path / "venv"
     done = _run(sys.executable, "-m", "venv", "--without-pip", fresh, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     python = fresh / "bin" / "python"
-    site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))", cwd=tmp_path).stdout.strip())
+    site = Path(
+        _run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))", cwd=tmp_path).stdout.strip()
+    )
     (site / "dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    done = _run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", wheel,
-                cwd=tmp_path)
+    done = _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        python,
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--no-index",
+        wheel,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
 
     work = tmp_path / "work"  # no source tree here or on the path
@@ -65,4 +88,3 @@ def test_a_built_wheel_installs_and_runs_without_the_source_tree(tmp_path):
     done = _run(sourced, "check", "answer.txt", "source.txt", "--format", "json", cwd=work, env=env)
     assert done.returncode == 1, done.stderr  # the example holds one contradicted claim
     assert '"contradicted": 1' in done.stdout and done.stderr == "gate: 1 claim(s) contradicted\n"
-

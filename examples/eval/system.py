@@ -44,16 +44,22 @@ def sentences(text: str) -> list[str]:
 
 
 def _usage(question: str, sources: list[dict], answer: str) -> dict:
-    return {"input_tokens": len(question.split()) + sum(len(s["text"].split()) for s in sources),
-            "output_tokens": len(answer.split())}
+    return {
+        "input_tokens": len(question.split()) + sum(len(s["text"].split()) for s in sources),
+        "output_tokens": len(answer.split()),
+    }
 
 
 def respond(question: str, sources: list[dict], min_overlap: int = 3) -> dict:
     """The system's reply to ``question`` over ``sources`` (``[{"id", "text"}]``)."""
     for key, canned in CANNED.items():
         if key in question.lower():
-            return {"answer": canned, "contexts": sources, "usage": _usage(question, sources, canned),
-                    "latency_ms": 5.0}
+            return {
+                "answer": canned,
+                "contexts": sources,
+                "usage": _usage(question, sources, canned),
+                "latency_ms": 5.0,
+            }
     q = words(question)
     latency = 100.0 + 10.0 * len(question.split())
     best, best_n = None, -1
@@ -63,8 +69,12 @@ def respond(question: str, sources: list[dict], min_overlap: int = 3) -> dict:
             if n > best_n:
                 best, best_n = sent, n
     if best is None or best_n < min_overlap:
-        return {"answer": ABSTAIN, "contexts": sources, "usage": _usage(question, sources, ABSTAIN),
-                "latency_ms": latency}
+        return {
+            "answer": ABSTAIN,
+            "contexts": sources,
+            "usage": _usage(question, sources, ABSTAIN),
+            "latency_ms": latency,
+        }
     doc_scores = [len(q & words(s["text"])) for s in sources]
     cited = sources[doc_scores.index(max(doc_scores))]["id"]
     core = best.rstrip(".!?")

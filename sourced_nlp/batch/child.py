@@ -81,8 +81,9 @@ class CheckerProcess:
 
     def __init__(self, model: Optional[str] = None, config: Optional[dict] = None):
         env = {k: v for k, v in os.environ.items() if k not in UNSET_IN_CHILD}
-        self._proc = subprocess.Popen([sys.executable, "-m", "sourced_nlp.batch.child"], env=env,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "sourced_nlp.batch.child"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
         try:
             self._call(("load", model, config))
         except BaseException:
@@ -135,8 +136,9 @@ def process(model: Optional[str] = None, config: Optional[dict] = None) -> Check
     return proc
 
 
-def check(records: Sequence[Any], model: Optional[str] = None, config: Optional[dict] = None,
-          validated: bool = False) -> list[dict]:
+def check(
+    records: Sequence[Any], model: Optional[str] = None, config: Optional[dict] = None, validated: bool = False
+) -> list[dict]:
     """The results of ``records``, in order, checked in this process's :class:`CheckerProcess`.
     Unless ``validated``, the records are validated here first (an invalid one is its ``error``
     result, as :func:`sourced_nlp.batch.results.results` gives it), so that only plain values reach the
@@ -207,7 +209,7 @@ def _error_frame(err: Exception) -> bytes:
     the nearest built-in class it derives from (``ValueError`` for a bad config)."""
     try:
         reply = _frame((False, err))
-        pickle.loads(reply[_HEADER.size:])
+        pickle.loads(reply[_HEADER.size :])
         return reply
     except Exception:  # noqa: BLE001 -- its text and built-in class do
         text = f"{type(err).__name__}: {err}"

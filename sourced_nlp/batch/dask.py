@@ -29,8 +29,13 @@ __all__ = ["check_partition", "check_bag", "check_frame", "connect", "parse_addr
 CONNECT_TIMEOUT = 20
 
 
-def check_partition(records: Sequence[Any], model: Optional[str] = None, config: Optional[dict] = None,
-                    validated: bool = False, isolated: bool = True) -> list[dict]:
+def check_partition(
+    records: Sequence[Any],
+    model: Optional[str] = None,
+    config: Optional[dict] = None,
+    validated: bool = False,
+    isolated: bool = True,
+) -> list[dict]:
     """The results of one partition of records, in order (see :func:`sourced_nlp.batch.results.results`).
 
     With ``isolated`` (the default) they are checked in this process's single-threaded
@@ -60,8 +65,14 @@ def _frame_partition(frame: Any, model: Optional[str], config: Optional[dict], i
 
     rows = [{k: v for k, v in row.items() if not (k == "id" and v is None)} for row in frame.to_dict("records")]
     done = check_partition(rows, model, config, isolated=isolated)
-    return pd.DataFrame({"id": [r["id"] for r in done], "report": [r.get("report") for r in done],
-                         "error": [r.get("error") for r in done]}, index=frame.index)
+    return pd.DataFrame(
+        {
+            "id": [r["id"] for r in done],
+            "report": [r.get("report") for r in done],
+            "error": [r.get("error") for r in done],
+        },
+        index=frame.index,
+    )
 
 
 def check_frame(frame: Any, model: Optional[str] = None, config: Optional[dict] = None, isolated: bool = True) -> Any:
@@ -70,8 +81,9 @@ def check_frame(frame: Any, model: Optional[str] = None, config: Optional[dict] 
     str, or None) columns, on the same index."""
     import pandas as pd
 
-    meta = pd.DataFrame({"id": pd.Series(dtype=object), "report": pd.Series(dtype=object),
-                         "error": pd.Series(dtype=object)})
+    meta = pd.DataFrame(
+        {"id": pd.Series(dtype=object), "report": pd.Series(dtype=object), "error": pd.Series(dtype=object)}
+    )
     return frame.map_partitions(_frame_partition, model, config, isolated, meta=meta)
 
 
@@ -109,8 +121,15 @@ def connect(address: str) -> Iterator[Any]:
     with contextlib.ExitStack() as stack:
         if n is not None:
             stack.callback(_restore_environ, dict(os.environ))
-            cluster = stack.enter_context(LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
-                                                       dashboard_address=None, silence_logs=logging.ERROR))
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=n,
+                    processes=True,
+                    threads_per_worker=1,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            )
             client = stack.enter_context(Client(cluster))
         else:
             try:
@@ -157,9 +176,16 @@ def _sources_of(record: Any) -> Any:
     return record.get("sources") if isinstance(record, dict) else None
 
 
-def stream(client: Any, records: Sequence[Any], partition_size: int = 32, model: Optional[str] = None,
-           config: Optional[dict] = None, validated: bool = False, window: Optional[int] = None,
-           isolated: bool = True) -> Iterator[dict]:
+def stream(
+    client: Any,
+    records: Sequence[Any],
+    partition_size: int = 32,
+    model: Optional[str] = None,
+    config: Optional[dict] = None,
+    validated: bool = False,
+    window: Optional[int] = None,
+    isolated: bool = True,
+) -> Iterator[dict]:
     """The results of ``records``, in input order, as their :func:`partitions` of
     ``partition_size`` records or more come back from ``client``'s workers (a reorder buffer
     holds those done ahead of their turn).
@@ -198,6 +224,10 @@ def _partition_results(fut: Any, part: list[Any]) -> list[dict]:
     try:
         return fut.result()
     except Exception as err:  # noqa: BLE001 -- the task failed for good: each record says so
-        return [{"id": r.get("id") if isinstance(r, dict) else None,
-                 "error": f"internal error: the Dask task failed: {type(err).__name__}: {' '.join(str(err).split())}"}
-                for r in part]
+        return [
+            {
+                "id": r.get("id") if isinstance(r, dict) else None,
+                "error": f"internal error: the Dask task failed: {type(err).__name__}: {' '.join(str(err).split())}",
+            }
+            for r in part
+        ]

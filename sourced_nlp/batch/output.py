@@ -80,8 +80,10 @@ class OutputLock:
             holder = lock_holder(fd)
             os.close(fd)
             who = f"another run (pid {holder})" if holder is not None else "another run"
-            raise SourceError(f"{out} is being written by {who}: refusing to write it at the same time; "
-                              f"wait for that run to end or give another -o") from None
+            raise SourceError(
+                f"{out} is being written by {who}: refusing to write it at the same time; "
+                f"wait for that run to end or give another -o"
+            ) from None
         self.fd = fd
         return self
 
@@ -114,7 +116,9 @@ def result_line(r: dict) -> str:
     return json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def resume_prefix(out: str, rows: list[tuple[int, Any, Optional[dict], Optional[str]]], where: str) -> tuple[list[dict], int]:
+def resume_prefix(
+    out: str, rows: list[tuple[int, Any, Optional[dict], Optional[str]]], where: str
+) -> tuple[list[dict], int]:
     """The results an interrupted run left in ``out``, checked against the batch ``rows``.
 
     Returns:
@@ -143,16 +147,19 @@ def resume_prefix(out: str, rows: list[tuple[int, Any, Optional[dict], Optional[
         try:
             row = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            raise SourceError(f"--resume: {out} line {k} is not a batch result; it is not the output of "
-                              f"'sourced batch --format json'") from None
+            raise SourceError(
+                f"--resume: {out} line {k} is not a batch result; it is not the output of 'sourced batch --format json'"
+            ) from None
         if not isinstance(row, dict) or "line" not in row or ("report" in row) == ("error" in row):
             raise SourceError(f"--resume: {out} line {k} is not a batch result")
         if k > len(rows):
             raise SourceError(f"--resume: {out} holds more results than {where} has records ({len(rows)})")
         n, rid = rows[k - 1][0], rows[k - 1][1]
         if row["line"] != n or row.get("id") != rid:
-            raise SourceError(f"--resume: {out} line {k} is the result of line {row['line']} (id {row.get('id')!r}), "
-                              f"but record {k} of {where} is line {n} (id {rid!r}): not this batch's output")
+            raise SourceError(
+                f"--resume: {out} line {k} is the result of line {row['line']} (id {row.get('id')!r}), "
+                f"but record {k} of {where} is line {n} (id {rid!r}): not this batch's output"
+            )
         if "report" in row:
             try:
                 row["report"] = Report.from_dict(row["report"])

@@ -76,8 +76,9 @@ def check_reports(records: list[dict], nlp: Any = None) -> Iterator[Any]:
     for i in range(0, len(records), BATCH_CHUNK):
         chunk = records[i : i + BATCH_CHUNK]
         try:
-            done: Optional[list[Any]] = list(api.check_many(
-                [(r["output"], r["sources"]) for r in chunk], nlp=nlp, n_process=1, on_error="return"))
+            done: Optional[list[Any]] = list(
+                api.check_many([(r["output"], r["sources"]) for r in chunk], nlp=nlp, n_process=1, on_error="return")
+            )
         except Exception:  # noqa: BLE001 -- retried one by one below, so the error is placed
             done = None
         if done is not None and len(done) != len(chunk):
@@ -116,8 +117,13 @@ def validate_slot(value: Any, validated: bool = False) -> tuple[Any, Optional[di
         return rid, None, str(err)
 
 
-def results(records: Iterable[Any], model: Optional[str] = None, config: Optional[dict] = None,
-            nlp: Any = None, validated: bool = False) -> Iterator[dict]:
+def results(
+    records: Iterable[Any],
+    model: Optional[str] = None,
+    config: Optional[dict] = None,
+    nlp: Any = None,
+    validated: bool = False,
+) -> Iterator[dict]:
     """Check records, yielding one JSON-able result per record, in order, as each is done.
 
     Args:

@@ -29,8 +29,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..text.citations import NUMBERED_RE, locate, positional_ids, resolve_target
 from ..report.findings import finding
+from ..text.citations import NUMBERED_RE, locate, positional_ids, resolve_target
 
 __all__ = ["QUOTE_FOUND", "BAD_STATUSES", "check_citation", "citation_findings", "json_citation"]
 
@@ -58,8 +58,7 @@ def _resolve(target: str, ids: list[str]) -> tuple[int | None, str | None]:
 
 
 def _match_dict(source: str, m) -> dict:
-    return {"source": source, "start": m.start, "end": m.end, "text": m.text, "method": m.method,
-            "score": m.score}
+    return {"source": source, "start": m.start, "end": m.end, "text": m.text, "method": m.method, "score": m.score}
 
 
 def check_citation(citation: Mapping, sources: list[dict]) -> dict:
@@ -150,25 +149,40 @@ def citation_findings(c: dict, i: int | None) -> list[dict]:
     if status == "misattributed":
         m = c["match"]
         named = ", ".join(c["sources"]) or "the named source"
-        return [finding("broken-citation", f'{marker}: the quote is in {m["source"]} '
-                        f'({m["start"]}-{m["end"]}), not in {named}', i)]
+        return [
+            finding(
+                "broken-citation",
+                f"{marker}: the quote is in {m['source']} ({m['start']}-{m['end']}), not in {named}",
+                i,
+            )
+        ]
     if status == "missing-source":
-        return [finding("broken-citation", f"{marker}: no source with id "
-                        + ", ".join(repr(t) for t in c["targets"]), i)]
+        return [
+            finding("broken-citation", f"{marker}: no source with id " + ", ".join(repr(t) for t in c["targets"]), i)
+        ]
     if status == "out-of-range":
         return [finding("broken-citation", f"{marker}: points past the sources or their text", i)]
     if status == "empty":
         return [finding("broken-citation", f"{marker}: names no source and quotes nothing", i)]
     if status == "fuzzy":
         m = c["match"]
-        return [finding("inexact-quote", f'{marker}: the quote differs from its source, which says '
-                        f'"{m["text"]}" (score {m["score"]:.2f})', i)]
+        return [
+            finding(
+                "inexact-quote",
+                f'{marker}: the quote differs from its source, which says "{m["text"]}" (score {m["score"]:.2f})',
+                i,
+            )
+        ]
     if status == "relocated":
         m = c["match"]
-        return [finding("relocated-quote", f"{marker}: the quote is at {m['start']}-{m['end']} of "
-                        f"{m['source']}, not at the offsets given", i)]
+        return [
+            finding(
+                "relocated-quote",
+                f"{marker}: the quote is at {m['start']}-{m['end']} of {m['source']}, not at the offsets given",
+                i,
+            )
+        ]
     return []
-
 
 
 def json_citation(c: Any, at: tuple[int, int] = (0, 0), label: str = "citation") -> dict:
@@ -179,10 +193,14 @@ def json_citation(c: Any, at: tuple[int, int] = (0, 0), label: str = "citation")
     src = c.get("source", c.get("id", c.get("doc")))
     targets = [] if src is None or str(src).strip() == "" else [str(src)]
     quote = c.get("quote")
-    out = {"marker": label, "targets": targets, "quote": quote if isinstance(quote, str) else None,
-           "start": at[0], "end": at[1]}
+    out = {
+        "marker": label,
+        "targets": targets,
+        "quote": quote if isinstance(quote, str) else None,
+        "start": at[0],
+        "end": at[1],
+    }
     if isinstance(c.get("start"), int):
         out["source_start"] = c["start"]
         out["source_end"] = c.get("end") if isinstance(c.get("end"), int) else None
     return out
-

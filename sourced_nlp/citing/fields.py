@@ -16,12 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .citation_check import BAD_STATUSES, check_citation, citation_findings, json_citation
-from ..text.citations import locate
 from ..report.findings import SEVERITIES, SEVERITY, check_thresholds, findings_md_lines, gate, severity_counts
 from ..report.marks import md_cell
+from ..text.citations import locate
 from ..text.quantity import Quantity, compare, parse_quantity
 from ..text.sources import normalize_sources
+from .citation_check import BAD_STATUSES, check_citation, citation_findings, json_citation
 
 __all__ = ["FieldsReport", "check_fields", "quantities_in"]
 
@@ -42,7 +42,7 @@ def quantities_in(text: str) -> list[Quantity]:
             if lo < 0:
                 continue
             for hi in range(min(len(toks), i + 4), i, -1):
-                frag = text[toks[lo][0]:toks[hi - 1][1]].strip(_EDGE).rstrip(".")
+                frag = text[toks[lo][0] : toks[hi - 1][1]].strip(_EDGE).rstrip(".")
                 q = parse_quantity(frag)
                 if q is not None:
                     best = q
@@ -105,8 +105,10 @@ def _field_nodes(fields: Any) -> list[tuple[str, Any, list[dict] | None]]:
     elif isinstance(fields, (list, tuple)):
         for j, node in enumerate(fields):
             if not isinstance(node, Mapping):  # [1, 2] is no list of fields: refused, not fields "0", "1"
-                raise ValueError(f"fields list item {j} ({type(node).__name__}) is not a field object "
-                                 '{"field", "value", "citations"}')
+                raise ValueError(
+                    f"fields list item {j} ({type(node).__name__}) is not a field object "
+                    '{"field", "value", "citations"}'
+                )
             items.append((str(node.get("field", node.get("name", str(j)))), node))
     else:
         raise ValueError("fields must be a JSON object or a list of field objects")
@@ -172,15 +174,21 @@ class FieldsReport:
 
     def to_dict(self) -> dict:
         """The report as plain JSON-able types (``"schema": "sourced.fields/1"``)."""
-        return {"schema": "sourced.fields/1", "sources": self.sources, "fields": self.fields,
-                "findings": self.findings, "score": self.score}
+        return {
+            "schema": "sourced.fields/1",
+            "sources": self.sources,
+            "fields": self.fields,
+            "findings": self.findings,
+            "score": self.score,
+        }
 
     def to_json(self, indent: int | None = 2) -> str:
         """Deterministic JSON: sorted keys, UTF-8 text kept."""
         return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False, indent=indent)
 
-    def gate(self, fail_on: str = "medium", fail_under: float | None = None,
-             min_coverage: float | None = None) -> list[str]:
+    def gate(
+        self, fail_on: str = "medium", fail_under: float | None = None, min_coverage: float | None = None
+    ) -> list[str]:
         """Why the gate fails (empty: it passes); see :func:`sourced_nlp.report.findings.gate`.
 
         Args:
@@ -197,11 +205,18 @@ class FieldsReport:
         if fail_on not in SEVERITIES:
             raise ValueError(f"unknown fail_on {fail_on!r}; expected one of {', '.join(SEVERITIES)}")
         fail_under, min_coverage = check_thresholds(fail_under, min_coverage)
-        return gate(self.findings, fail_on=fail_on, fail_under=fail_under, score_value=self.score,
-                    min_coverage=min_coverage, coverage_value=self.coverage)
+        return gate(
+            self.findings,
+            fail_on=fail_on,
+            fail_under=fail_under,
+            score_value=self.score,
+            min_coverage=min_coverage,
+            coverage_value=self.coverage,
+        )
 
-    def failed(self, fail_on: str = "medium", fail_under: float | None = None,
-               min_coverage: float | None = None) -> bool:
+    def failed(
+        self, fail_on: str = "medium", fail_under: float | None = None, min_coverage: float | None = None
+    ) -> bool:
         """Whether a finding of severity ``fail_on`` or worse exists, or the score is below
         ``fail_under``, or the coverage below ``min_coverage``."""
         return bool(self.gate(fail_on, fail_under, min_coverage))
@@ -211,14 +226,21 @@ class FieldsReport:
         the findings table."""
         counts = severity_counts(self.findings)
         score_txt = "n/a" if self.score is None else str(self.score)
-        lines = ["| score | high | medium | low |", "|---:|---:|---:|---:|",
-                 f"| {score_txt} | {counts['high']} | {counts['medium']} | {counts['low']} |", "",
-                 "| field | value | status | citation | passage |", "|---|---|---|---|---|"]
+        lines = [
+            "| score | high | medium | low |",
+            "|---:|---:|---:|---:|",
+            f"| {score_txt} | {counts['high']} | {counts['medium']} | {counts['low']} |",
+            "",
+            "| field | value | status | citation | passage |",
+            "|---|---|---|---|---|",
+        ]
         for f in self.fields:
             cites = ", ".join(f"{c.get('marker')}: {c['status']}" for c in f["citations"])
             passage = "; ".join(f"`{p['source']}:{p['start']}-{p['end']}`" for p in f["passage"])
-            lines.append(f"| {md_cell(f['field'])} | {md_cell(json.dumps(f['value'], ensure_ascii=False))} | "
-                         f"{f['status']} | {md_cell(cites)} | {passage} |")
+            lines.append(
+                f"| {md_cell(f['field'])} | {md_cell(json.dumps(f['value'], ensure_ascii=False))} | "
+                f"{f['status']} | {md_cell(cites)} | {passage} |"
+            )
         lines += findings_md_lines(self.findings, "field")
         return "\n".join(lines) + "\n"
 
@@ -240,8 +262,9 @@ def _cited_passages(checked: list[dict], texts: dict[str, str]) -> list[dict]:
     return passages
 
 
-def _leaf_status(path: str, leaf: Any, checked: list[dict], passages: list[dict],
-                 texts: dict[str, str]) -> tuple[str, dict | None]:
+def _leaf_status(
+    path: str, leaf: Any, checked: list[dict], passages: list[dict], texts: dict[str, str]
+) -> tuple[str, dict | None]:
     """``(status, finding or None)`` of one leaf value (see :class:`FieldsReport`)."""
     vq = _leaf_quantity(leaf)
     checkable = vq is not None or (isinstance(leaf, str) and leaf.strip())
@@ -260,7 +283,8 @@ def _leaf_status(path: str, leaf: Any, checked: list[dict], passages: list[dict]
         cited_ids = {sid for c in checked for sid in c["sources"]}
         place = f"elsewhere in {where}" if where in cited_ids else f"in {where}"
         return "elsewhere", field_finding(
-            "broken-citation", f"{path} = {shown} is not in the cited passage; it is {place}", path)
+            "broken-citation", f"{path} = {shown} is not in the cited passage; it is {place}", path
+        )
     kind = "fabricated-number" if vq is not None else "unsupported-claim"
     return "not-found", field_finding(kind, f"{path} = {shown} is in no source", path)
 
@@ -332,17 +356,29 @@ def check_fields(fields: Any, sources: Any) -> FieldsReport:
         rep.findings.append(field_finding("no-sources", "no sources were given: nothing can be grounded", None))
     texts = {s["id"]: s["text"] for s in srcs}
     for name, value, cites in nodes:
-        checked = [check_citation(json_citation(c, label=f"{name} citation {j + 1}"), srcs)
-                   for j, c in enumerate(cites or [])] if srcs else []
+        checked = (
+            [
+                check_citation(json_citation(c, label=f"{name} citation {j + 1}"), srcs)
+                for j, c in enumerate(cites or [])
+            ]
+            if srcs
+            else []
+        )
         for c in checked:
             for f in citation_findings(c, None):
                 rep.findings.append(field_finding(f["kind"], f["message"], name))
         passages = _cited_passages(checked, texts)
         for path, leaf in _leaves(value, name):
             status, found = _leaf_status(path, leaf, checked, passages, texts)
-            rep.fields.append({"field": path, "value": leaf, "citations": checked,
-                               "passage": passages if checked else _source_passage(leaf, texts, status),
-                               "status": status})
+            rep.fields.append(
+                {
+                    "field": path,
+                    "value": leaf,
+                    "citations": checked,
+                    "passage": passages if checked else _source_passage(leaf, texts, status),
+                    "status": status,
+                }
+            )
             if found is not None:
                 rep.findings.append(found)
     return rep

@@ -11,12 +11,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .citation_check import check_citation, json_citation
-from ..text.citations import KEYWORDS, find_citations, strip_citations
 from ..report.marks import differs_joined, mark
+from ..text.citations import KEYWORDS, find_citations, strip_citations
 from ..text.sources import SourceError, normalize_sources
+from .citation_check import check_citation, json_citation
 
 __all__ = ["citation_instructions", "json_reply", "parse_claims", "to_footnotes"]
+
 
 def _label(i: int) -> str:
     return f"S{i + 1}"
@@ -47,7 +48,7 @@ def citation_instructions(sources: Any, style: str = "inline") -> str:
             "Answer only from the sources above. After every sentence, cite the source it comes "
             'from as [S1: "exact words"], where S1 is the source label and the words are copied '
             "exactly from that source and contain every name and number of the sentence. Cite "
-            "several sources as [S1: \"...\"] [S2: \"...\"]. Never cite a source that does not "
+            'several sources as [S1: "..."] [S2: "..."]. Never cite a source that does not '
             "state the sentence; if no source states it, do not write it.",
         ]
     else:
@@ -64,8 +65,10 @@ def citation_instructions(sources: Any, style: str = "inline") -> str:
 _JSON_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL | re.IGNORECASE)
 # a sentence ends after . ! ? and the markers that follow it ("[1]", "(Source 2)"; also at the
 # end of the reply), or at a line break
-_SENT_END = re.compile(r"(?<=[.!?])(?:\s*(?:\[[^\[\]\n]*\]|\((?:" + "|".join(KEYWORDS)
-                       + r")s?(?![a-z])[^()\n]*\)))*(?:\s+|\Z)|\n+", re.IGNORECASE)
+_SENT_END = re.compile(
+    r"(?<=[.!?])(?:\s*(?:\[[^\[\]\n]*\]|\((?:" + "|".join(KEYWORDS) + r")s?(?![a-z])[^()\n]*\)))*(?:\s+|\Z)|\n+",
+    re.IGNORECASE,
+)
 
 
 _CLAIMS_OPENING = re.compile(r'^(?:\{\s*"claims"\s*:|\[\s*\{\s*"text"\s*:)')
@@ -106,19 +109,22 @@ def reply_claims(value: Any) -> list[dict]:
     """
     claims = _reply_claims(value, False)
     if claims is None:
-        raise SourceError(f"the reply is a {type(value).__name__} but not a JSON claims reply: expected "
-                          '{"claims": [{"text": str, "citations": [...]}, ...]} (or that JSON as text)')
+        raise SourceError(
+            f"the reply is a {type(value).__name__} but not a JSON claims reply: expected "
+            '{"claims": [{"text": str, "citations": [...]}, ...]} (or that JSON as text)'
+        )
     return claims
 
 
 def _reply_claims(value: Any, claims_shaped: bool) -> list[dict] | None:
     if isinstance(value, Mapping):
         value = value.get("claims")
-    if not isinstance(value, list) or not all(isinstance(c, Mapping) and isinstance(c.get("text"), str)
-                                              for c in value):
+    if not isinstance(value, list) or not all(isinstance(c, Mapping) and isinstance(c.get("text"), str) for c in value):
         if claims_shaped:
-            raise SourceError('the reply is a JSON claims reply of another shape: expected {"claims": [{"text": str, '
-                              '"citations": [...]}, ...]}')
+            raise SourceError(
+                'the reply is a JSON claims reply of another shape: expected {"claims": [{"text": str, '
+                '"citations": [...]}, ...]}'
+            )
         return None
     out = []
     for c in value:
@@ -157,15 +163,17 @@ def parse_claims(reply: str, sources: Any) -> list[dict]:
         pos = 0
         for j, c in enumerate(claims):
             start, end = pos, pos + len(c["text"])
-            cites = [check_citation(json_citation(x, (start, end), f"claims[{j}].citations[{k}]"), srcs)
-                     for k, x in enumerate(c["citations"])]
+            cites = [
+                check_citation(json_citation(x, (start, end), f"claims[{j}].citations[{k}]"), srcs)
+                for k, x in enumerate(c["citations"])
+            ]
             out.append({"text": c["text"], "start": start, "end": end, "citations": cites})
             pos = end + 1
         return out
     cits = find_citations(reply)
     flat = list(reply)  # a line break inside a marker ('[S1: "words\nwrapped"]') ends no sentence
     for c in cits:
-        flat[c.start:c.end] = [" " if ch in "\r\n" else ch for ch in reply[c.start:c.end]]
+        flat[c.start : c.end] = [" " if ch in "\r\n" else ch for ch in reply[c.start : c.end]]
     pos = 0
     bounds = [m.end() for m in _SENT_END.finditer("".join(flat))] + [len(reply)]
     for b in bounds:
@@ -217,4 +225,3 @@ def to_footnotes(report) -> str:
             note += f" ({differs_joined(c['differs'])})"
         notes.append(note)
     return " ".join(body) + "\n\n" + "\n".join(notes) + "\n"
-

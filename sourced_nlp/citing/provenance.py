@@ -22,15 +22,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .citation_check import BAD_STATUSES, QUOTE_FOUND, check_citation, json_citation
-from .citation_check import citation_findings as _citation_findings
+from ..report.findings import (
+    SEVERITIES,
+    SEVERITY,
+    finding,
+    findings_markdown,
+    gate,
+    require_citations,
+    summarize,
+    verdict_findings,
+)
 from ..text.citations import locate
-from .fields import FieldsReport, check_fields, quantities_in
-from ..report.findings import (SEVERITIES, SEVERITY, finding, findings_markdown, gate, require_citations, summarize,
-                       verdict_findings)
-from .prompts import citation_instructions, json_reply, parse_claims, to_footnotes
 from ..text.quantity import Quantity, compare
 from ..verdict.rules.cited import decided_by_citation
+from .citation_check import BAD_STATUSES, QUOTE_FOUND, check_citation, json_citation
+from .citation_check import citation_findings as _citation_findings
+from .fields import FieldsReport, check_fields, quantities_in
+from .prompts import citation_instructions, json_reply, parse_claims, to_footnotes
 
 __all__ = [
     "SEVERITY",
@@ -50,8 +58,18 @@ __all__ = [
     "to_footnotes",
 ]
 # names of the modules split out of this one, importable from here as before
-__all__ += ["BAD_STATUSES", "QUOTE_FOUND", "finding", "findings_markdown", "json_citation", "json_reply",
-            "quantities_in", "verdict_findings", "unsourced_figures", "claim_record"]
+__all__ += [
+    "BAD_STATUSES",
+    "QUOTE_FOUND",
+    "finding",
+    "findings_markdown",
+    "json_citation",
+    "json_reply",
+    "quantities_in",
+    "verdict_findings",
+    "unsourced_figures",
+    "claim_record",
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -61,8 +79,9 @@ __all__ += ["BAD_STATUSES", "QUOTE_FOUND", "finding", "findings_markdown", "json
 
 def _is_figure(qd: dict) -> bool:
     text = str(qd.get("text", ""))
-    return qd.get("kind") != "ordinal" and (any(ch.isdigit() for ch in text)
-                                            or qd.get("kind") in ("percent", "money", "measure"))
+    return qd.get("kind") != "ordinal" and (
+        any(ch.isdigit() for ch in text) or qd.get("kind") in ("percent", "money", "measure")
+    )
 
 
 def _to_q(qd: dict) -> Quantity | None:
@@ -72,8 +91,12 @@ def _to_q(qd: dict) -> Quantity | None:
         return None
 
 
-def unsourced_figures(claim_quantities: list[dict], source_quantities: list[Quantity],
-                      source_texts: list[str], skip: frozenset[str] = frozenset()) -> list[dict]:
+def unsourced_figures(
+    claim_quantities: list[dict],
+    source_quantities: list[Quantity],
+    source_texts: list[str],
+    skip: frozenset[str] = frozenset(),
+) -> list[dict]:
     """The figures of a claim that no source states.
 
     A figure is a quantity written with a digit, or a percentage, amount of money or measure;
@@ -114,8 +137,9 @@ def claim_record(rec: Mapping, citations: list[Mapping] | None) -> Mapping:
     return rec if len(kept) == len(rec["quotes"]) else {**rec, "quotes": kept}
 
 
-def check_citations(citations: list[Mapping], sources: list[dict], claim_index: int | None = None
-                    ) -> tuple[list[dict], list[str], list[dict]]:
+def check_citations(
+    citations: list[Mapping], sources: list[dict], claim_index: int | None = None
+) -> tuple[list[dict], list[str], list[dict]]:
     """A claim's citations resolved against the sources (:func:`check_citation`), before its
     verdict.
 
@@ -136,8 +160,16 @@ def cited_sources(checked: list[Mapping]) -> list[str]:
     return list(dict.fromkeys(sid for c in checked for sid in c.get("sources") or ()))
 
 
-def claim_outcome(rec: Mapping, checked: list[dict], cited_ids: list[str], final: Mapping, sources: list[dict],
-                  source_quantities: list[Quantity], claim_index: int | None, findings: list[dict]) -> dict:
+def claim_outcome(
+    rec: Mapping,
+    checked: list[dict],
+    cited_ids: list[str],
+    final: Mapping,
+    sources: list[dict],
+    source_quantities: list[Quantity],
+    claim_index: int | None,
+    findings: list[dict],
+) -> dict:
     """What a claim's verdict means for its citations: its citation status (module docstring),
     and its findings added to ``findings`` (in place): a ``broken-citation`` when it is grounded
     only in a source it does not cite or contradicted by one it cites, a ``fabricated-quote`` for
@@ -196,12 +228,12 @@ def _by_cited_sources(final: Mapping, cited_ids: list[str]) -> bool:
         return True
     evidence = final.get("evidence") or ()
     by_judge = str(final.get("rule") or "").endswith(".judge") or (final.get("judge") or {}).get("status") == "accepted"
-    return (by_judge and bool(evidence)
-            and all(e["source"] in cited_ids for e in evidence))
+    return by_judge and bool(evidence) and all(e["source"] in cited_ids for e in evidence)
 
 
-def _citation_status(checked: list[dict], cited_ids: list[str], final: Mapping, findings: list[dict],
-                     i: int | None) -> str:
+def _citation_status(
+    checked: list[dict], cited_ids: list[str], final: Mapping, findings: list[dict], i: int | None
+) -> str:
     """:func:`citation_status`, adding the ``broken-citation`` finding it implies."""
     status = citation_status(checked, cited_ids, final)
     names = ", ".join(cited_ids)
@@ -209,6 +241,7 @@ def _citation_status(checked: list[dict], cited_ids: list[str], final: Mapping, 
         findings.append(finding("broken-citation", f"contradicted by the source it cites ({names})", i))
     elif status == "elsewhere":
         where = ", ".join(dict.fromkeys(e["source"] for e in final["evidence"]))
-        findings.append(finding("broken-citation",
-                                f"grounded only in {where}, which it does not cite (cites {names})", i))
+        findings.append(
+            finding("broken-citation", f"grounded only in {where}, which it does not cite (cites {names})", i)
+        )
     return status

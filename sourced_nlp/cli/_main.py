@@ -27,8 +27,12 @@ import sys
 from typing import Any, Optional
 
 from ..errors import SourceError
+
 # the commands register on the app as they are imported, in the order --help lists them
-from . import check, cite, fields, batch, calibrate, serve  # noqa: F401,I001
+# isort: off
+from . import check, cite, fields, batch, calibrate, serve  # noqa: F401
+
+# isort: on
 from ._util import INPUT_ERRORS, app
 from .outputs import _ABORTS, _CLICK_ERRORS, _NO_ARGS, _USAGE_ERRORS
 from .signals import _FINISHED

@@ -20,8 +20,8 @@ import typer
 
 from ..batch.results import validate_record as _validate_record
 from ..errors import SourceError, TextTooLongError
-from ..report.model import Report
 from ..files import load_source_file, read_answer, read_stdin
+from ..report.model import Report
 from ..text.sources import normalize_sources
 from .audit import audit_app
 from .eval import eval_app
@@ -201,8 +201,10 @@ def _read_json_input(path: str) -> tuple[Optional[Report], Optional[dict]]:
         value = parse_json(text, where)
     except SourceError as err:
         if _json_lines(text):
-            raise SourceError(f"{where} holds one JSON record a line (JSON Lines): --json-input reads one record "
-                              f"or saved report; check every line with 'sourced batch {path}'") from err
+            raise SourceError(
+                f"{where} holds one JSON record a line (JSON Lines): --json-input reads one record "
+                f"or saved report; check every line with 'sourced batch {path}'"
+            ) from err
         raise
     if isinstance(value, dict) and "schema" in value:
         try:
@@ -270,15 +272,20 @@ def _emit_or_reader_gone(report: Report, fmt: str, out: Optional[str], verbose: 
         _quiet_stdout()
 
 
-def _inputs(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str]) -> list[tuple[str, Optional[str]]]:
+def _inputs(
+    answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str]
+) -> list[tuple[str, Optional[str]]]:
     """The input files of ``check``/``cite``, as ``(what, path)`` for :func:`_check_output`."""
-    return [("answer file", answer), ("JSON input file", json_input)] + [
-        ("source file", p) for p in sources or []
-    ]
+    return [("answer file", answer), ("JSON input file", json_input)] + [("source file", p) for p in sources or []]
 
 
-def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input: Optional[str],
-                how: Callable[..., Report], nlp: Any = None) -> Report:
+def _report_for(
+    answer: Optional[str],
+    sources: Optional[list[str]],
+    json_input: Optional[str],
+    how: Callable[..., Report],
+    nlp: Any = None,
+) -> Report:
     """The report for ``check``/``cite`` (``how``: :func:`sourced_nlp.api.check` or
     :func:`~sourced_nlp.api.cite`): a saved report or a record from ``--json-input``, else
     ANSWER checked against the SOURCE files.
@@ -301,8 +308,10 @@ def _report_for(answer: Optional[str], sources: Optional[list[str]], json_input:
         if not sources:
             raise UsageError("no SOURCE given: need at least one source file")
         if "-" in sources:  # standard input is the answer's, or --json-input's
-            raise UsageError("a SOURCE cannot be - (standard input): give source files; only ANSWER may be -, "
-                             "or give answer and sources as one JSON record with --json-input -")
+            raise UsageError(
+                "a SOURCE cannot be - (standard input): give source files; only ANSWER may be -, "
+                "or give answer and sources as one JSON record with --json-input -"
+            )
         answer_text = read_answer(answer)
         _refuse_record_as_answer(answer_text, answer)
         source_list = _load_sources(sources)
@@ -339,8 +348,10 @@ def _refuse_record_as_answer(text: str, path: str) -> None:
     from ..text.record import is_record
 
     if is_record(value):
-        raise UsageError(f"ANSWER {_where(path)} is a JSON record with its sources: give it as --json-input "
-                         f"{path}, without SOURCE files")
+        raise UsageError(
+            f"ANSWER {_where(path)} is a JSON record with its sources: give it as --json-input "
+            f"{path}, without SOURCE files"
+        )
 
 
 #: The options ``check`` and ``cite`` share, written once (the gate's: :mod:`.gate`).
@@ -349,10 +360,23 @@ AUDIT = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP)
 VERBOSE = typer.Option(False, "--verbose", "-v", help=VERBOSE_HELP)
 
 
-def check_and_gate(how: Callable[..., Report], command: str, answer: Optional[str], sources: Optional[list[str]],
-                   json_input: Optional[str], fmt: str, fail_on: Any, fail_under: Optional[float],
-                   min_coverage: Optional[float], out: Optional[str], audit: Optional[str], verbose: bool,
-                   judge: Optional[tuple] = None, meaning: bool = True, strict: tuple = (False, None)) -> int:
+def check_and_gate(
+    how: Callable[..., Report],
+    command: str,
+    answer: Optional[str],
+    sources: Optional[list[str]],
+    json_input: Optional[str],
+    fmt: str,
+    fail_on: Any,
+    fail_under: Optional[float],
+    min_coverage: Optional[float],
+    out: Optional[str],
+    audit: Optional[str],
+    verbose: bool,
+    judge: Optional[tuple] = None,
+    meaning: bool = True,
+    strict: tuple = (False, None),
+) -> int:
     """The body of ``check`` and ``cite`` (``how``: :func:`sourced_nlp.api.check` or
     :func:`~sourced_nlp.api.cite`; ``command`` names it in the audit log): outputs refused
     first, the pipeline for the judge options (``judge``: ``(name, model, concurrency, file,

@@ -10,17 +10,25 @@ from typing import Optional
 
 import typer
 
-audit_app = typer.Typer(name="audit", help="The hash-chained audit log (--audit FILE).",
-                        no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+audit_app = typer.Typer(
+    name="audit",
+    help="The hash-chained audit log (--audit FILE).",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
 
 
 @audit_app.command("verify")
 def verify_cmd(
     file: str = typer.Argument(..., metavar="FILE", help="An audit log written with --audit."),
     expect_head: Optional[str] = typer.Option(
-        None, "--expect-head", metavar="HASH",
+        None,
+        "--expect-head",
+        metavar="HASH",
         help="A last hash kept outside the log (as verify printed it): it must still be in the chain, "
-        "so that records cut off the end are seen even if FILE.head was cut too."),
+        "so that records cut off the end are seen even if FILE.head was cut too.",
+    ),
 ) -> int:
     """Check the hash chain, and its end against FILE.head (written by every append) and
     --expect-head: exit 0 when intact, 1 naming the first broken record or the cut end, 2 when

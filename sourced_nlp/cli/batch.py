@@ -10,19 +10,22 @@ from typing import Any, Optional
 
 import typer
 
-from ..evaluation import audit as _audit
 from ..batch.output import OutputLock, result_line, resume_prefix, resume_stream, writable
-from ..batch.results import error_text, results as _results, validate_record as _validate_record
+from ..batch.results import error_text
+from ..batch.results import results as _results
+from ..batch.results import validate_record as _validate_record
 from ..errors import SourceError
-from ..report.model import Report
+from ..evaluation import audit as _audit
 from ..files import read_stdin_bytes
+from ..report.model import Report
 from . import judge as judging
 from ._util import AUDIT_HELP, BatchFormat, _output, _stdout_console, _where, app
 from .gate import DEFAULT_FAIL_ON, FAIL_ON_METAVAR, FailOn, fail_on_gates, judge_discards, judge_failures, judge_lines
 from .meaning import MEANING
-from .strict import STRICT, STRICT_LEVEL, strict_config, strict_level
 from .outputs import UsageError, _check_written
 from .signals import _FINISHED, Interrupted, _Signals
+from .strict import STRICT, STRICT_LEVEL, strict_config, strict_level
+
 
 def _parse_line(line: str) -> tuple[Any, Optional[str]]:
     """One JSONL line parsed: ``(value, None)``, or ``(None, error)`` when it is not JSON or an
@@ -96,18 +99,25 @@ def _read_batch(path: str) -> list[tuple[int, Any, Optional[dict], Optional[str]
 
 
 RESUME = typer.Option(
-    False, "--resume",
+    False,
+    "--resume",
     help="Continue an interrupted run: keep the results already in OUT (needs -o OUT and --format json) "
     "and check only the records after them.",
 )
 DASK = typer.Option(
-    None, "--dask", metavar="ADDRESS",
+    None,
+    "--dask",
+    metavar="ADDRESS",
     help="Check on a Dask cluster: a scheduler's address (tcp://host:8786), or local:N for N local worker "
     "processes (needs the dask extra: pip install 'sourced-nlp[dask]'). The output is the same.",
 )
 PARTITION_SIZE = typer.Option(
-    32, "--partition-size", min=1, metavar="N",
-    help="With --dask: records per task, at least N (a task is cut where the sources change; at most 2N).")
+    32,
+    "--partition-size",
+    min=1,
+    metavar="N",
+    help="With --dask: records per task, at least N (a task is cut where the sources change; at most 2N).",
+)
 
 
 @app.command()
@@ -117,19 +127,27 @@ def batch(
     ),
     fmt: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="Output format."),
     fail_on: list[FailOn] = typer.Option(
-        [FailOn.contradicted], "--fail-on", metavar=FAIL_ON_METAVAR,
+        [FailOn.contradicted],
+        "--fail-on",
+        metavar=FAIL_ON_METAVAR,
         help="Which verdicts fail the gate (exit 1); repeat it to add judge-error: a record with a claim the judge "
-        "gave no verdict for (its request failed) fails it too."
+        "gave no verdict for (its request failed) fails it too.",
     ),
     out: Optional[str] = typer.Option(None, "--output", "-o", metavar="OUT", help="Write here, not stdout."),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help=AUDIT_HELP),
     resume: bool = RESUME,
-    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
-    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge: Optional[str] = judging.JUDGE,
+    judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY,
+    judge_file: Optional[str] = judging.JUDGE_FILE,
     judge_record: Optional[str] = judging.JUDGE_RECORD,
-    judge_base_url: Optional[str] = judging.JUDGE_BASE_URL, judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
-    meaning: bool = MEANING, strict: bool = STRICT, strict_level_: Optional[float] = STRICT_LEVEL,
-    dask: Optional[str] = DASK, partition_size: int = PARTITION_SIZE,
+    judge_base_url: Optional[str] = judging.JUDGE_BASE_URL,
+    judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
+    meaning: bool = MEANING,
+    strict: bool = STRICT,
+    strict_level_: Optional[float] = STRICT_LEVEL,
+    dask: Optional[str] = DASK,
+    partition_size: int = PARTITION_SIZE,
 ) -> int:
     """Check many records from a JSONL file, one result per non-blank input line, in order.
 
@@ -164,12 +182,23 @@ def batch(
         return _run(file, rows, out, fmt, gates, audit, resume, nlp, judge_cfg, dask, partition_size)
 
 
-def _run(file: str, rows: list, out: Optional[str], fmt: BatchFormat, gates: tuple[str, bool], audit: Optional[str],
-         resume: bool, nlp: Any, judge_cfg: Optional[dict], dask: Optional[str], partition_size: int) -> int:
+def _run(
+    file: str,
+    rows: list,
+    out: Optional[str],
+    fmt: BatchFormat,
+    gates: tuple[str, bool],
+    audit: Optional[str],
+    resume: bool,
+    nlp: Any,
+    judge_cfg: Optional[dict],
+    dask: Optional[str],
+    partition_size: int,
+) -> int:
     """The run of :func:`batch` once its records are read and OUT is locked."""
     results, size = resume_prefix(out, rows, _where(file)) if resume else ([], 0)
     stream = resume_stream(out, size) if resume else _output(out, whole=False)  # streamed, resumable
-    todo = rows[len(results):]
+    todo = rows[len(results) :]
     first_new = len(results)  # the results this run adds (the audit log gets only these)
     good = [rec for _, _, rec, err in todo if err is None]
     name = out or "standard output"
@@ -207,8 +236,14 @@ def _dask_batch():
     return dask_batch
 
 
-def _engine(stack: contextlib.ExitStack, good: list[dict], nlp: Any, dask: Optional[str], partition_size: int,
-            config: Optional[dict]):
+def _engine(
+    stack: contextlib.ExitStack,
+    good: list[dict],
+    nlp: Any,
+    dask: Optional[str],
+    partition_size: int,
+    config: Optional[dict],
+):
     """The results of the validated records ``good``, in order (:func:`sourced_nlp.batch.results.results`):
     in this process, or on the Dask cluster ``dask`` (closed when ``stack`` closes)."""
     if dask is None or not good:
@@ -226,10 +261,18 @@ def _progress(stack: contextlib.ExitStack, total: int):
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    bar = stack.enter_context(Progress(
-        TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TextColumn("records"),
-        TextColumn("{task.fields[rate]} records/s, {task.fields[errors]} errors"), TimeElapsedColumn(),
-        console=Console(file=sys.stderr), transient=True))
+    bar = stack.enter_context(
+        Progress(
+            TextColumn("checking"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("records"),
+            TextColumn("{task.fields[rate]} records/s, {task.fields[errors]} errors"),
+            TimeElapsedColumn(),
+            console=Console(file=sys.stderr),
+            transient=True,
+        )
+    )
     task = bar.add_task("checking", total=total, rate="-", errors=0)
     errors = [0]
 
@@ -261,8 +304,11 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str, file: str
             try:
                 line.encode("utf-8")
             except UnicodeEncodeError as err:
-                r = {"line": r["line"], "id": writable(r.get("id")),
-                     "error": error_text(f"the result cannot be written as UTF-8: {err.reason}")}
+                r = {
+                    "line": r["line"],
+                    "id": writable(r.get("id")),
+                    "error": error_text(f"the result cannot be written as UTF-8: {err.reason}"),
+                }
                 typer.echo(f"error: {_where(file)}: line {r['line']}: {r['error']}", err=True)
                 line = result_line(r)
             fh.write(line)
@@ -283,9 +329,17 @@ def _write_result(fh, r: dict, fmt: "BatchFormat", console, name: str, file: str
         raise SourceError(f"cannot write {name}: {err.strerror or err}") from err
 
 
-def _worker_config(judge: Optional[str], model: Optional[str], concurrency: int, file: Optional[str],
-                   record: Optional[str], meaning: bool, base_url: Optional[str] = None,
-                   scope: str = "unverified", strict: Optional[float] = None) -> Optional[dict]:
+def _worker_config(
+    judge: Optional[str],
+    model: Optional[str],
+    concurrency: int,
+    file: Optional[str],
+    record: Optional[str],
+    meaning: bool,
+    base_url: Optional[str] = None,
+    scope: str = "unverified",
+    strict: Optional[float] = None,
+) -> Optional[dict]:
     """The ``sourced_verify`` config every Dask worker builds its pipeline with: the judge's
     entry, ``meaning: null`` for the rules only, and the ``strict`` level when one is set; None
     for the default pipeline."""
@@ -297,8 +351,7 @@ def _worker_config(judge: Optional[str], model: Optional[str], concurrency: int,
     return cfg
 
 
-def _interrupted(signum: int, results: list[dict], total: int, name: str, out: Optional[str],
-                 fmt: BatchFormat) -> str:
+def _interrupted(signum: int, results: list[dict], total: int, name: str, out: Optional[str], fmt: BatchFormat) -> str:
     """The one line of a run stopped by a signal: how far it got, and how to go on."""
     import signal
 
@@ -316,16 +369,22 @@ def _summary(results: list[dict], kept: Optional[int], fail_on: str, judge_error
     on a line of their own before it."""
     errors = [r for r in results if "error" in r]
     checked = [_report(r["report"]) for r in results if "report" in r]
-    failing = sum(1 for rep in checked
-                  if rep.failed(fail_on) or (judge_error and (judge_failures(rep)[0] or judge_discards(rep)[0])))
+    failing = sum(
+        1
+        for rep in checked
+        if rep.failed(fail_on) or (judge_error and (judge_failures(rep)[0] or judge_discards(rep)[0]))
+    )
     done = f"; {len(results) - kept} done in this run, {kept} kept from the earlier run" if kept is not None else ""
     lines, failed, discarded, asked = judge_lines(checked)
     judge = f"; judge: {failed} of {asked} claims got no verdict" if failed else ""
     judge += f"; judge: {discarded} of {asked} verdicts discarded" if discarded else ""
     for line in lines:
         typer.echo(line, err=True)
-    typer.echo(f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
-               f"{len(errors)} malformed{done}{judge}", err=True)
+    typer.echo(
+        f"{len(results)} records: {len(checked)} checked, {failing} failed the gate, "
+        f"{len(errors)} malformed{done}{judge}",
+        err=True,
+    )
     return 2 if errors else 1 if failing else 0
 
 

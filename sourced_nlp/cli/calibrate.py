@@ -14,21 +14,32 @@ from .judge import JUDGE_BASE_URL, JUDGE_CONCURRENCY, JUDGE_FILE, JUDGE_MODEL, J
 @app.command("calibrate")
 def calibrate_command(
     gold: str = typer.Argument(..., metavar="GOLD.jsonl", help='Gold claims: {"claim", "sources", "label"} per line.'),
-    judge: str = typer.Option("rules", "--judge", metavar="NAME",
-                              help=f"{names_text()} (the judge alone), or rules (the pipeline without a judge)."),
+    judge: str = typer.Option(
+        "rules",
+        "--judge",
+        metavar="NAME",
+        help=f"{names_text()} (the judge alone), or rules (the pipeline without a judge).",
+    ),
     judge_model: Optional[str] = JUDGE_MODEL,
     judge_concurrency: int = JUDGE_CONCURRENCY,
     judge_file: Optional[str] = JUDGE_FILE,
     judge_base_url: Optional[str] = JUDGE_BASE_URL,
-    record: Optional[str] = typer.Option(None, "--record", metavar="FILE",
-                                         help="Append the judge's answers here (a file for --judge replay)."),
+    record: Optional[str] = typer.Option(
+        None, "--record", metavar="FILE", help="Append the judge's answers here (a file for --judge replay)."
+    ),
     tiered: bool = typer.Option(False, "--tiered", help="The rules first, the judge on what they leave unverified."),
-    judge_scope: JudgeScope = typer.Option(JudgeScope.unverified, "--judge-scope",
-                                           help="With --tiered: all also asks the judge about the claims the rules "
-                                                "ground (it may take them down, never up)."),
-    meaning: bool = typer.Option(True, "--meaning/--no-meaning",
-                                 help="With --judge rules or --tiered: the meaning tier after the rules (the default); "
-                                      "--no-meaning: the rules alone."),
+    judge_scope: JudgeScope = typer.Option(
+        JudgeScope.unverified,
+        "--judge-scope",
+        help="With --tiered: all also asks the judge about the claims the rules "
+        "ground (it may take them down, never up).",
+    ),
+    meaning: bool = typer.Option(
+        True,
+        "--meaning/--no-meaning",
+        help="With --judge rules or --tiered: the meaning tier after the rules (the default); "
+        "--no-meaning: the rules alone.",
+    ),
     out: str = typer.Option("calibration.json", "--output", "-o", metavar="OUT", help="Write the results here (JSON)."),
 ) -> int:
     """Agreement of a judge (or the rules and the meaning tier) with the human labels of GOLD: the
@@ -36,7 +47,6 @@ def calibrate_command(
     and prompt version. Exit 2 before anything is read when OUT or the --record file is the gold
     file, the --judge-file or each other."""
     from ..evaluation.calibrate import calibrate, gold_digest, read_gold, table
-
     from .outputs import _check_written
 
     if judge != "rules":
@@ -48,7 +58,6 @@ def calibrate_command(
     _check_written(out, [("gold file", gold)], judge_file, record, "--record")
     rows = read_gold(gold)
     from .. import api
-
     from .meaning import meaning_config
 
     if judge == "rules":

@@ -30,7 +30,6 @@ def main(argv: Optional[list[str]] = None) -> None:
 def _main(args: list[str]) -> None:
     if args == ["--version"] and sys.stdout is not None:
         from .. import __version__
-
         from .stdout import reader_may_go
 
         try:
@@ -40,7 +39,7 @@ def _main(args: list[str]) -> None:
             pass
         else:
             sys.exit(0)
-    from .signals import run_to_exit
     from ._main import main as cli_main
+    from .signals import run_to_exit
 
     run_to_exit(cli_main, args)

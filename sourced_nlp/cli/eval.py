@@ -18,8 +18,13 @@ import typer
 
 from ..text.sources import SourceError
 
-eval_app = typer.Typer(name="eval", help="Score a whole RAG system: run, score, gate, diff.",
-                       no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+eval_app = typer.Typer(
+    name="eval",
+    help="Score a whole RAG system: run, score, gate, diff.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
 
 
 class ScoreFormat(str, Enum):
@@ -45,7 +50,9 @@ def _check_out(path: str, inputs: tuple[str, ...] = (), option: str = "--output"
 
     for p in inputs:
         if os.path.exists(p) and _same_file(path, p):
-            why = "refusing to overwrite an input" if option in ("--output", "--markdown") else "refusing to write to it"
+            why = (
+                "refusing to overwrite an input" if option in ("--output", "--markdown") else "refusing to write to it"
+            )
             raise SourceError(f"{option} {path} is the input {p}: {why}")
     if os.path.isdir(path):
         raise SourceError(f"{option} {path} is a directory, not a file")
@@ -75,12 +82,20 @@ def _console():
 
 @eval_app.command("run")
 def run_cmd(
-    cases_file: str = typer.Argument(..., metavar="CASES.jsonl", help='One {"id", "question", "sources", "expect"} a line.'),
-    target: str = typer.Option(..., "--target", metavar="MODULE:CALLABLE",
-                               help="The system: called as CALLABLE(question, sources) (or CALLABLE(question))."),
+    cases_file: str = typer.Argument(
+        ..., metavar="CASES.jsonl", help='One {"id", "question", "sources", "expect"} a line.'
+    ),
+    target: str = typer.Option(
+        ...,
+        "--target",
+        metavar="MODULE:CALLABLE",
+        help="The system: called as CALLABLE(question, sources) (or CALLABLE(question)).",
+    ),
     out: str = typer.Option(..., "--output", "-o", metavar="RUN.jsonl", help="Where the captured run is written."),
     concurrency: int = typer.Option(1, "--concurrency", metavar="N", help="Calls at a time (threads)."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", metavar="SECONDS", help="A call running longer is an error case."),
+    timeout: Optional[float] = typer.Option(
+        None, "--timeout", metavar="SECONDS", help="A call running longer is an error case."
+    ),
 ) -> int:
     """Call the system once per case and capture what it returned (RUN.jsonl, "sourced.run/1").
 
@@ -89,7 +104,7 @@ def run_cmd(
     """
     from ..evaluation.cases import load_cases
     from ..evaluation.jsonl import dumps
-    from ..evaluation.run import run_cases, load_target
+    from ..evaluation.run import load_target, run_cases
 
     _check_out(out, (cases_file,))
     cases = load_cases(cases_file)
@@ -107,19 +122,30 @@ def _audit_hook(audit: Optional[str]):
         return None
     from ..evaluation.audit import log_report
 
-    return lambda case, report, text, sources: log_report(audit, report, command="eval score",
-                                                          sources=sources, record_id=case.id)
+    return lambda case, report, text, sources: log_report(
+        audit, report, command="eval score", sources=sources, record_id=case.id
+    )
 
 
 @eval_app.command("score")
 def score_cmd(
     run_file: str = typer.Argument(..., metavar="RUN.jsonl", help="A run captured by 'sourced eval run'."),
-    prices: Optional[str] = typer.Option(None, "--prices", metavar="PRICES.json",
-                                         help='{"input_per_1m", "output_per_1m", "currency"?}: without it, no cost.'),
-    out: Optional[str] = typer.Option(None, "--output", "-o", metavar="SCORECARD.json", help="Write the JSON scorecard here."),
-    markdown: Optional[str] = typer.Option(None, "--markdown", metavar="FILE", help="Also write the Markdown scorecard here."),
+    prices: Optional[str] = typer.Option(
+        None,
+        "--prices",
+        metavar="PRICES.json",
+        help='{"input_per_1m", "output_per_1m", "currency"?}: without it, no cost.',
+    ),
+    out: Optional[str] = typer.Option(
+        None, "--output", "-o", metavar="SCORECARD.json", help="Write the JSON scorecard here."
+    ),
+    markdown: Optional[str] = typer.Option(
+        None, "--markdown", metavar="FILE", help="Also write the Markdown scorecard here."
+    ),
     fmt: ScoreFormat = typer.Option(ScoreFormat.table, "--format", "-f", help="What goes to stdout."),
-    audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help="Append one audit record per checked case."),
+    audit: Optional[str] = typer.Option(
+        None, "--audit", metavar="FILE", help="Append one audit record per checked case."
+    ),
 ) -> int:
     """Re-score a captured run offline with the checker's verdicts: the scorecard.
 
@@ -166,8 +192,11 @@ def gate_cmd(
     scorecard: str = typer.Argument(..., metavar="SCORECARD.json"),
     baseline: str = typer.Option(..., "--baseline", metavar="BASE.json", help="The scorecard to compare with."),
     max_drop: Optional[list[str]] = typer.Option(
-        None, "--max-drop", metavar="[METRIC=]AMOUNT",
-        help="How far a metric may fall (repeatable); a bare AMOUNT applies to every share metric. Default 0."),
+        None,
+        "--max-drop",
+        metavar="[METRIC=]AMOUNT",
+        help="How far a metric may fall (repeatable); a bare AMOUNT applies to every share metric. Default 0.",
+    ),
 ) -> int:
     """Compare SCORECARD with a baseline: exit 1 with one line per metric that fell, else 0."""
     from ..evaluation.gate import load_scorecard, parse_max_drop, regressions
@@ -207,8 +236,9 @@ def diff_cmd(
 
 @eval_app.command("fixtures")
 def fixtures_cmd(
-    files: list[str] = typer.Argument(..., metavar="FIXTURE...",
-                                      help='.json files holding {"answer", "sources"}, or .jsonl with one a line.'),
+    files: list[str] = typer.Argument(
+        ..., metavar="FIXTURE...", help='.json files holding {"answer", "sources"}, or .jsonl with one a line.'
+    ),
     fail_on: str = typer.Option("contradicted", "--fail-on", help="A verdict or severity, as for 'sourced check'."),
     audit: Optional[str] = typer.Option(None, "--audit", metavar="FILE", help="Append one audit record per fixture."),
 ) -> int:
@@ -221,7 +251,9 @@ def fixtures_cmd(
     for label, report, reasons in check_fixtures(files, fail_on, audit):
         c = report.counts
         mark = "FAIL" if reasons else "ok  "
-        typer.echo(f"{mark} {label}: {c['grounded']} grounded, {c['contradicted']} contradicted, "
-                   f"{c['unverified']} unverified" + (f" ({'; '.join(reasons)})" if reasons else ""))
+        typer.echo(
+            f"{mark} {label}: {c['grounded']} grounded, {c['contradicted']} contradicted, "
+            f"{c['unverified']} unverified" + (f" ({'; '.join(reasons)})" if reasons else "")
+        )
         failed += bool(reasons)
     return 1 if failed else 0

@@ -1,5 +1,4 @@
-"""``sourced fields``: extracted field values, each in the passage it cites.
-"""
+"""``sourced fields``: extracted field values, each in the passage it cites."""
 
 from __future__ import annotations
 
@@ -14,21 +13,28 @@ from ._util import FieldsFormat, _load_sources, _quiet_stdout, _stdout_console, 
 from .gate import Severity, _gate, _validate_gates
 from .outputs import UsageError
 
+
 @app.command()
 def fields(
     fields_file: str = typer.Argument(
-        ..., metavar="FIELDS.json",
+        ...,
+        metavar="FIELDS.json",
         help='Extracted fields: {"name": {"value": ..., "citations": [{"source", "quote"}]}, ...} '
-        "or a list of such objects with a \"field\" name; - for stdin.",
+        'or a list of such objects with a "field" name; - for stdin.',
     ),
     sources: Optional[list[str]] = typer.Argument(None, metavar="SOURCE...", help="Source files."),
     fmt: FieldsFormat = typer.Option(FieldsFormat.text, "--format", "-f", help="Output format (text, json, markdown)."),
     fail_on: Severity = typer.Option(Severity.medium, "--fail-on", help="The finding severity that fails the gate."),
     fail_under: Optional[float] = typer.Option(
-        None, "--fail-under", metavar="N", help="Fail when the score (the share of values found in their cited passage, 0-100) is below N."
+        None,
+        "--fail-under",
+        metavar="N",
+        help="Fail when the score (the share of values found in their cited passage, 0-100) is below N.",
     ),
     min_coverage: Optional[float] = typer.Option(
-        None, "--min-coverage", metavar="SHARE",
+        None,
+        "--min-coverage",
+        metavar="SHARE",
         help="Fail when the share of values found in their cited passage is below this share: 0-1, or a percentage when above 1 (0.9 and 90 are 90%; 1 is all, 1.5 is 1.5%).",
     ),
 ) -> int:

@@ -51,8 +51,9 @@ def fail_on_gates(values: Optional[list], default: str) -> tuple[str, bool]:
     names = [v.value if isinstance(v, Enum) else str(v) for v in values or []]
     gates = list(dict.fromkeys(n for n in names if n != FailOn.judge_error.value))
     if len(gates) > 1:
-        raise UsageError(f"--fail-on takes one verdict or severity, got {' and '.join(gates)} "
-                         f"(judge-error may be added to one)")
+        raise UsageError(
+            f"--fail-on takes one verdict or severity, got {' and '.join(gates)} (judge-error may be added to one)"
+        )
     return (gates[0] if gates else default), FailOn.judge_error.value in names
 
 
@@ -67,8 +68,10 @@ def judge_failures(report: Report) -> tuple[int, int, Optional[str]]:
 def judge_failure_line(failed: int, asked: int, first: Optional[str]) -> str:
     """The stderr line of a run whose judge failed (``failed`` > 0)."""
     every = "every request" if failed == asked else "requests"
-    return (f"judge: {failed} of {asked} claims got no verdict, {every} failed ({first}): they keep the rules' "
-            f"verdict (--fail-on judge-error fails the gate on this)")
+    return (
+        f"judge: {failed} of {asked} claims got no verdict, {every} failed ({first}): they keep the rules' "
+        f"verdict (--fail-on judge-error fails the gate on this)"
+    )
 
 
 _DISCARDED = "discarded: "
@@ -84,15 +87,21 @@ def judge_discards(report: Report) -> tuple[int, int, Optional[str]]:
     why = None
     if gone:
         reason = str(gone[0].reason or "")
-        why = reason[reason.rindex(_DISCARDED) + len(_DISCARDED):] if _DISCARDED in reason else "its quote did not check out"
+        why = (
+            reason[reason.rindex(_DISCARDED) + len(_DISCARDED) :]
+            if _DISCARDED in reason
+            else "its quote did not check out"
+        )
     return len(gone), len(asked), why
 
 
 def judge_discard_line(discarded: int, asked: int, first: Optional[str]) -> str:
     """The stderr line of a run whose judge's verdicts were discarded (``discarded`` > 0)."""
     every = "every quote" if discarded == asked else "their quotes"
-    return (f"judge: {discarded} of {asked} claims got no usable verdict, {every} failed the check against the "
-            f"sources ({first}): they keep the rules' verdict (--fail-on judge-error fails the gate on this)")
+    return (
+        f"judge: {discarded} of {asked} claims got no usable verdict, {every} failed the check against the "
+        f"sources ({first}): they keep the rules' verdict (--fail-on judge-error fails the gate on this)"
+    )
 
 
 def judge_lines(reports: list[Report]) -> tuple[list[str], int, int, int]:
@@ -109,6 +118,7 @@ def judge_lines(reports: list[Report]) -> tuple[list[str], int, int, int]:
     if discarded:
         lines.append(judge_discard_line(discarded, asked, next(d[2] for d in discards if d[0])))
     return lines, failed, discarded, asked
+
 
 FAIL_UNDER_HELP = "Fail the gate when the grounding score (0-100, the share of claims grounded) is below N."
 
@@ -132,8 +142,9 @@ def _validate_gates(fail_under: Optional[float], min_coverage: Optional[float]) 
         raise UsageError(str(err)) from err
 
 
-def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optional[float],
-          judge_error: bool = False) -> int:
+def _gate(
+    report, fail_on: str, fail_under: Optional[float], min_coverage: Optional[float], judge_error: bool = False
+) -> int:
     """Exit code of the gate; each reason it fails is one ``gate: ...`` line on stderr.
     ``min_coverage`` above 1 is a percentage (``Report.gate`` reads it so). With
     ``judge_error``, a claim the judge gave no verdict for (a failed request) or no usable one (a
@@ -147,8 +158,11 @@ def _gate(report, fail_on: str, fail_under: Optional[float], min_coverage: Optio
             reasons = [*reasons, f"the judge gave no verdict for {failed} of {asked} claims (its requests failed)"]
         discarded, asked, _ = judge_discards(report)
         if discarded:
-            reasons = [*reasons, f"the judge's verdict was discarded for {discarded} of {asked} claims "
-                                 f"(its quotes failed the check against the sources)"]
+            reasons = [
+                *reasons,
+                f"the judge's verdict was discarded for {discarded} of {asked} claims "
+                f"(its quotes failed the check against the sources)",
+            ]
     for r in reasons:
         typer.echo(f"gate: {r}", err=True)
     return 1 if reasons else 0

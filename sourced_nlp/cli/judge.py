@@ -22,34 +22,57 @@ class JudgeScope(str, Enum):
     unverified = "unverified"
     all = "all"
 
-JUDGE = typer.Option(None, "--judge", metavar="NAME",
-                     help=f"Ask a judge about the claims the rules leave unverified: {names_text()}.")
-JUDGE_MODEL = typer.Option(None, "--judge-model", metavar="MODEL",
-                           help="The judge model (anthropic, openai: on Azure the deployment's name); for callable, the function: MODULE:FUNCTION (a module importable "
-                                "from the working directory) or path/to/file.py:FUNCTION.")
+
+JUDGE = typer.Option(
+    None, "--judge", metavar="NAME", help=f"Ask a judge about the claims the rules leave unverified: {names_text()}."
+)
+JUDGE_MODEL = typer.Option(
+    None,
+    "--judge-model",
+    metavar="MODEL",
+    help="The judge model (anthropic, openai: on Azure the deployment's name); for callable, the function: MODULE:FUNCTION (a module importable "
+    "from the working directory) or path/to/file.py:FUNCTION.",
+)
 JUDGE_CONCURRENCY = typer.Option(4, "--judge-concurrency", metavar="N", help="Judge requests in flight at once.")
 JUDGE_FILE = typer.Option(None, "--judge-file", metavar="FILE", help="Recorded answers (JSONL) for --judge replay.")
-JUDGE_RECORD = typer.Option(None, "--judge-record", metavar="FILE",
-                            help="Append the judge's answers here, in the --judge-file format.")
-JUDGE_BASE_URL = typer.Option(None, "--judge-base-url", metavar="URL",
-                              help=f"The server of --judge {takes('base_url')}: any OpenAI-compatible chat-completions "
-                                   "endpoint (http://localhost:11434/v1 for Ollama); default OPENAI_BASE_URL, else OpenAI's.")
-JUDGE_SCOPE = typer.Option(JudgeScope.unverified, "--judge-scope",
-                           help="What the judge is asked about: the claims the rules leave unverified, or all: those "
-                                "and the claims they ground (the judge may then take a grounded claim down to "
-                                "unverified or contradicted, never up).")
+JUDGE_RECORD = typer.Option(
+    None, "--judge-record", metavar="FILE", help="Append the judge's answers here, in the --judge-file format."
+)
+JUDGE_BASE_URL = typer.Option(
+    None,
+    "--judge-base-url",
+    metavar="URL",
+    help=f"The server of --judge {takes('base_url')}: any OpenAI-compatible chat-completions "
+    "endpoint (http://localhost:11434/v1 for Ollama); default OPENAI_BASE_URL, else OpenAI's.",
+)
+JUDGE_SCOPE = typer.Option(
+    JudgeScope.unverified,
+    "--judge-scope",
+    help="What the judge is asked about: the claims the rules leave unverified, or all: those "
+    "and the claims they ground (the judge may then take a grounded claim down to "
+    "unverified or contradicted, never up).",
+)
 
 
-def judge_config(name: str, model: Optional[str] = None, concurrency: int = 4, file: Optional[str] = None,
-                 record: Optional[str] = None, base_url: Optional[str] = None, scope: str = "unverified") -> dict:
+def judge_config(
+    name: str,
+    model: Optional[str] = None,
+    concurrency: int = 4,
+    file: Optional[str] = None,
+    record: Optional[str] = None,
+    base_url: Optional[str] = None,
+    scope: str = "unverified",
+) -> dict:
     """The ``sourced_verify`` ``judge`` config entry (``{"@misc": "sourced.judge.NAME.v1", ...}``)
     for the options, checked first (see :func:`check_options`). ``scope`` ``all`` is the entry's
     ``scope`` key (absent for the default, ``unverified``)."""
     scope = getattr(scope, "value", scope)
     check_options(name, model, concurrency, file, base_url, scope)
     backend = BACKENDS[name]
-    cfg: dict[str, Any] = {"@misc": backend.registry_name,
-                           **backend.config(model, concurrency, file, **_declared(backend, base_url=base_url))}
+    cfg: dict[str, Any] = {
+        "@misc": backend.registry_name,
+        **backend.config(model, concurrency, file, **_declared(backend, base_url=base_url)),
+    }
     if record:
         cfg["record"] = record
     if scope != "unverified":
@@ -62,8 +85,14 @@ def _declared(backend: Any, **given: Optional[str]) -> dict:
     return {k: v for k, v in given.items() if k in backend.options}
 
 
-def check_options(name: str, model: Optional[str], concurrency: int, file: Optional[str],
-                  base_url: Optional[str] = None, scope: str = "unverified") -> None:
+def check_options(
+    name: str,
+    model: Optional[str],
+    concurrency: int,
+    file: Optional[str],
+    base_url: Optional[str] = None,
+    scope: str = "unverified",
+) -> None:
     """Refuse judge options that cannot work, before any work.
 
     Raises:
@@ -87,9 +116,17 @@ def check_options(name: str, model: Optional[str], concurrency: int, file: Optio
     backend.check(model, concurrency, file, **_declared(backend, base_url=base_url))
 
 
-def pipeline(name: Optional[str], model: Optional[str] = None, concurrency: int = 4, file: Optional[str] = None,
-             record: Optional[str] = None, meaning: bool = True, base_url: Optional[str] = None,
-             scope: str = "unverified", strict: Optional[float] = None) -> Any:
+def pipeline(
+    name: Optional[str],
+    model: Optional[str] = None,
+    concurrency: int = 4,
+    file: Optional[str] = None,
+    record: Optional[str] = None,
+    meaning: bool = True,
+    base_url: Optional[str] = None,
+    scope: str = "unverified",
+    strict: Optional[float] = None,
+) -> Any:
     """The pipeline for ``--judge NAME``, ``--meaning/--no-meaning`` and the strict level
     (``strict``, :mod:`.strict`; None: off). None without a judge, with the meaning tier and
     without strict: the default pipeline applies.
@@ -111,6 +148,7 @@ def pipeline(name: Optional[str], model: Optional[str] = None, concurrency: int 
             return None
     from .. import api
 
-    judged = ({"judge": judge_config(name, model, concurrency, file, record, base_url, scope)}
-              if name is not None else {})
+    judged = (
+        {"judge": judge_config(name, model, concurrency, file, record, base_url, scope)} if name is not None else {}
+    )
     return api.load_pipeline(config={**judged, **meaning_config(meaning), **strict_config(strict)})

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import typer
 
-MEANING = typer.Option(True, "--meaning/--no-meaning",
-                       help="The meaning tier (a learned score, after the rules, for the claims they leave unverified "
-                            "with every name and value present); --no-meaning: the rules only.")
+MEANING = typer.Option(
+    True,
+    "--meaning/--no-meaning",
+    help="The meaning tier (a learned score, after the rules, for the claims they leave unverified "
+    "with every name and value present); --no-meaning: the rules only.",
+)
 
 
 def meaning_config(meaning: bool) -> dict:

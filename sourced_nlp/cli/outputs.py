@@ -88,8 +88,14 @@ def _check_output(out: Optional[str], inputs: list[tuple[str, Optional[str]]], o
         raise UsageError(f"{option} {out}: its directory {parent} {why}")
 
 
-def _check_written(out: Optional[str], inputs: list[tuple[str, Optional[str]]], judge_file: Optional[str],
-                   judge_record: Optional[str], record_option: str = "--judge-record", audit: Optional[str] = None) -> None:
+def _check_written(
+    out: Optional[str],
+    inputs: list[tuple[str, Optional[str]]],
+    judge_file: Optional[str],
+    judge_record: Optional[str],
+    record_option: str = "--judge-record",
+    audit: Optional[str] = None,
+) -> None:
     """:func:`_check_output` for every file a command writes: ``--output`` must be none of
     ``inputs`` nor the judge's answers file (``--judge-file``, read by ``--judge replay``); the
     file the judge's answers are appended to (``record_option``) none of these nor ``--output``;

@@ -71,8 +71,14 @@ class _Worker:
         Raises:
             ValueError: the worker could not load the pipeline (its message), or exited first.
         """
-        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "sourced_nlp.cli.worker", str(os.getpid()),
-                                                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "sourced_nlp.cli.worker",
+            str(os.getpid()),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
         worker = cls(proc)
         try:
             kind, value = await worker.call(("load", config))
@@ -80,8 +86,9 @@ class _Worker:
             worker.kill()
             await proc.wait()
             if isinstance(err, (asyncio.IncompleteReadError, ConnectionError)):
-                raise ValueError(f"a checking worker exited with code {proc.returncode} while it loaded "
-                                 "the pipeline") from None
+                raise ValueError(
+                    f"a checking worker exited with code {proc.returncode} while it loaded the pipeline"
+                ) from None
             raise
         if kind != "ready":
             worker.kill()
@@ -155,10 +162,17 @@ class Pool:
         """``ready`` (a worker is up), the worker counts (``workers``, ``busy``, ``free``,
         ``starting``: in place of one stopped), ``queued`` and ``queue_limit``, ``timeout_s``,
         and ``replaced``: the workers started in place of one stopped, so far."""
-        return {"ready": bool(self._free or self._busy) and not self.closed, "workers": self.size,
-                "busy": len(self._busy), "free": len(self._free), "starting": self._starting,
-                "queued": len(self._waiting), "queue_limit": self.queue_limit, "timeout_s": self.timeout,
-                "replaced": self.replaced}
+        return {
+            "ready": bool(self._free or self._busy) and not self.closed,
+            "workers": self.size,
+            "busy": len(self._busy),
+            "free": len(self._free),
+            "starting": self._starting,
+            "queued": len(self._waiting),
+            "queue_limit": self.queue_limit,
+            "timeout_s": self.timeout,
+            "replaced": self.replaced,
+        }
 
     def pids(self) -> list[int]:
         """The process ids of the workers up (busy or free)."""
@@ -181,12 +195,14 @@ class Pool:
         came = loop.time()
         worker = await self._acquire(came + self.timeout)
         try:
-            reply = await asyncio.wait_for(worker.call((mode, answer, sources, view)),
-                                           max(0.0, came + self.timeout - loop.time()))
+            reply = await asyncio.wait_for(
+                worker.call((mode, answer, sources, view)), max(0.0, came + self.timeout - loop.time())
+            )
         except asyncio.TimeoutError:
             self._note(loop.time() - came)
-            self._replace(worker, f"a check passed the {self.timeout:g} s limit: its worker "
-                          f"(pid {worker.proc.pid}) was stopped")
+            self._replace(
+                worker, f"a check passed the {self.timeout:g} s limit: its worker (pid {worker.proc.pid}) was stopped"
+            )
             raise Refused(503, f"the check took longer than the {self._limit()}: it was stopped") from None
         except (asyncio.IncompleteReadError, ConnectionError):
             code = None
@@ -196,8 +212,9 @@ class Pool:
                 pass
             finally:  # replaced even if this request is cancelled meanwhile
                 self._replace(worker, f"a checking worker (pid {worker.proc.pid}) exited with code {code} in a check")
-            raise Refused(500, f"the checking process exited with code {code} during the check; "
-                          "another is starting") from None
+            raise Refused(
+                500, f"the checking process exited with code {code} during the check; another is starting"
+            ) from None
         except BaseException:  # cancelled: the reply is still to come, so the worker is no one's
             self._replace(worker)
             raise
@@ -216,9 +233,12 @@ class Pool:
             self._busy.add(worker)
             return worker
         if len(self._waiting) >= self.queue_limit:
-            raise Refused(429, f"every checking worker is busy and {len(self._waiting)} requests wait for one, "
-                          f"as many as this server queues (sourced serve --queue): try again later",
-                          self.retry_after())
+            raise Refused(
+                429,
+                f"every checking worker is busy and {len(self._waiting)} requests wait for one, "
+                f"as many as this server queues (sourced serve --queue): try again later",
+                self.retry_after(),
+            )
         loop = asyncio.get_running_loop()
         turn = loop.create_future()
         self._waiting.append(turn)
@@ -226,8 +246,9 @@ class Pool:
         try:
             return await turn
         except asyncio.TimeoutError:
-            raise Refused(503, f"no checking worker became free within the {self._limit()}",
-                          self.retry_after()) from None
+            raise Refused(
+                503, f"no checking worker became free within the {self._limit()}", self.retry_after()
+            ) from None
         except BaseException:
             if turn.done() and not turn.cancelled() and turn.exception() is None:
                 self._release(turn.result())  # handed a worker as it was cancelled

@@ -58,8 +58,9 @@ def bind(host: str, port: int) -> socket.socket:
             naming it and the system's reason.
     """
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
-                                                             flags=socket.AI_PASSIVE)[0]
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
     except OSError as err:
         raise SourceError(f"cannot listen on {host}:{port}: {err.strerror or err}") from err
     sock = socket.socket(family, kind, proto)
@@ -123,8 +124,15 @@ def _run(sock: socket.socket, pool, judge: str = "") -> int:
     return 128 + server.received if server.received else 0
 
 
-def _tiers(judge: Optional[str], model: Optional[str], concurrency: int, file: Optional[str],
-           base_url: Optional[str], scope: str, level: Optional[float]) -> dict:
+def _tiers(
+    judge: Optional[str],
+    model: Optional[str],
+    concurrency: int,
+    file: Optional[str],
+    base_url: Optional[str],
+    scope: str,
+    level: Optional[float],
+) -> dict:
     """The ``sourced_verify`` config overrides of the judge options and the strict level.
 
     Raises:
@@ -139,29 +147,62 @@ def _tiers(judge: Optional[str], model: Optional[str], concurrency: int, file: O
         if scope != "unverified":
             raise ValueError("--judge-scope all needs --judge NAME")
         return strict_config(level)
-    return {"judge": judging.judge_config(judge, model, concurrency, file, None, base_url, scope),
-            **strict_config(level)}
+    return {
+        "judge": judging.judge_config(judge, model, concurrency, file, None, base_url, scope),
+        **strict_config(level),
+    }
 
 
 @app.command()
 def serve(
-    port: int = typer.Option(8000, "--port", "-p", min=0, max=65535, metavar="PORT",
-                             help="The port to listen on (0: any free port; the ready line says which)."),
-    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
-                             help="The address to listen on. The default is this machine only; any other "
-                             "address lets whoever reaches it use the page (there is no log-in)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1, metavar="N",
-                                          help="Checking processes, each with its own pipeline (about 200 MB), "
-                                          "each checking one request at a time [default: the cores, at most 8]."),
-    timeout: float = typer.Option(60.0, "--timeout", min=0.001, metavar="SECONDS",
-                                  help="A request not answered this long after its input was read (waiting for a worker, or "
-                                  "checked) gets 503; a check still running is stopped and its worker replaced."),
-    queue: int = typer.Option(16, "--queue", min=0, metavar="N",
-                              help="Requests that may wait for a busy worker; one more gets 429 with Retry-After."),
-    strict: bool = STRICT, strict_level_: Optional[float] = STRICT_LEVEL,
-    judge: Optional[str] = judging.JUDGE, judge_model: Optional[str] = judging.JUDGE_MODEL,
-    judge_concurrency: int = judging.JUDGE_CONCURRENCY, judge_file: Optional[str] = judging.JUDGE_FILE,
-    judge_base_url: Optional[str] = judging.JUDGE_BASE_URL, judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
+    port: int = typer.Option(
+        8000,
+        "--port",
+        "-p",
+        min=0,
+        max=65535,
+        metavar="PORT",
+        help="The port to listen on (0: any free port; the ready line says which).",
+    ),
+    host: str = typer.Option(
+        "127.0.0.1",
+        "--host",
+        metavar="HOST",
+        help="The address to listen on. The default is this machine only; any other "
+        "address lets whoever reaches it use the page (there is no log-in).",
+    ),
+    workers: Optional[int] = typer.Option(
+        None,
+        "--workers",
+        "-w",
+        min=1,
+        metavar="N",
+        help="Checking processes, each with its own pipeline (about 200 MB), "
+        "each checking one request at a time [default: the cores, at most 8].",
+    ),
+    timeout: float = typer.Option(
+        60.0,
+        "--timeout",
+        min=0.001,
+        metavar="SECONDS",
+        help="A request not answered this long after its input was read (waiting for a worker, or "
+        "checked) gets 503; a check still running is stopped and its worker replaced.",
+    ),
+    queue: int = typer.Option(
+        16,
+        "--queue",
+        min=0,
+        metavar="N",
+        help="Requests that may wait for a busy worker; one more gets 429 with Retry-After.",
+    ),
+    strict: bool = STRICT,
+    strict_level_: Optional[float] = STRICT_LEVEL,
+    judge: Optional[str] = judging.JUDGE,
+    judge_model: Optional[str] = judging.JUDGE_MODEL,
+    judge_concurrency: int = judging.JUDGE_CONCURRENCY,
+    judge_file: Optional[str] = judging.JUDGE_FILE,
+    judge_base_url: Optional[str] = judging.JUDGE_BASE_URL,
+    judge_scope: judging.JudgeScope = judging.JUDGE_SCOPE,
 ) -> int:
     """Serve a local web page where a person pastes an answer, adds sources (pasted, or .txt,
     .md and .json files) and sees the HTML report; beside it a JSON API, POST /check and POST
@@ -184,11 +225,16 @@ def serve(
     local = is_local(host)
     sock = bind(host, port)
     if not local:
-        typer.echo(f"warning: listening on {host}, not only this machine: anyone who can reach it can use the "
-                   "page and the API (there is no log-in); --host 127.0.0.1 keeps it local", err=True)
+        typer.echo(
+            f"warning: listening on {host}, not only this machine: anyone who can reach it can use the "
+            "page and the API (there is no log-in); --host 127.0.0.1 keeps it local",
+            err=True,
+        )
     count = workers or default_workers()
-    typer.echo(f"sourced serve: starting {count} checking worker{'s' if count != 1 else ''}, each loading the "
-               "pipeline ...", err=True)
+    typer.echo(
+        f"sourced serve: starting {count} checking worker{'s' if count != 1 else ''}, each loading the pipeline ...",
+        err=True,
+    )
     try:
         return _run(sock, Pool(count, timeout, queue, config), judge or "")
     finally:

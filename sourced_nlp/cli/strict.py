@@ -17,13 +17,18 @@ import typer
 HELP_DEFAULT = 0.9
 
 STRICT = typer.Option(
-    False, "--strict",
+    False,
+    "--strict",
     help=f"Keep only the groundings of the most precise rules: a claim stays grounded only when its rule was "
-         f"measured at least {HELP_DEFAULT:.0%} precise on natural text (--strict-level for another level); "
-         "any other grounding becomes unverified (rule unverified.strict), its evidence kept.")
+    f"measured at least {HELP_DEFAULT:.0%} precise on natural text (--strict-level for another level); "
+    "any other grounding becomes unverified (rule unverified.strict), its evidence kept.",
+)
 STRICT_LEVEL = typer.Option(
-    None, "--strict-level", metavar="SHARE",
-    help=f"The level of --strict, a share in (0, 1] (default {HELP_DEFAULT}); giving it turns --strict on.")
+    None,
+    "--strict-level",
+    metavar="SHARE",
+    help=f"The level of --strict, a share in (0, 1] (default {HELP_DEFAULT}); giving it turns --strict on.",
+)
 
 
 def strict_level(strict: bool, level: Optional[float]) -> Optional[float]:

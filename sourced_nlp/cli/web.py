@@ -52,8 +52,8 @@ from ..errors import SourceError, TextTooLongError, TooLargeError
 from ..files import MAX_ANSWER_CHARS, _byte_bound, _decode, parse_json, source_from_bytes
 from ..text.sources import normalize_sources
 from .pool import Pool, Refused
-from .worker import render
 from .webpage import UPLOAD_SUFFIXES, render_page
+from .worker import render
 
 __all__ = ["MAX_BODY", "MAX_FILES", "InProcess", "make_app"]
 
@@ -104,8 +104,10 @@ async def _body(request: Request) -> bytes:
     Raises:
         TooLargeError: a larger Content-Length, or more bytes arriving than it may have.
     """
-    too_large = TooLargeError(f"the request is more than {MAX_BODY:,} bytes, more than an answer and a source "
-                              "at their largest take (not read further)")
+    too_large = TooLargeError(
+        f"the request is more than {MAX_BODY:,} bytes, more than an answer and a source "
+        "at their largest take (not read further)"
+    )
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_BODY:
         raise too_large
@@ -176,11 +178,14 @@ async def _form(request: Request, body: bytes) -> FormData:
     Raises:
         SourceError: the body is JSON sent as a form (``curl -d`` without a content type).
     """
-    if (request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded")
-            and body.lstrip()[:1] in (b"{", b"[")):
-        raise SourceError("the request body is JSON sent as a form (content-type: application/x-www-form-urlencoded, "
-                          "what curl -d sends): JSON needs content-type: application/json "
-                          "(curl -H 'content-type: application/json')")
+    if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded") and body.lstrip()[
+        :1
+    ] in (b"{", b"["):
+        raise SourceError(
+            "the request body is JSON sent as a form (content-type: application/x-www-form-urlencoded, "
+            "what curl -d sends): JSON needs content-type: application/json "
+            "(curl -H 'content-type: application/json')"
+        )
     return await _replayed(request, body).form(max_files=MAX_FILES, max_fields=MAX_FILES, max_part_size=MAX_BODY)
 
 
@@ -191,8 +196,10 @@ async def _form_inputs(form: FormData) -> tuple[str, list]:
         SourceError: no answer, no source, or a source that cannot be used.
     """
     if "answer" not in form:
-        raise SourceError("the form has no answer field: send answer and source fields (or file uploads), "
-                          "or JSON with content-type: application/json")
+        raise SourceError(
+            "the form has no answer field: send answer and source fields (or file uploads), "
+            "or JSON with content-type: application/json"
+        )
     answer = form.get("answer")
     if isinstance(answer, UploadFile):  # curl -F answer=@answer.txt: the file's text
         answer = _decode(await answer.read(), f"answer file {answer.filename}")
@@ -231,8 +238,17 @@ class InProcess:
 
     def health(self) -> dict:
         busy = int(self.waiting > 0)
-        return {"ready": True, "workers": 1, "busy": busy, "free": 1 - busy, "starting": 0,
-                "queued": max(0, self.waiting - 1), "queue_limit": None, "timeout_s": None, "replaced": 0}
+        return {
+            "ready": True,
+            "workers": 1,
+            "busy": busy,
+            "free": 1 - busy,
+            "starting": 0,
+            "queued": max(0, self.waiting - 1),
+            "queue_limit": None,
+            "timeout_s": None,
+            "replaced": 0,
+        }
 
 
 class _Failed(SourceError):
@@ -284,8 +300,11 @@ def _page_route(checker: Any, judge: str) -> Callable:
             answer, sources = await _form_inputs(form)
             report = await _checked(checker, mode, answer, sources, "html")
         except _REFUSED as err:
-            return HTMLResponse(render_page(answer, pasted, mode, error=_message(err), judge=judge),
-                                status_code=_status(err), headers=_headers(err))
+            return HTMLResponse(
+                render_page(answer, pasted, mode, error=_message(err), judge=judge),
+                status_code=_status(err),
+                headers=_headers(err),
+            )
         return HTMLResponse(render_page(answer, pasted, mode, report_html=report, judge=judge))
 
     return endpoint
@@ -307,9 +326,11 @@ def make_app(checker: Any, judge: str = "") -> Starlette:
     page says nothing leaves the machine)."""
     if not isinstance(checker, (Pool, InProcess)):
         checker = InProcess(checker)
-    return Starlette(routes=[
-        Route("/", _page_route(checker, judge), methods=["GET", "POST"]),
-        Route("/check", _api_route(checker, "check"), methods=["POST"]),
-        Route("/cite", _api_route(checker, "cite"), methods=["POST"]),
-        Route("/healthz", _health_route(checker), methods=["GET"]),
-    ])
+    return Starlette(
+        routes=[
+            Route("/", _page_route(checker, judge), methods=["GET", "POST"]),
+            Route("/check", _api_route(checker, "check"), methods=["POST"]),
+            Route("/cite", _api_route(checker, "cite"), methods=["POST"]),
+            Route("/healthz", _health_route(checker), methods=["GET"]),
+        ]
+    )

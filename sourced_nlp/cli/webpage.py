@@ -54,30 +54,45 @@ def _source_boxes(sources: Sequence[str]) -> str:
     texts = [s for s in sources if s.strip()] or [""]
     boxes = []
     for n, text in enumerate(texts, start=1):
-        boxes.append(f'<textarea name="source" id="source-{n}" rows="6" aria-label="Source {n}" '
-                     f'placeholder="Source {n}: paste a passage, a document, or JSON">{html.escape(text)}</textarea>')
+        boxes.append(
+            f'<textarea name="source" id="source-{n}" rows="6" aria-label="Source {n}" '
+            f'placeholder="Source {n}: paste a passage, a document, or JSON">{html.escape(text)}</textarea>'
+        )
     return "".join(boxes)
 
 
 def _mode_choice(mode: str) -> str:
     options = []
-    for value, words in (("check", "check: every claim against every source"),
-                         ("cite", "cite: each claim against the sources it cites ([1], [S2: \"quote\"])")):
+    for value, words in (
+        ("check", "check: every claim against every source"),
+        ("cite", 'cite: each claim against the sources it cites ([1], [S2: "quote"])'),
+    ):
         checked = " checked" if value == mode else ""
-        options.append(f'<label style="font-weight:normal; display:inline;"><input type="radio" name="mode" '
-                       f'value="{value}"{checked}> {html.escape(words)}</label>')
+        options.append(
+            f'<label style="font-weight:normal; display:inline;"><input type="radio" name="mode" '
+            f'value="{value}"{checked}> {html.escape(words)}</label>'
+        )
     return " ".join(options)
 
 
-def render_page(answer: str = "", sources: Sequence[str] = (), mode: str = "check", report_html: str = "",
-                error: str = "", judge: str = "") -> str:
+def render_page(
+    answer: str = "",
+    sources: Sequence[str] = (),
+    mode: str = "check",
+    report_html: str = "",
+    error: str = "",
+    judge: str = "",
+) -> str:
     """The whole page: the form (refilled with ``answer``, the pasted ``sources`` and ``mode``),
     then ``error`` (one message, escaped) or ``report_html`` (the report's HTML fragment, as
     :func:`~sourced_nlp.report.html.render_html` wrote it). ``judge``: the judge the server asks
     (``sourced serve --judge``), named where the page otherwise says nothing leaves the machine."""
     accept = ",".join(UPLOAD_SUFFIXES)
-    where = (f"The claims the rules leave unverified are put to the {html.escape(judge)} judge." if judge
-             else "Nothing leaves this machine.")
+    where = (
+        f"The claims the rules leave unverified are put to the {html.escape(judge)} judge."
+        if judge
+        else "Nothing leaves this machine."
+    )
     notice = f'<div class="error" id="error" role="alert">{html.escape(error)}</div>' if error else ""
     result = f'<section class="result" id="result">{report_html}</section>' if report_html else ""
     return f"""<!DOCTYPE html>

@@ -58,8 +58,19 @@ _STOP = frozenset(
 _K1, _B = 1.2, 0.75
 # a number and the scale word after it, for its value ("3.2 million", "1.5bn", "12k")
 _VALUE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(thousand|million|billion|trillion|mln|mn|bn|tn|k|m|b)?\b", re.I)
-_SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mln": 1e6, "mn": 1e6, "m": 1e6,
-          "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
+_SCALE = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "mln": 1e6,
+    "mn": 1e6,
+    "m": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "trillion": 1e12,
+    "tn": 1e12,
+}
 # where a sentence or a line ends (the end of a segment of :func:`cut_blocks`)
 _SEGMENT_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+|\n\s*")
 _SPACE = re.compile(r"\s+")
@@ -250,8 +261,10 @@ class BlockIndex:
         ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[: 8 * limit]
         pairs = _pairs(words)
         if pairs:
-            ranked = sorted(((bid, s * (1 + len(pairs & self._block_pairs(bid)) / len(pairs))) for bid, s in ranked),
-                            key=lambda kv: (-kv[1], kv[0]))
+            ranked = sorted(
+                ((bid, s * (1 + len(pairs & self._block_pairs(bid)) / len(pairs))) for bid, s in ranked),
+                key=lambda kv: (-kv[1], kv[0]),
+            )
         return [bid for bid, _ in ranked[:limit]]
 
     def _block_pairs(self, bid: int) -> set[tuple[str, str]]:

@@ -37,10 +37,10 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from . import extensions
 from ..errors import PipelineOrderError
 from ..text.citations import find_citations
 from ..text.lexicons import LexiconComponent
+from . import extensions
 
 _WORD = re.compile(r"[^\W_]", re.UNICODE)
 _FOOTNOTE_DEF = re.compile(r"[ \t]*\[\^[^\[\]\s]{1,60}\]:")  # a Markdown footnote's definition line
@@ -87,9 +87,9 @@ def _pieces(bounds: list[int], masked: str) -> list[list[int]]:
     for a, b in zip(bounds, bounds[1:]):
         if pieces and not _WORD.search(masked[a:b]):
             pieces[-1][1] = b  # a fragment with no word joins the segment before
-        elif pieces and not _WORD.search(masked[pieces[-1][0]:pieces[-1][1]]):
+        elif pieces and not _WORD.search(masked[pieces[-1][0] : pieces[-1][1]]):
             pieces[-1][1] = b
-        elif pieces and _is_label(masked[pieces[-1][0]:pieces[-1][1]]):
+        elif pieces and _is_label(masked[pieces[-1][0] : pieces[-1][1]]):
             pieces[-1][1] = b  # "city: | Tucson." — a label and its value are one statement
         else:
             pieces.append([a, b])
@@ -139,7 +139,8 @@ class ClaimSegmenter(LexiconComponent):
                     raise PipelineOrderError(
                         f"{other!r} runs before {self.name!r} (pipeline {names}): the verifier needs the "
                         f"claims, so it must come after them; add it with nlp.add_pipe('sourced_verify') "
-                        f"(last), not first=True or before=...")
+                        f"(last), not first=True or before=..."
+                    )
         self._order_checked = tuple(names)
 
     def __call__(self, doc: Doc) -> Doc:
@@ -170,9 +171,7 @@ class ClaimSegmenter(LexiconComponent):
     def segments(self, doc: Doc, masked: str) -> list[tuple[int, int, str]]:
         """Return ``(start, end, kind)`` for every segment, in order, as char offsets."""
         text = doc.text
-        sent_starts = sorted(
-            t.idx for t in doc if t.is_sent_start and t.i > 0 and self._keep_boundary(doc, t)
-        )
+        sent_starts = sorted(t.idx for t in doc if t.is_sent_start and t.i > 0 and self._keep_boundary(doc, t))
         out: list[tuple[int, int, str]] = []
         pos = 0
         masked = _LONE_CR.sub("\n", masked)  # a bare carriage return breaks a line too (same length)
@@ -206,9 +205,13 @@ class ClaimSegmenter(LexiconComponent):
             content_start = line_start + (marker.end() if marker else 0)
             is_heading_mark = bool(marker and marker.group(0).strip().startswith("#"))
             cuts = []
-            for s in sent_starts[bisect.bisect_right(sent_starts, content_start) : bisect.bisect_left(sent_starts, line_end)]:
+            for s in sent_starts[
+                bisect.bisect_right(sent_starts, content_start) : bisect.bisect_left(sent_starts, line_end)
+            ]:
                 # a marker right after a sentence's period belongs to that sentence: "2023. [1] Profit"
-                while s < line_end and (text[s] != masked[s] or (s > 0 and text[s - 1] != masked[s - 1] and text[s].isspace())):
+                while s < line_end and (
+                    text[s] != masked[s] or (s > 0 and text[s - 1] != masked[s - 1] and text[s].isspace())
+                ):
                     s += 1
                 if content_start < s < line_end and (not cuts or s > cuts[-1]):
                     cuts.append(s)
@@ -285,7 +288,13 @@ class ClaimSegmenter(LexiconComponent):
             prev = doc[token.i - 2]
         if prev.lower_ in self.abbreviations:
             return False
-        if len(prev.text) <= 3 and prev.text.endswith(".") and prev.text[:-1].isalpha() and prev.text[0].isupper() and len(prev.text) == 2:
+        if (
+            len(prev.text) <= 3
+            and prev.text.endswith(".")
+            and prev.text[:-1].isalpha()
+            and prev.text[0].isupper()
+            and len(prev.text) == 2
+        ):
             return False  # an initial: "J. Smith"
         first = token.text[:1]
         if first.islower() or first.isdigit():

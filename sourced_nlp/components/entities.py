@@ -33,10 +33,11 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from . import extensions
-from .quantity_tokens import identifier_number
 from ..text.citations import KEYWORDS
 from ..text.lexicons import LexiconComponent, lexicon_data, load_lexicon
+from . import extensions
+from .quantity_tokens import identifier_number
+
 
 def _words_re(template: str, words) -> re.Pattern:
     """``template`` with ``{words}`` replaced by an alternation of ``words`` (escaped); case-blind."""
@@ -87,13 +88,16 @@ class EntityKeys:
         self.id_words = frozenset(lex.get("identifier_words", ()))
         self.weekdays: list[str] = list(lex.get("weekdays", []))  # in week order
         self.day_groups: dict[str, list[str]] = dict(lex.get("day_groups", {}))  # "weekends" -> its days
-        self.day_phrases: list[list[str]] = sorted((x.split() for x in lex.get("day_phrases", [])), key=len, reverse=True)
+        self.day_phrases: list[list[str]] = sorted(
+            (x.split() for x in lex.get("day_phrases", [])), key=len, reverse=True
+        )
         # "Step 1:", "Tip 3:", "Method 2:": a numbered list label (a label that names a thing,
         # "SlimFast Diet:", stays a name)
         self.list_label = _words_re(r"^(?:{words})\s*\d*\s*:$", lex.get("list_label_words", ()))
         # "Passage 1", "Passages 2 and 3", "Document 4": the answer pointing at its sources, not a name
-        self.source_reference = _words_re(r"^(?:{words})s?\b(?:\s+\d+)?\s*$",
-                                          (*KEYWORDS, *lex.get("source_reference_words", ())))
+        self.source_reference = _words_re(
+            r"^(?:{words})s?\b(?:\s+\d+)?\s*$", (*KEYWORDS, *lex.get("source_reference_words", ()))
+        )
         self.alias_of: dict[str, list[str]] = {}
         groups = list(lex["aliases"])
         for more in lex.get("alias_lexicons", ()):  # models/aliases.json: countries, cities, organisations
@@ -165,7 +169,8 @@ class EntityAnchors(LexiconComponent):
                 have = {a["key"] for a in own}
                 anchors += [
                     dict(a, inherited=True, refers_back=refers_back)
-                    for a in previous if a["key"] not in have and a["label"] != "DAY"
+                    for a in previous
+                    if a["key"] not in have and a["label"] != "DAY"
                 ]
             span._.anchors = anchors
             if anchors:
@@ -183,7 +188,9 @@ class EntityAnchors(LexiconComponent):
         words = [t.lower_ for t in span]
         for phrase in self.keys.day_phrases:
             for k in range(len(words) - len(phrase) + 1):
-                if words[k : k + len(phrase)] == phrase and not any(span.start + k + j in covered for j in range(len(phrase))):
+                if words[k : k + len(phrase)] == phrase and not any(
+                    span.start + k + j in covered for j in range(len(phrase))
+                ):
                     covered.update(range(span.start + k, span.start + k + len(phrase)))
                     for key in week:
                         self._add(out, span[k : k + len(phrase)], "DAY", key=key)
@@ -203,21 +210,24 @@ class EntityAnchors(LexiconComponent):
         # "Monday through Friday" names every day between: each is an anchor of its own
         for (i, a), (j, b) in zip(days, days[1:]):
             between = [t.lower_ for t in doc[i + 1 : j]]
-            if between and len(between) <= 2 and between[-1] in ("through", "thru", "to", "-", "\u2013", "until", "till"):
+            if (
+                between
+                and len(between) <= 2
+                and between[-1] in ("through", "thru", "to", "-", "\u2013", "until", "till")
+            ):
                 ia, ib = week.index(a), week.index(b)
                 for k in range(ia + 1, ib if ib > ia else ib + len(week)):
                     self._add(out, doc[i : j + 1], "DAY", key=week[k % len(week)])
 
-    def span_anchors(self, span: Span, ents: list[Span] | None = None, ends: list[int] | None = None,
-                     values: set[int] | None = None) -> list[dict]:
+    def span_anchors(
+        self, span: Span, ents: list[Span] | None = None, ends: list[int] | None = None, values: set[int] | None = None
+    ) -> list[dict]:
         """The span's own anchors: NER entities with a naming label, then proper-noun runs.
         ``values``: token indices of the doc's quantities, which no proper-noun run takes ("11 AM");
         computed from the doc when not given."""
         doc = span.doc
         out: list[dict] = []
-        covered: set[int] = {
-            tok.i for c in span._.citations or [] for tok in span if c["start"] <= tok.idx < c["end"]
-        }
+        covered: set[int] = {tok.i for c in span._.citations or [] for tok in span if c["start"] <= tok.idx < c["end"]}
         if ents is None:
             ents = list(doc.ents)
         for ent in _ents_in(ents, [e.end for e in ents] if ends is None else ends, span):
@@ -248,8 +258,16 @@ class EntityAnchors(LexiconComponent):
             covered.update(range(span.start, label_end + 1))
         for tok in span:
             # "Store 7", "Version 3.2", "Flight 212": a number that names a thing, with its noun
-            if tok.i not in covered and tok.i - 1 not in covered and tok.i > span.start and (
-                    identifier_number(tok) or doc[tok.i - 1].lower_ in self.keys.id_words and (tok.like_num or tok.text[:1].isdigit())):
+            if (
+                tok.i not in covered
+                and tok.i - 1 not in covered
+                and tok.i > span.start
+                and (
+                    identifier_number(tok)
+                    or doc[tok.i - 1].lower_ in self.keys.id_words
+                    and (tok.like_num or tok.text[:1].isdigit())
+                )
+            ):
                 covered.update((tok.i - 1, tok.i))
                 self._add(out, doc[tok.i - 1 : tok.i + 1], "ID")
         run: list[int] = []
@@ -257,8 +275,16 @@ class EntityAnchors(LexiconComponent):
             if tok is not None and tok.pos_ == "PROPN" and tok.i not in covered and tok.text[:1].isupper():
                 run.append(tok.i)
                 continue
-            if (tok is not None and run and tok.text == "-" and not doc[tok.i - 1].whitespace_ and not tok.whitespace_
-                    and tok.i + 1 < span.end and doc[tok.i + 1].text[:1].isupper() and tok.i + 1 not in covered):
+            if (
+                tok is not None
+                and run
+                and tok.text == "-"
+                and not doc[tok.i - 1].whitespace_
+                and not tok.whitespace_
+                and tok.i + 1 < span.end
+                and doc[tok.i + 1].text[:1].isupper()
+                and tok.i + 1 not in covered
+            ):
                 run.append(tok.i)  # "Wi-Fi", "Rolls-Royce": one name across the hyphen
                 continue
             if run:

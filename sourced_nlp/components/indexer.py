@@ -50,8 +50,9 @@ class SourceIndexer:
             None: every source is parsed whole.
     """
 
-    def __init__(self, nlp: Language, name: str, thresholds: Thresholds, cache_size: int,
-                 lazy_parse_chars: int | None) -> None:
+    def __init__(
+        self, nlp: Language, name: str, thresholds: Thresholds, cache_size: int, lazy_parse_chars: int | None
+    ) -> None:
         self.nlp = nlp
         self.name = name
         self.thresholds = thresholds
@@ -75,7 +76,14 @@ class SourceIndexer:
 
     def clear(self) -> None:
         """Forget every parsed source, block and index."""
-        for cache in (self._cache, self._indexes, self._block_indexes, self._blocks, self._claim_indexes, self._digests):
+        for cache in (
+            self._cache,
+            self._indexes,
+            self._block_indexes,
+            self._blocks,
+            self._claim_indexes,
+            self._digests,
+        ):
             cache.clear()
 
     def index_for(self, sources: list[dict], claims: Sequence[dict] | None = None) -> PassageIndex:
@@ -96,16 +104,29 @@ class SourceIndexer:
             if claims is not None and self.lazy(s):
                 recs, blocks = self.needed_passages(s["text"], claims)
                 whole = self._block_indexes[self._digest(s["text"])]
-                sampled[s["id"]] = (float(whole.documents), lambda lemma, whole=whole: whole.frequency(lemma, self._synonyms.get(lemma, ())))
+                sampled[s["id"]] = (
+                    float(whole.documents),
+                    lambda lemma, whole=whole: whole.frequency(lemma, self._synonyms.get(lemma, ())),
+                )
             else:
                 recs, blocks = self.source_passages(s["text"]), None
             passages.append((s["id"], recs, bool(s.get("structured"))))
             key += ((s["id"], self._digest(s["text"]), bool(s.get("structured")), blocks),)
         kept, bound = (self._claim_indexes, _CLAIM_INDEXES_KEPT) if sampled else (self._indexes, _INDEXES_KEPT)
-        return _kept(kept, key, lambda: PassageIndex(
-            passages, frozenset(self.lexical.relation_words), self.lexical.review_sentiment, self.lexical.canon,
-            lexicon=self.verdict_lexicon, text_value_words=self.thresholds.text_value_words, sampled=sampled or None,
-        ), bound)
+        return _kept(
+            kept,
+            key,
+            lambda: PassageIndex(
+                passages,
+                frozenset(self.lexical.relation_words),
+                self.lexical.review_sentiment,
+                self.lexical.canon,
+                lexicon=self.verdict_lexicon,
+                text_value_words=self.thresholds.text_value_words,
+                sampled=sampled or None,
+            ),
+            bound,
+        )
 
     def _digest(self, text: str) -> str:
         """The SHA-1 of a source text, remembered for the last 16 text objects (a large source's
@@ -122,7 +143,11 @@ class SourceIndexer:
 
     def lazy(self, source: dict) -> bool:
         """Whether a source is parsed only where claims need it: prose longer than ``lazy_parse_chars``."""
-        return self.lazy_parse_chars is not None and not source.get("structured") and len(source["text"]) > self.lazy_parse_chars
+        return (
+            self.lazy_parse_chars is not None
+            and not source.get("structured")
+            and len(source["text"]) > self.lazy_parse_chars
+        )
 
     def needed_passages(self, text: str, claims: Sequence[dict]) -> tuple[list[dict], tuple[int, ...]]:
         """The passage records of the blocks of ``text`` that ``claims`` need
@@ -136,8 +161,10 @@ class SourceIndexer:
         passages: list[dict] = []
         for first, last in blocks.units(ids):  # a block on its own, or run on across a cut inside a sentence
             start = blocks.blocks[first][0]
-            unit = text[start:blocks.blocks[last][0] + len(blocks.blocks[last][1])]
-            passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._block_passages(unit)))
+            unit = text[start : blocks.blocks[last][0] + len(blocks.blocks[last][1])]
+            passages.extend(
+                shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._block_passages(unit))
+            )
         return passages, ids
 
     def _block_passages(self, block: str) -> list[dict]:
@@ -160,7 +187,9 @@ class SourceIndexer:
             return self._parse_passages(text)
         passages: list[dict] = []
         for start, part in parts:
-            passages.extend(shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._parse_passages(part)))
+            passages.extend(
+                shift_passage(rec, start, len(passages) + k) for k, rec in enumerate(self._parse_passages(part))
+            )
         return passages
 
     def _parse_passages(self, text: str) -> list[dict]:

@@ -26,8 +26,9 @@ PARAPHRASE_THRESHOLD = 0.7
 
 
 @registry.misc("sourced.meaning.v2")
-def make_entailment(path: str | None = None, veto_threshold: float = VETO_THRESHOLD,
-                    paraphrase_threshold: float = PARAPHRASE_THRESHOLD):
+def make_entailment(
+    path: str | None = None, veto_threshold: float = VETO_THRESHOLD, paraphrase_threshold: float = PARAPHRASE_THRESHOLD
+):
     """The entailment tier over a model directory (the shipped ``models/entailment/`` when
     ``path`` is None); ``sourced_verify`` puts it where route 1 goes, just before the last rule,
     and its verifier asks its veto about every grounded result. A threshold above 1 turns that
@@ -42,8 +43,9 @@ def make_entailment(path: str | None = None, veto_threshold: float = VETO_THRESH
     from ..verdict.rules.entailment import EntailmentRule, validate_thresholds
 
     validate_thresholds(veto_threshold, paraphrase_threshold)  # a bad config fails before the model loads
-    return EntailmentRule(_shared(EntailmentModel, path), veto_threshold=veto_threshold,
-                          paraphrase_threshold=paraphrase_threshold)
+    return EntailmentRule(
+        _shared(EntailmentModel, path), veto_threshold=veto_threshold, paraphrase_threshold=paraphrase_threshold
+    )
 
 
 _LOADED: dict[str, object] = {}

@@ -23,8 +23,8 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from . import extensions
 from ..text.lexicons import LexiconComponent
+from . import extensions
 
 
 @Language.factory(
@@ -90,10 +90,19 @@ class Negation(LexiconComponent):
             verbal = verbal and not any(c.dep_ == "cc" and c.lower_ in ("or", "nor") for c in head.children)
             cut = {t.i for c in head.children if verbal and c.dep_ == "conj" for t in c.subtree}
             cut |= {c.i for c in head.children if verbal and c.dep_ == "cc" and c.i > tok.i}
-            kept = [t for t in head.subtree if t.i >= tok.i and t.i not in cut and not t.is_punct and span.start <= t.i < span.end]
+            kept = [
+                t
+                for t in head.subtree
+                if t.i >= tok.i and t.i not in cut and not t.is_punct and span.start <= t.i < span.end
+            ]
             # "though delivery is not available": the subject before the cue is what is denied
-            subjects = [t for c in head.children if verbal and c.dep_ in ("nsubj", "nsubjpass") and c.i < tok.i
-                        for t in c.subtree if span.start <= t.i < span.end]
+            subjects = [
+                t
+                for c in head.children
+                if verbal and c.dep_ in ("nsubj", "nsubjpass") and c.i < tok.i
+                for t in c.subtree
+                if span.start <= t.i < span.end
+            ]
             if kept:
                 first = min([tok, *subjects], key=lambda t: t.i)
                 last = max(kept, key=lambda t: t.i)
@@ -118,15 +127,22 @@ class Negation(LexiconComponent):
             head = tok.head
             cue: str | None = None
             nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
-            if low == "no" and nxt is not None and nxt.lower_ == "longer" and (
-                nxt.head.i in pred_ids or head.i in pred_ids or head.head.i in pred_ids
+            if (
+                low == "no"
+                and nxt is not None
+                and nxt.lower_ == "longer"
+                and (nxt.head.i in pred_ids or head.i in pred_ids or head.head.i in pred_ids)
             ):
                 cue = f"{tok.text} {nxt.text}"
                 head = nxt.head if nxt.head.i in pred_ids else head
             elif tok.dep_ == "neg" and low in self.dep_cues and head.i in pred_ids:
                 cue = tok.text
             elif low in self.det_cues and (
-                (tok.dep_ in ("det",) and head.dep_ in ("nsubj", "nsubjpass", "dobj", "attr") and head.head.i in pred_ids)
+                (
+                    tok.dep_ in ("det",)
+                    and head.dep_ in ("nsubj", "nsubjpass", "dobj", "attr")
+                    and head.head.i in pred_ids
+                )
                 or (tok.dep_ in ("nsubj", "nsubjpass", "dobj") and head.i in pred_ids)
             ):
                 cue = tok.text
@@ -147,7 +163,9 @@ class Negation(LexiconComponent):
                 end = min(sub[-1].idx + len(sub[-1].text), span.end_char)
                 # only a cue on the verb itself says the predicate is denied; "without X" and
                 # "no X" deny an argument, so they name no negated predicate
-                predicate_cue = tok.dep_ == "neg" or tok.lemma_.lower() in self.verb_cues or cue.lower().startswith("no longer")
+                predicate_cue = (
+                    tok.dep_ == "neg" or tok.lemma_.lower() in self.verb_cues or cue.lower().startswith("no longer")
+                )
                 negated = scope_head
                 if tok.lemma_.lower() in self.verb_cues_xcomp:  # "failed to reduce": "reduce" is denied
                     negated = next((c for c in tok.children if c.dep_ == "xcomp"), negated)

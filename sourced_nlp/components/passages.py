@@ -40,8 +40,8 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from . import extensions
 from ..text.lexicons import LexiconComponent, lexicon_data
+from . import extensions
 
 _QUOTE = re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d]{3,}?)[\"\u201c\u201d]")
 _NORM_PUNCT = re.compile(r"[^\w\s&+-]", re.UNICODE)
@@ -85,12 +85,18 @@ class Lexical:
         # 0 a verb that frames the reviewer's opinion ("felt", "found", "citing"), held by any review
         self.review_sentiment: dict[str, int] = {}
         verbs = lex.get("review_verbs", {})
-        for side, words in ((0, verbs.get("neutral", [])), (1, verbs.get("positive", [])), (-1, verbs.get("negative", []))):
+        for side, words in (
+            (0, verbs.get("neutral", [])),
+            (1, verbs.get("positive", [])),
+            (-1, verbs.get("negative", [])),
+        ):
             for w in words:
                 self.review_sentiment[self.canonical(w)] = side
         # meta words point at the sources ("as passage 1 says"), light words wrap an instruction
         # ("make sure ...", "you need to ..."): a claim need find neither in a source
-        self.meta_words = frozenset(self.canonical(w) for w in (*lex.get("meta_words", []), *lex.get("light_words", [])))
+        self.meta_words = frozenset(
+            self.canonical(w) for w in (*lex.get("meta_words", []), *lex.get("light_words", []))
+        )
         self.antonyms: dict[str, list[tuple[int, int]]] = {}
         for gi, sides in enumerate(lex["antonym_groups"]):
             for side, words in enumerate(sides):
@@ -132,8 +138,15 @@ class Passages(LexiconComponent):
         unread = sorted(doc.spans.get(extensions.UNREAD_KEY, []), key=lambda u: u.start)
         unread_at = [u.start for u in unread]
         doc._.passages = [
-            self.features(span, i, quantities[bisect.bisect_left(starts, span.start) : bisect.bisect_left(starts, span.end)],
-                          [u for u in unread[bisect.bisect_left(unread_at, span.start) : bisect.bisect_left(unread_at, span.end)]])
+            self.features(
+                span,
+                i,
+                quantities[bisect.bisect_left(starts, span.start) : bisect.bisect_left(starts, span.end)],
+                [
+                    u
+                    for u in unread[bisect.bisect_left(unread_at, span.start) : bisect.bisect_left(unread_at, span.end)]
+                ],
+            )
             for i, span in enumerate(segments)
         ]
         return doc
@@ -186,14 +199,20 @@ class Passages(LexiconComponent):
             "one_subject": self.one_subject(span),
             "entities": anchors,
             "quantities": qs,
-            "unread": [u.text for u in (span.doc.spans.get(extensions.UNREAD_KEY, ()) if unread is None else unread)
-                       if span.start <= u.start < span.end],
+            "unread": [
+                u.text
+                for u in (span.doc.spans.get(extensions.UNREAD_KEY, ()) if unread is None else unread)
+                if span.start <= u.start < span.end
+            ],
             "negated": bool(span._.negated),
             "cue": span._.negation_cue,
             "negated_predicate": self.lexical.canonical(span._.negated_predicate) if span._.negated_predicate else None,
             "denied": [[a - span.start_char, b - span.start_char] for a, b in span._.denied_clauses or ()],
             "hedged": any(self.is_hedge(t) for t in span),
-            "contrast": any(t.dep_ == "cc" and t.lower_ in ("but", "yet") or t.lower_ in ("while", "whereas", "although", "though") for t in span),
+            "contrast": any(
+                t.dep_ == "cc" and t.lower_ in ("but", "yet") or t.lower_ in ("while", "whereas", "although", "though")
+                for t in span
+            ),
             "quotes": self.quotes(span),
             "tokens": self.tokens(span, skip, markers),
             "norm": " " + " ".join(_NORM_PUNCT.sub(" ", span.text.lower().replace(".", "")).split()) + " ",
@@ -218,9 +237,28 @@ class Passages(LexiconComponent):
         for t in kept:
             raw = self.lexical.lemma_fixes.get(t.lower_, t.lemma_.lower())
             lemma = self.token_lemma(t) or raw
-            flag = "n" if t.i in skip else "o" if t.ent_type_ == "ORDINAL" else "a" if set(t.morph.get("PronType")) & {"Art", "Dem", "Prs"} else ""
-            out.append([lemma, t.pos_, t.tag_, t.dep_, at.get(t.head.i, -1) if t.head.i != t.i else -1,
-                        t.idx - span.start_char, t.idx + len(t.text) - span.start_char, flag, raw])
+            flag = (
+                "n"
+                if t.i in skip
+                else "o"
+                if t.ent_type_ == "ORDINAL"
+                else "a"
+                if set(t.morph.get("PronType")) & {"Art", "Dem", "Prs"}
+                else ""
+            )
+            out.append(
+                [
+                    lemma,
+                    t.pos_,
+                    t.tag_,
+                    t.dep_,
+                    at.get(t.head.i, -1) if t.head.i != t.i else -1,
+                    t.idx - span.start_char,
+                    t.idx + len(t.text) - span.start_char,
+                    flag,
+                    raw,
+                ]
+            )
         return out
 
     def subject(self, span: Span) -> list[str]:
@@ -246,8 +284,13 @@ class Passages(LexiconComponent):
                 # a clause joined to the main one with a subject of its own ("..., and another
                 # said", "..., and the hummus is smooth"); a pronoun ("and then he left") is the
                 # same one, and a subordinate clause ("though the biryani was bland") theirs
-                others = any(o is not tok and o.head.dep_ == "conj" and o.head.head.i == tok.head.i
-                             and (o.pos_ in ("NOUN", "PROPN") or o.lower_ in ("another", "others")) for o in subjects)
+                others = any(
+                    o is not tok
+                    and o.head.dep_ == "conj"
+                    and o.head.head.i == tok.head.i
+                    and (o.pos_ in ("NOUN", "PROPN") or o.lower_ in ("another", "others"))
+                    for o in subjects
+                )
                 return tok.tag_ == "NN" and not tok.ent_type_ and not others
         return False
 
@@ -264,7 +307,9 @@ class Passages(LexiconComponent):
     def is_hedge(self, tok: Token) -> bool:
         """A hedge cue: a modal (tag ``MD``) or a hedging adverb/verb from the lexicon — never a
         proper noun ("May" the month)."""
-        if tok.pos_ == "PROPN" or (tok.lower_ not in self.lexical.hedges and tok.lemma_.lower() not in self.lexical.hedges):
+        if tok.pos_ == "PROPN" or (
+            tok.lower_ not in self.lexical.hedges and tok.lemma_.lower() not in self.lexical.hedges
+        ):
             return False
         if tok.lower_ in ("may", "might", "could"):
             return tok.tag_ == "MD"
@@ -305,7 +350,11 @@ class Passages(LexiconComponent):
                 continue
             lemma = tok.lemma_.lower()
             if tok.pos_ == "AUX":
-                comps = [c for c in tok.children if c.dep_ in ("acomp", "advmod", "prt") and c.lower_ in ("up", "down", "higher", "lower")]
+                comps = [
+                    c
+                    for c in tok.children
+                    if c.dep_ in ("acomp", "advmod", "prt") and c.lower_ in ("up", "down", "higher", "lower")
+                ]
                 if comps:
                     out.append(self.lexical.canonical(comps[0].lower_))
                 continue

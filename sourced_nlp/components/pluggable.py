@@ -67,7 +67,11 @@ def make_guard(unaligned: str = "slots", wordnet: str = "wordnet", guard: str = 
     Raises:
         ValueError: an ``unaligned`` that is none of the three.
     """
-    return Guard(GuardLexicon.load(wordnet=wordnet, guard=guard), unaligned=unaligned, lexicons={"wordnet": wordnet, "guard": guard})
+    return Guard(
+        GuardLexicon.load(wordnet=wordnet, guard=guard),
+        unaligned=unaligned,
+        lexicons={"wordnet": wordnet, "guard": guard},
+    )
 
 
 from .meaning_v2 import make_entailment  # noqa: E402,F401 - registers sourced.meaning.v2

@@ -41,16 +41,34 @@ How candidates are found:
 from __future__ import annotations
 
 import re
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from . import extensions  # noqa: F401  (registers Span._.quantity)
 from ..text.citations import KEYWORDS
-from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
 from ..text.quantity import Quantity, load_lexicon, parse_quantity
-from .quantity_tokens import (_frequency_noun, _head_verb_of, _house_number, _is_period_name, _is_pronoun_one, _joinable,
-                              _measured, _same_value, _soft_breaks, change_role, compared_period, every_hours,
-                              identifier_number, is_change, match_score, restated_figure, share_at, unread_figure)
+from . import extensions  # noqa: F401  (registers Span._.quantity)
+from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
+from .quantity_tokens import (
+    _frequency_noun,
+    _head_verb_of,
+    _house_number,
+    _is_period_name,
+    _is_pronoun_one,
+    _joinable,
+    _measured,
+    _same_value,
+    _soft_breaks,
+    change_role,
+    compared_period,
+    every_hours,
+    identifier_number,
+    is_change,
+    match_score,
+    restated_figure,
+    share_at,
+    unread_figure,
+)
 
 _MAX_LEFT = 4
 _MAX_RIGHT = 7
@@ -111,19 +129,29 @@ class QuantityFinder:
             found = every or share_at(doc, tok.i, self._approximators)
             if found is None and not self._is_seed(tok):
                 continue
-            found = (found or match_score(doc, tok.i) or restated_figure(doc, tok.i, blocked)
-                     or self._best_window(doc, tok.i, last_end, blocked))
+            found = (
+                found
+                or match_score(doc, tok.i)
+                or restated_figure(doc, tok.i, blocked)
+                or self._best_window(doc, tok.i, last_end, blocked)
+            )
             if found is None:
                 continue
             start, end, q = found
-            if _is_period_name(doc, start, end, q) or _is_pronoun_one(doc, start, end) or self._is_fraction(doc, start, q):
+            if (
+                _is_period_name(doc, start, end, q)
+                or _is_pronoun_one(doc, start, end)
+                or self._is_fraction(doc, start, q)
+            ):
                 continue
             period = compared_period(doc, end) if q.kind == "percent" else None
             if period is not None:
                 end = period[1]  # "+12% YoY": the abbreviation is part of the value
             span = doc[start:end]
             value = q.to_dict()
-            value["noun"] = "day-time" if every else period[0] if period else self._noun(span, q)  # "every 12 hours": twice daily
+            value["noun"] = (
+                "day-time" if every else period[0] if period else self._noun(span, q)
+            )  # "every 12 hours": twice daily
             value["head"] = _head_verb_of(span)
             if (role := change_role(span, self._change_verbs, q.kind)) is not None:
                 value["change"] = role
@@ -132,7 +160,9 @@ class QuantityFinder:
             last_end = end
         doc.spans[QUANTITIES_KEY] = spans
         read = {i for sp in spans for i in range(sp.start, sp.end)}
-        doc.spans[UNREAD_KEY] = [doc[t.i : t.i + 1] for t in doc if t.i not in read and t.i not in blocked and unread_figure(t)]
+        doc.spans[UNREAD_KEY] = [
+            doc[t.i : t.i + 1] for t in doc if t.i not in read and t.i not in blocked and unread_figure(t)
+        ]
         return doc
 
     # serialisation: the component has no state, these exist so nlp.to_disk/from_disk work
@@ -166,8 +196,13 @@ class QuantityFinder:
             nxt = tok.nbor(1) if tok.i + 1 < len(tok.doc) else None
             if low != "once":
                 return True
-            return nxt is not None and nxt.lower_ in self._frequency_periods and not (
-                nxt.lower_ in ("a", "an") and nxt.i + 1 < len(tok.doc) and tok.doc[nxt.i + 1].pos_ not in ("NOUN",))
+            return (
+                nxt is not None
+                and nxt.lower_ in self._frequency_periods
+                and not (
+                    nxt.lower_ in ("a", "an") and nxt.i + 1 < len(tok.doc) and tok.doc[nxt.i + 1].pos_ not in ("NOUN",)
+                )
+            )
         if low in self._months and tok.ent_type_ == "DATE" and (tok.text[0].isupper()):
             return True
         if low in self._ordinals and tok.ent_type_ == "ORDINAL":
@@ -207,7 +242,9 @@ class QuantityFinder:
                     if is_cite:
                         out.update(range(tok.i, j + 1))
             # "1." / "2)" at the start of a line
-            if (tok.i == 0 or "\n" in doc[tok.i - 1].text or doc[tok.i - 1].text_with_ws.endswith("\n")) and tok.text.isdigit():
+            if (
+                tok.i == 0 or "\n" in doc[tok.i - 1].text or doc[tok.i - 1].text_with_ws.endswith("\n")
+            ) and tok.text.isdigit():
                 if tok.i + 1 < n and doc[tok.i + 1].text in _LIST_PUNCT:
                     out.add(tok.i)
                     out.add(tok.i + 1)
@@ -219,17 +256,34 @@ class QuantityFinder:
             # "First, place the hive ...", "you first need to join": an ordinal that orders the steps
             # of a text (an adverb before its verb, or a sentence's opening word before a comma) is
             # no value; "finished first" (after its verb) and "the first woman" (of a noun) are
-            if tok.lower_ in self._ordinals and tok.dep_ == "advmod" and (
-                    tok.head.i > tok.i or (tok.is_sent_start and tok.i + 1 < n and doc[tok.i + 1].text == ",")):
+            if (
+                tok.lower_ in self._ordinals
+                and tok.dep_ == "advmod"
+                and (tok.head.i > tok.i or (tok.is_sent_start and tok.i + 1 < n and doc[tok.i + 1].text == ","))
+            ):
                 out.add(tok.i)
             # "4 out of 5 stars", "rated 4.5 stars out of 5", "8 out of 10": the top of a rating's
             # scale, no value of its own ("four out of five dentists" counts dentists: kept)
-            if (tok.lower_ == "out" and tok.i + 2 < n and doc[tok.i + 1].lower_ == "of" and doc[tok.i + 2].like_num
-                    and tok.i > 0 and (doc[tok.i - 1].like_num or doc[tok.i - 1].lower_ in self._scale_words)
-                    and (tok.i + 3 >= n or doc[tok.i + 3].lower_ in self._scale_words or doc[tok.i + 3].pos_ not in ("NOUN", "PROPN"))):
+            if (
+                tok.lower_ == "out"
+                and tok.i + 2 < n
+                and doc[tok.i + 1].lower_ == "of"
+                and doc[tok.i + 2].like_num
+                and tok.i > 0
+                and (doc[tok.i - 1].like_num or doc[tok.i - 1].lower_ in self._scale_words)
+                and (
+                    tok.i + 3 >= n
+                    or doc[tok.i + 3].lower_ in self._scale_words
+                    or doc[tok.i + 3].pos_ not in ("NOUN", "PROPN")
+                )
+            ):
                 out.add(tok.i + 2)
             # "version 3", "Table 2", "No. 5"
-            if tok.i > 0 and (tok.like_num or _HAS_DIGIT.search(tok.text)) and doc[tok.i - 1].lower_.rstrip(".") in self._labels:
+            if (
+                tok.i > 0
+                and (tok.like_num or _HAS_DIGIT.search(tok.text))
+                and doc[tok.i - 1].lower_.rstrip(".") in self._labels
+            ):
                 out.add(tok.i)
             # "Store 7", "Room 310", "Flight 212": a number that names a thing (sourced_entities
             # makes it a name)
@@ -251,12 +305,18 @@ class QuantityFinder:
         """Longest parseable token window containing ``seed``, then trimmed."""
         lo = seed
         soft = self._soft
-        while (lo > max(floor, seed - _MAX_LEFT) and (not doc[lo].is_sent_start or lo in soft)
-               and _joinable(doc[lo - 1], blocked, soft)):
+        while (
+            lo > max(floor, seed - _MAX_LEFT)
+            and (not doc[lo].is_sent_start or lo in soft)
+            and _joinable(doc[lo - 1], blocked, soft)
+        ):
             lo -= 1
         hi = seed + 1
-        while (hi < min(len(doc), seed + 1 + _MAX_RIGHT) and (not doc[hi].is_sent_start or hi in soft)
-               and _joinable(doc[hi], blocked, soft)):
+        while (
+            hi < min(len(doc), seed + 1 + _MAX_RIGHT)
+            and (not doc[hi].is_sent_start or hi in soft)
+            and _joinable(doc[hi], blocked, soft)
+        ):
             hi += 1
         best = None
         for length in range(hi - lo, 0, -1):
@@ -267,7 +327,12 @@ class QuantityFinder:
                 span = doc[start:end]
                 if is_change(span, self._change_verbs):
                     continue
-                if end + 1 < len(doc) and doc[end].text == "-" and doc[end + 1].lower_ == "old" and doc[end - 1].is_alpha:
+                if (
+                    end + 1 < len(doc)
+                    and doc[end].text == "-"
+                    and doc[end + 1].lower_ == "old"
+                    and doc[end - 1].is_alpha
+                ):
                     continue  # "23-year-old" is an age, not a duration of 23 years
                 q = parse_quantity(span.text, self._label_for(doc, start, end, seed))
                 if q is not None:
@@ -319,7 +384,11 @@ class QuantityFinder:
                 between = doc[tok.i : head.i].text
                 if head.pos_ == "NOUN" and head.i > tok.i and "\n" not in between:
                     return head.lemma_.lower()
-        if span.end < len(doc) and not doc[span.end].is_sent_start and "\n" not in doc[span.end - 1 : span.end + 1].text_with_ws[len(doc[span.end - 1].text):]:
+        if (
+            span.end < len(doc)
+            and not doc[span.end].is_sent_start
+            and "\n" not in doc[span.end - 1 : span.end + 1].text_with_ws[len(doc[span.end - 1].text) :]
+        ):
             nxt = doc[span.end]
             if nxt.pos_ == "NOUN":
                 return nxt.lemma_.lower()

@@ -18,10 +18,50 @@ from ..text.figures import clean_figure
 from ..text.quantity import Quantity, parse_quantity
 from .extensions import CLAIMS_KEY, SKIPPED_KEY
 
-_CALENDAR = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                       "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
-                       "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-                       "q", "fy", "h", "week", "day", "year", "month", "quarter", "page"))
+_CALENDAR = frozenset(
+    (
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "q",
+        "fy",
+        "h",
+        "week",
+        "day",
+        "year",
+        "month",
+        "quarter",
+        "page",
+    )
+)
 
 
 def _soft_breaks(doc: Doc) -> frozenset:
@@ -92,7 +132,11 @@ def _measured(span: Span) -> str | None:
     while i < len(doc) and (doc[i].lower_ in ("of", "each") or doc[i].pos_ == "DET"):
         i += 1
     words: list[str] = []
-    while i < len(doc) and doc[i].is_alpha and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ", "VERB") or doc[i].pos_ == "CCONJ" and words):
+    while (
+        i < len(doc)
+        and doc[i].is_alpha
+        and (doc[i].pos_ in ("NOUN", "PROPN", "ADJ", "VERB") or doc[i].pos_ == "CCONJ" and words)
+    ):
         if doc[i].pos_ in ("NOUN", "PROPN"):
             words.append(doc[i].lower_ if doc[i].pos_ == "PROPN" else doc[i].lemma_.lower())
         i += 1
@@ -137,10 +181,20 @@ def identifier_number(tok: Token) -> bool:
     it) right after a capitalised singular noun that is no month or weekday, no part of a date and no
     code in capitals ("USD 5", "KB 3").
     Such a number is an identifier: matched as a name, never compared as an amount."""
-    if not (tok.like_num or tok.text.replace(".", "").isdigit()) or tok.i == 0 or tok.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT"):
+    if (
+        not (tok.like_num or tok.text.replace(".", "").isdigit())
+        or tok.i == 0
+        or tok.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT")
+    ):
         return False
     prev = tok.doc[tok.i - 1]
-    if prev.tag_ not in ("NN", "NNP") or not prev.text[:1].isupper() or prev.text.isupper() or prev.ent_type_ in ("DATE", "TIME") or not prev.is_alpha:
+    if (
+        prev.tag_ not in ("NN", "NNP")
+        or not prev.text[:1].isupper()
+        or prev.text.isupper()
+        or prev.ent_type_ in ("DATE", "TIME")
+        or not prev.is_alpha
+    ):
         return False
     if prev.lower_ in _CALENDAR:
         return False
@@ -184,8 +238,10 @@ def change_role(span: Span, change_words: Collection[str], kind: str) -> str | N
 # a character that marks a token with a digit as a figure (a sign, percent, currency, an escape,
 # a full-width or invisible character, a superscript): such a token read as no value is a
 # figure the reader could not read; digits with only [.,:/-] are as often codes, dates and scores
-_FIGURE_MARKS = re.compile(r"[%\u2030+\u00b1$\u00a3\u20ac\u00a5\u20b9\\&\uff01-\uff5e\u200b\u200c\u200d\u2060\ufeff\u00ad"
-                           r"\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
+_FIGURE_MARKS = re.compile(
+    r"[%\u2030+\u00b1$\u00a3\u20ac\u00a5\u20b9\\&\uff01-\uff5e\u200b\u200c\u200d\u2060\ufeff\u00ad"
+    r"\u00b9\u00b2\u00b3\u2070\u2074-\u2079]"
+)
 _SCALE = frozenset(("%", "percent", "per", "thousand", "million", "billion", "trillion", "bn", "mn", "tn"))
 _CURRENCY = frozenset("$\u00a3\u20ac\u00a5\u20b9")
 
@@ -214,9 +270,40 @@ def unread_figure(tok: Token) -> bool:
 
 
 # the words of a sentence that reports a match ("beat", "won", "a 2-1 win"): a "2-1" in it is its score
-_MATCH_WORDS = frozenset(("beat", "defeat", "win", "lose", "draw", "tie", "edge", "thrash", "rout", "down", "overcome",
-                          "score", "scoreline", "victory", "loss", "match", "game", "final", "fixture", "a.e.t", "aet",
-                          "penalty", "pen", "extra", "overtime", "half", "lead", "trail", "equalise", "equalize"))
+_MATCH_WORDS = frozenset(
+    (
+        "beat",
+        "defeat",
+        "win",
+        "lose",
+        "draw",
+        "tie",
+        "edge",
+        "thrash",
+        "rout",
+        "down",
+        "overcome",
+        "score",
+        "scoreline",
+        "victory",
+        "loss",
+        "match",
+        "game",
+        "final",
+        "fixture",
+        "a.e.t",
+        "aet",
+        "penalty",
+        "pen",
+        "extra",
+        "overtime",
+        "half",
+        "lead",
+        "trail",
+        "equalise",
+        "equalize",
+    )
+)
 _DIGIT = re.compile(r"\d")
 _SCORE_TOKEN = re.compile(r"(\d{1,3})[-\u2013\u2014](\d{1,3})")
 
@@ -230,14 +317,25 @@ def match_score(doc: Doc, i: int) -> tuple[int, int, Quantity] | None:
     tok = doc[i]
     if (m := _SCORE_TOKEN.fullmatch(tok.text)) is not None:
         a, b, end = int(m.group(1)), int(m.group(2)), i + 1
-    elif (tok.text.isdigit() and len(tok.text) <= 3 and i + 2 < len(doc) and doc[i + 1].text in ("-", "\u2013", "\u2014")
-          and doc[i + 2].text.isdigit() and len(doc[i + 2].text) <= 3):
+    elif (
+        tok.text.isdigit()
+        and len(tok.text) <= 3
+        and i + 2 < len(doc)
+        and doc[i + 1].text in ("-", "\u2013", "\u2014")
+        and doc[i + 2].text.isdigit()
+        and len(doc[i + 2].text) <= 3
+    ):
         a, b, end = int(tok.text), int(doc[i + 2].text), i + 3
     else:
         return None
     if end < len(doc) and doc[end].text in ("%", "-") or i > 0 and doc[i - 1].text in ("$", "-", "\u2013"):
         return None
-    if end < len(doc) and doc[end].pos_ in ("NOUN", "PROPN") and doc[end].lemma_.lower() not in _MATCH_WORDS and doc[end].is_alpha:
+    if (
+        end < len(doc)
+        and doc[end].pos_ in ("NOUN", "PROPN")
+        and doc[end].lemma_.lower() not in _MATCH_WORDS
+        and doc[end].is_alpha
+    ):
         return None  # "lose 1-2 pounds a week": a range of what follows, not a score
     if not any(t.lemma_.lower().rstrip(".") in _MATCH_WORDS or t.lower_.rstrip(".") in _MATCH_WORDS for t in tok.sent):
         return None
@@ -245,17 +343,81 @@ def match_score(doc: Doc, i: int) -> tuple[int, int, Quantity] | None:
     return i, end, Quantity("score", float(min(a, b)), float(max(a, b)), "score", "score", 0.0, None, text)
 
 
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4, "fifth": 5,
-          "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}
+_COUNTS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+}
+_PARTS = {
+    "half": 2,
+    "halves": 2,
+    "third": 3,
+    "thirds": 3,
+    "quarter": 4,
+    "quarters": 4,
+    "fourth": 4,
+    "fourths": 4,
+    "fifth": 5,
+    "fifths": 5,
+    "sixth": 6,
+    "sixths": 6,
+    "eighth": 8,
+    "eighths": 8,
+    "tenth": 10,
+    "tenths": 10,
+}
 _SIGNS = {">": "more than", "<": "fewer than", "\u2265": "at least", "\u2264": "up to", "\u2248": "about", "~": "about"}
-_SHARE = re.compile(r"(?:(?P<ap>[<>\u2265\u2264\u2248~]|[a-z]+(?: [a-z]+){0,2})\s*)??"
-                    r"(?:(?P<n>an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?P<d>[a-z]+)|(?P<h>half)"
-                    r"|(?P<fn>\d{1,2})\s?/\s?(?P<fd>\d{1,2}))\s+(?P<of>of|the)\b", re.I)
-_APPROX_FIRST = frozenset(("more", "over", "nearly", "almost", "about", "around", "roughly", "approximately", "some", "just",
-                           "well", "less", "fewer", "under", "at", "up", "close", "upwards", "north", "in", "no", "not", "greater",
-                           "above", "below", "exceeding", "an", "estimated", "circa", "a"))
-_NOT_SHARE_BEFORE = frozenset(("first", "second", "last", "latter", "former", "the", "other", "back", "front", "top", "bottom"))
+_SHARE = re.compile(
+    r"(?:(?P<ap>[<>\u2265\u2264\u2248~]|[a-z]+(?: [a-z]+){0,2})\s*)??"
+    r"(?:(?P<n>an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+(?P<d>[a-z]+)|(?P<h>half)"
+    r"|(?P<fn>\d{1,2})\s?/\s?(?P<fd>\d{1,2}))\s+(?P<of>of|the)\b",
+    re.I,
+)
+_APPROX_FIRST = frozenset(
+    (
+        "more",
+        "over",
+        "nearly",
+        "almost",
+        "about",
+        "around",
+        "roughly",
+        "approximately",
+        "some",
+        "just",
+        "well",
+        "less",
+        "fewer",
+        "under",
+        "at",
+        "up",
+        "close",
+        "upwards",
+        "north",
+        "in",
+        "no",
+        "not",
+        "greater",
+        "above",
+        "below",
+        "exceeding",
+        "an",
+        "estimated",
+        "circa",
+        "a",
+    )
+)
+_NOT_SHARE_BEFORE = frozenset(
+    ("first", "second", "last", "latter", "former", "the", "other", "back", "front", "top", "bottom")
+)
 
 
 def share_at(doc: Doc, i: int, approximators: Mapping[str, str]) -> tuple[int, int, Quantity] | None:
@@ -267,8 +429,18 @@ def share_at(doc: Doc, i: int, approximators: Mapping[str, str]) -> tuple[int, i
     party", "the third quarter" and "two quarters" alone are no shares; nor "the first half of"."""
     tok = doc[i]
     first = tok.lower_
-    if not (first in _COUNTS or first == "half" or first in _SIGNS or first[:1].isdigit() or first in _APPROX_FIRST
-            or first in approximators) or i > 0 and doc[i - 1].lower_ in _NOT_SHARE_BEFORE:
+    if (
+        not (
+            first in _COUNTS
+            or first == "half"
+            or first in _SIGNS
+            or first[:1].isdigit()
+            or first in _APPROX_FIRST
+            or first in approximators
+        )
+        or i > 0
+        and doc[i - 1].lower_ in _NOT_SHARE_BEFORE
+    ):
         return None
     m = _SHARE.match(doc.text, tok.idx, min(len(doc.text), tok.idx + 60))
     if m is None or m.start("ap") not in (-1, tok.idx) and m.start() != tok.idx:
@@ -290,8 +462,14 @@ def share_at(doc: Doc, i: int, approximators: Mapping[str, str]) -> tuple[int, i
             return None
     v = 100.0 * n / d
     d_ = 0.1 * v
-    lo, hi = {"about": (v - d_, v + d_), "more than": (v, math.inf), "at least": (v, math.inf), "fewer than": (-math.inf, v),
-              "up to": (-math.inf, v), "nearly": (v - d_, v)}.get(approx or "", (v, v))
+    lo, hi = {
+        "about": (v - d_, v + d_),
+        "more than": (v, math.inf),
+        "at least": (v, math.inf),
+        "fewer than": (-math.inf, v),
+        "up to": (-math.inf, v),
+        "nearly": (v - d_, v),
+    }.get(approx or "", (v, v))
     span = doc.char_span(tok.idx, m.start("of"), alignment_mode="contract")
     if span is None or span.start != i:
         return None
@@ -316,8 +494,16 @@ def every_hours(doc: Doc, i: int, number_words: Mapping[str, int]) -> tuple[int,
     return i, i + 3, Quantity("number", float(times), float(times), None, None, 0.0, None, doc[i : i + 3].text)
 
 
-_PERIOD_ABBREVIATIONS = {"yoy": "year", "qoq": "quarter", "mom": "month", "wow": "week", "y/y": "year", "q/q": "quarter",
-                         "m/m": "month", "w/w": "week"}
+_PERIOD_ABBREVIATIONS = {
+    "yoy": "year",
+    "qoq": "quarter",
+    "mom": "month",
+    "wow": "week",
+    "y/y": "year",
+    "q/q": "quarter",
+    "m/m": "month",
+    "w/w": "week",
+}
 _PERIODS = frozenset(("year", "quarter", "month", "week", "day"))
 
 
@@ -348,7 +534,13 @@ def restated_figure(doc: Doc, i: int, blocked: Collection[int]) -> tuple[int, in
     j = i
     while j < len(doc) and doc[j].is_alpha and (doc[j].like_num or doc[j].lower_ in ("and", "-") and j > i):
         j += 1
-    if j == i or j + 2 >= len(doc) or doc[j].text != "(" or doc[j + 2].text != ")" or not _DIGIT.search(doc[j + 1].text):
+    if (
+        j == i
+        or j + 2 >= len(doc)
+        or doc[j].text != "("
+        or doc[j + 2].text != ")"
+        or not _DIGIT.search(doc[j + 1].text)
+    ):
         return None
     words = parse_quantity(doc[i:j].text)
     if words is None:
@@ -362,6 +554,7 @@ def restated_figure(doc: Doc, i: int, blocked: Collection[int]) -> tuple[int, in
                 return None  # "sixty (90) days": the text disagrees with itself, two values stay two
             return i, end, Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, doc[i:end].text)
     return None
+
 
 def _same_number(digits: str, value: float) -> bool:
     q = parse_quantity(digits)

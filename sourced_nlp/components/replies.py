@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-from . import extensions
 from ..citing.citation_check import json_citation
+from . import extensions
 
 
 def add_reply_citations(doc: Doc) -> None:
@@ -21,8 +21,10 @@ def add_reply_citations(doc: Doc) -> None:
     if not lines:
         return
     for span in doc.spans.get(extensions.CLAIMS_KEY, []):
-        extra = [json_citation(x, (a, b), f"claims[{j}].citations[{k}]")
-                 for j, (a, b, cites) in enumerate(lines)
-                 if a < span.end_char and span.start_char < b
-                 for k, x in enumerate(cites)]
+        extra = [
+            json_citation(x, (a, b), f"claims[{j}].citations[{k}]")
+            for j, (a, b, cites) in enumerate(lines)
+            if a < span.end_char and span.start_char < b
+            for k, x in enumerate(cites)
+        ]
         span._.citations = list(span._.citations or []) + extra

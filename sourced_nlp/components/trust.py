@@ -65,7 +65,9 @@ class Trusted:
                 strict["rule_precision"] = self.precision.of(strict["rule"], strict.get("support"))
                 if strict.get("citations"):
                     checked = strict["citations"]
-                    strict["citation_status"] = provenance.citation_status(checked, provenance.cited_sources(checked), strict)
+                    strict["citation_status"] = provenance.citation_status(
+                        checked, provenance.cited_sources(checked), strict
+                    )
                 refresh_findings(findings, i, claim, strict)
                 claim = strict
             out.append(claim)

@@ -57,25 +57,35 @@ import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from . import extensions
 from .. import judges
 from ..citing import provenance
 from ..judges.backends import register as _register_judges
-from ..text.citations import locate
-from ..text.lexicons import load_lexicon
 from ..report.findings import report_findings
 from ..report.model import ClaimResult, Report, Skipped
+from ..text.citations import locate
+from ..text.lexicons import load_lexicon
 from ..text.sources import normalize_sources
-from ..verdict import DEFAULT_RULES, CitedSources, PassageIndex, Rule, Thresholds, VerdictLexicon, Verifier, WordMatcher
-from ..verdict import validate_thresholds, word_in
+from ..verdict import (
+    DEFAULT_RULES,
+    CitedSources,
+    PassageIndex,
+    Rule,
+    Thresholds,
+    VerdictLexicon,
+    Verifier,
+    WordMatcher,
+    validate_thresholds,
+    word_in,
+)
 from ..verdict.guard import OWN_LEXICONS, Guard
 from ..verdict.precision import PrecisionTable, check_strict, load_precision
 from ..verdict.rules.empty import no_features, no_sources
+from . import extensions
 from .indexer import SourceIndexer
 from .passages import Lexical
+from .pluggable import make_guard, make_meaning, make_rules, make_word_matcher  # noqa: F401 - registers them; importable from here
 from .replies import add_reply_citations
 from .trust import Trusted
-from .pluggable import make_guard, make_meaning, make_rules, make_word_matcher  # noqa: F401 - registers them; importable from here
 
 _register_judges()  # the judge backends' factories, sourced.judge.*.v1, in spacy.registry.misc
 
@@ -83,11 +93,18 @@ UPSTREAM = ("sourced_claims", "sourced_quantities", "sourced_entities", "sourced
 _DEFAULTS = Thresholds()
 _THRESHOLD_NAMES = tuple(f.name for f in dataclasses.fields(Thresholds))
 #: the lexicons of the component's config: config key -> bundled default
-LEXICONS = {"lexicon": "lexical", "records": "records", "verdict_words": "verdict", "negation": "negation", "units": "units"}
+LEXICONS = {
+    "lexicon": "lexical",
+    "records": "records",
+    "verdict_words": "verdict",
+    "negation": "negation",
+    "units": "units",
+}
 
 
-def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: int | None = None,
-                    strict: float | None = None) -> None:
+def validate_config(
+    thresholds: Thresholds, cache_size: int, lazy_parse_chars: int | None = None, strict: float | None = None
+) -> None:
     """Check the tunables of ``sourced_verify`` before it is built.
 
     Every float field of :class:`~sourced_nlp.verdict.thresholds.Thresholds` is a share in
@@ -128,15 +145,44 @@ def validate_config(thresholds: Thresholds, cache_size: int, lazy_parse_chars: i
     },
 )
 def make_verify(
-    nlp: Language, name: str, lexicon: str, records: str, verdict_words: str, negation: str, units: str,
-    grounded_coverage: float, grounded_coverage_anchored: float, contradicted_coverage: float,
-    polarity_coverage: float, fusion_coverage: float, fusion_coverage_record: float,
-    fusion_coverage_content: float, fusion_min_share: float, conflict_margin: float, swap_coverage: float,
-    spread_support: float, max_candidates: int, unanchored_conflict: float, support_best: float,
-    support_spread: float, support_novel_words: float, support_novel_name: float, swap_min_words: int,
-    fusion_record_lines: int, key_span: int, text_value_words: int, cache_size: int, rules: Sequence[Rule],
-    word_matcher: WordMatcher, lazy_parse_chars: int | None = 20_000, require_citations: bool = False,
-    judge=None, meaning=None, guard: Guard | None = None, precision: str = "rule_precision", strict: float | None = None
+    nlp: Language,
+    name: str,
+    lexicon: str,
+    records: str,
+    verdict_words: str,
+    negation: str,
+    units: str,
+    grounded_coverage: float,
+    grounded_coverage_anchored: float,
+    contradicted_coverage: float,
+    polarity_coverage: float,
+    fusion_coverage: float,
+    fusion_coverage_record: float,
+    fusion_coverage_content: float,
+    fusion_min_share: float,
+    conflict_margin: float,
+    swap_coverage: float,
+    spread_support: float,
+    max_candidates: int,
+    unanchored_conflict: float,
+    support_best: float,
+    support_spread: float,
+    support_novel_words: float,
+    support_novel_name: float,
+    swap_min_words: int,
+    fusion_record_lines: int,
+    key_span: int,
+    text_value_words: int,
+    cache_size: int,
+    rules: Sequence[Rule],
+    word_matcher: WordMatcher,
+    lazy_parse_chars: int | None = 20_000,
+    require_citations: bool = False,
+    judge=None,
+    meaning=None,
+    guard: Guard | None = None,
+    precision: str = "rule_precision",
+    strict: float | None = None,
 ) -> "Verify":
     """Create the verifier; adds the missing upstream sourced components first. The thresholds
     are the fields of :class:`~sourced_nlp.verdict.thresholds.Thresholds`, by name.
@@ -151,10 +197,29 @@ def make_verify(
     for upstream in UPSTREAM:
         if upstream not in nlp.pipe_names:
             nlp.add_pipe(upstream)
-    lexicons = {"lexicon": lexicon, "records": records, "verdict_words": verdict_words, "negation": negation, "units": units}
-    return Verify(nlp, name, lexicons=lexicons, thresholds=t, cache_size=cache_size,
-                  lazy_parse_chars=lazy_parse_chars, require_citations=require_citations, rules=rules, word_matcher=word_matcher,
-                  judge=judge, meaning=meaning, guard=guard, precision=precision, strict=strict)
+    lexicons = {
+        "lexicon": lexicon,
+        "records": records,
+        "verdict_words": verdict_words,
+        "negation": negation,
+        "units": units,
+    }
+    return Verify(
+        nlp,
+        name,
+        lexicons=lexicons,
+        thresholds=t,
+        cache_size=cache_size,
+        lazy_parse_chars=lazy_parse_chars,
+        require_citations=require_citations,
+        rules=rules,
+        word_matcher=word_matcher,
+        judge=judge,
+        meaning=meaning,
+        guard=guard,
+        precision=precision,
+        strict=strict,
+    )
 
 
 class Verify(Trusted):
@@ -190,10 +255,24 @@ class Verify(Trusted):
         FileNotFoundError: a lexicon or precision table that is neither bundled nor a file.
     """
 
-    def __init__(self, nlp: Language, name: str, *, lexicons: dict[str, str] | None = None, thresholds: Thresholds,
-                 cache_size: int, lazy_parse_chars: int | None = 20_000, require_citations: bool = False, rules: Sequence[Rule] = DEFAULT_RULES,
-                 word_matcher: WordMatcher = word_in, judge=None, meaning: Rule | None = None, guard: Guard | None = None,
-                 precision: str | PrecisionTable = "rule_precision", strict: float | None = None) -> None:
+    def __init__(
+        self,
+        nlp: Language,
+        name: str,
+        *,
+        lexicons: dict[str, str] | None = None,
+        thresholds: Thresholds,
+        cache_size: int,
+        lazy_parse_chars: int | None = 20_000,
+        require_citations: bool = False,
+        rules: Sequence[Rule] = DEFAULT_RULES,
+        word_matcher: WordMatcher = word_in,
+        judge=None,
+        meaning: Rule | None = None,
+        guard: Guard | None = None,
+        precision: str | PrecisionTable = "rule_precision",
+        strict: float | None = None,
+    ) -> None:
         validate_config(thresholds, cache_size, lazy_parse_chars, strict)
         self.strict = strict
         self.precision = precision if isinstance(precision, PrecisionTable) else load_precision(precision)
@@ -225,12 +304,23 @@ class Verify(Trusted):
         if self.guard is not None:  # the guard reads the component's lexical and negation lexicons
             self.guard = self.guard.with_lexicons(lexicon=refs["lexicon"], negation=refs["negation"])
         self.lexical = Lexical(refs["lexicon"])
-        self.verdict_lexicon = VerdictLexicon.load(records=refs["records"], verdict=refs["verdict_words"],
-                                                   negation=refs["negation"], lexical=refs["lexicon"], units=refs["units"])
+        self.verdict_lexicon = VerdictLexicon.load(
+            records=refs["records"],
+            verdict=refs["verdict_words"],
+            negation=refs["negation"],
+            lexical=refs["lexicon"],
+            units=refs["units"],
+        )
         self.verifier = Verifier(
-            self.thresholds, self.lexical.opposed, lambda q, t: locate(q, t, min_score=0.9), self.lexical.meta_words,
-            rules=self._decision_order(), word_matcher=self.word_matcher, lexicon=self.verdict_lexicon,
-            guard=self.guard, precision=self.precision,
+            self.thresholds,
+            self.lexical.opposed,
+            lambda q, t: locate(q, t, min_score=0.9),
+            self.lexical.meta_words,
+            rules=self._decision_order(),
+            word_matcher=self.word_matcher,
+            lexicon=self.verdict_lexicon,
+            guard=self.guard,
+            precision=self.precision,
         )
         self.indexer.use_lexicons(self.lexical, self.verdict_lexicon)
 
@@ -269,8 +359,15 @@ class Verify(Trusted):
         """Read back the lexicons and the precision table :meth:`to_disk` wrote (a missing file
         keeps the configured one)."""
         path = Path(path)
-        refs = {key: str(path / f"{key}.json") if (path / f"{key}.json").is_file() else ref for key, ref in self.lexicons.items()}
-        own = {key: str(path / "guard" / f"{key}.json") for key in _guard_own(self.guard) if (path / "guard" / f"{key}.json").is_file()}
+        refs = {
+            key: str(path / f"{key}.json") if (path / f"{key}.json").is_file() else ref
+            for key, ref in self.lexicons.items()
+        }
+        own = {
+            key: str(path / "guard" / f"{key}.json")
+            for key in _guard_own(self.guard)
+            if (path / "guard" / f"{key}.json").is_file()
+        }
         if own:
             self.guard = self.guard.with_lexicons(**own)  # type: ignore[union-attr]
         self._load_lexicons(refs)
@@ -316,12 +413,22 @@ class Verify(Trusted):
                 result, extra = (no_sources() if not sources else no_features()), {}
             else:
                 index = whole or self.indexer.index_for(sources, [raw_rec])
-                result, extra = self._check_claim(span, raw_rec, sources, texts, index, whole, quantities, cited_kept,
-                                                  findings, len(claims_out))
+                result, extra = self._check_claim(
+                    span, raw_rec, sources, texts, index, whole, quantities, cited_kept, findings, len(claims_out)
+                )
             result = dict(result)
             rule = result.pop("rule")
-            claims_out.append({"text": span.text, "start": span.start_char, "end": span.end_char,
-                               "citations": list(span._.citations or []), **result, **extra, "rule": rule})
+            claims_out.append(
+                {
+                    "text": span.text,
+                    "start": span.start_char,
+                    "end": span.end_char,
+                    "citations": list(span._.citations or []),
+                    **result,
+                    **extra,
+                    "rule": rule,
+                }
+            )
             if self.judge is not None and result["verdict"] in judges.asks(self.judge):
                 passages[len(claims_out) - 1] = judges.candidates(index, raw_rec) if index is not None else []
         if self.judge is not None:  # the judge tier (sourced_nlp.judges), after every rule
@@ -331,9 +438,19 @@ class Verify(Trusted):
         doc._.report = self._report(doc, sources, claims_out, findings)
         return doc
 
-    def _check_claim(self, span: Span, raw_rec: dict, sources: list[dict], texts: dict[str, str],
-                     index: PassageIndex, whole: PassageIndex | None, quantities: list | None, cited_kept: dict,
-                     findings: list[dict], i: int) -> tuple[dict, dict]:
+    def _check_claim(
+        self,
+        span: Span,
+        raw_rec: dict,
+        sources: list[dict],
+        texts: dict[str, str],
+        index: PassageIndex,
+        whole: PassageIndex | None,
+        quantities: list | None,
+        cited_kept: dict,
+        findings: list[dict],
+        i: int,
+    ) -> tuple[dict, dict]:
         """One claim: its citations resolved (:func:`sourced_nlp.citing.provenance.check_citations`),
         its verdict against every source with the cited ones judged first (the ``cited`` rule,
         over their own index), then its citation status and findings
@@ -346,8 +463,10 @@ class Verify(Trusted):
             key = tuple(sorted(cited_ids))
             if whole is None or key not in cited_kept:
                 subset = [s for s in sources if s["id"] in cited_ids]
-                cited_kept[key] = (self.indexer.index_for(subset, None if whole is not None else [raw_rec]),
-                                   {s["id"]: s["text"] for s in subset})
+                cited_kept[key] = (
+                    self.indexer.index_for(subset, None if whole is not None else [raw_rec]),
+                    {s["id"]: s["text"] for s in subset},
+                )
             sub_index, sub_texts = cited_kept[key]
             cited = CitedSources(cited_ids, lambda chosen: self.verifier.verify(rec, sub_index, sub_texts))
         result = self.verifier.verify(rec, index, texts, cited)
@@ -363,8 +482,10 @@ class Verify(Trusted):
         report = Report(
             answer=doc.text,
             claims=[ClaimResult.from_dict(c) for c in claims],
-            skipped=[Skipped(s.text, s.start_char, s.end_char, s._.claim_kind or s.label_)
-                     for s in doc.spans.get(extensions.SKIPPED_KEY, [])],
+            skipped=[
+                Skipped(s.text, s.start_char, s.end_char, s._.claim_kind or s.label_)
+                for s in doc.spans.get(extensions.SKIPPED_KEY, [])
+            ],
             sources=[{"id": s["id"], "chars": len(s["text"])} for s in sources],
             findings=report_findings(findings, sources),
         ).to_dict()

@@ -22,16 +22,30 @@ __all__ = ["Output", "normalize", "is_abstention", "ABSTAIN_PHRASES"]
 
 #: Phrases that, as the whole gist of a short answer, mean the system declined to answer.
 ABSTAIN_PHRASES = (
-    "i don't know", "i do not know", "i cannot answer", "i can't answer", "cannot be answered",
-    "can't be answered", "not enough information", "insufficient information",
-    "the sources do not say", "the sources don't say", "the sources do not mention",
-    "the provided sources do not", "no answer in the sources", "not in the sources",
-    "unable to answer", "i'm unable to answer", "i am unable to answer",
+    "i don't know",
+    "i do not know",
+    "i cannot answer",
+    "i can't answer",
+    "cannot be answered",
+    "can't be answered",
+    "not enough information",
+    "insufficient information",
+    "the sources do not say",
+    "the sources don't say",
+    "the sources do not mention",
+    "the provided sources do not",
+    "no answer in the sources",
+    "not in the sources",
+    "unable to answer",
+    "i'm unable to answer",
+    "i am unable to answer",
 )
 _ABSTAIN_MAX_WORDS = 25
 _FIELDS = ("answer", "contexts", "citations", "usage", "latency_ms", "abstained")
-_TOKEN_KEYS = {"input_tokens": ("input_tokens", "prompt_tokens"),
-               "output_tokens": ("output_tokens", "completion_tokens")}
+_TOKEN_KEYS = {
+    "input_tokens": ("input_tokens", "prompt_tokens"),
+    "output_tokens": ("output_tokens", "completion_tokens"),
+}
 
 
 @dataclass
@@ -165,14 +179,19 @@ def normalize(value: Any, measured_ms: float) -> Output:
     if isinstance(value, str):
         return Output(answer=value, latency_ms=round(measured_ms, 3), abstained=is_abstention(value))
     if value is None or (not isinstance(value, Mapping) and not any(hasattr(value, f) for f in _FIELDS)):
-        raise TypeError(f"the target returned {type(value).__name__}; expected a str, a dict or an object "
-                        "with an 'answer' attribute")
+        raise TypeError(
+            f"the target returned {type(value).__name__}; expected a str, a dict or an object "
+            "with an 'answer' attribute"
+        )
     answer = _answer(value)
     latency = _get(value, "latency_ms")
     ok = isinstance(latency, (int, float)) and not isinstance(latency, bool) and math.isfinite(latency)
     abstained = bool(_get(value, "abstained")) or is_abstention(answer)
-    return Output(answer=answer, contexts=_contexts(_get(value, "contexts")),
-                  citations=_citations(_get(value, "citations")), usage=_usage(_get(value, "usage")),
-                  latency_ms=round(float(latency) if ok else measured_ms, 3), abstained=abstained)
-
-
+    return Output(
+        answer=answer,
+        contexts=_contexts(_get(value, "contexts")),
+        citations=_citations(_get(value, "citations")),
+        usage=_usage(_get(value, "usage")),
+        latency_ms=round(float(latency) if ok else measured_ms, 3),
+        abstained=abstained,
+    )

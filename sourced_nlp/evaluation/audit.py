@@ -28,8 +28,18 @@ from typing import Any, Iterable
 
 from ..errors import AuditError
 
-__all__ = ["SCHEMA", "SUPPORTED", "record_hash", "make_record", "append", "verify", "log_report",
-           "log_files", "log_batch", "AuditError"]
+__all__ = [
+    "SCHEMA",
+    "SUPPORTED",
+    "record_hash",
+    "make_record",
+    "append",
+    "verify",
+    "log_report",
+    "log_files",
+    "log_batch",
+    "AuditError",
+]
 
 SCHEMA = "sourced.audit/1"
 #: The schema versions :func:`verify` reads.
@@ -65,16 +75,27 @@ def _versions(nlp) -> dict:
         from .. import __version__ as ours
     meta = getattr(nlp, "meta", {}) or {}
     model = f"{meta.get('lang', '')}_{meta.get('name', '')} {meta.get('version', '')}".strip()
-    return {"sourced-nlp": ours, "spacy": spacy.__version__, "model": model,
-            "python": ".".join(map(str, sys.version_info[:3]))}
+    return {
+        "sourced-nlp": ours,
+        "spacy": spacy.__version__,
+        "model": model,
+        "python": ".".join(map(str, sys.version_info[:3])),
+    }
 
 
 def _claims(report_dict: dict) -> list[dict]:
     out = []
     for c in report_dict.get("claims") or []:
-        row = {"start": c["start"], "end": c["end"], "text": c["text"], "verdict": c["verdict"],
-               "rule": c.get("rule"),
-               "evidence": [{"source": e["source"], "start": e["start"], "end": e["end"]} for e in c.get("evidence") or []]}
+        row = {
+            "start": c["start"],
+            "end": c["end"],
+            "text": c["text"],
+            "verdict": c["verdict"],
+            "rule": c.get("rule"),
+            "evidence": [
+                {"source": e["source"], "start": e["start"], "end": e["end"]} for e in c.get("evidence") or []
+            ],
+        }
         if c.get("citation_status") is not None:
             row["citation_status"] = c["citation_status"]
         if c.get("judge"):
@@ -93,8 +114,9 @@ def _judge_of(claims: list[dict]) -> dict | None:
     return None
 
 
-def make_record(report, *, command: str, record_id: Any = None, inputs: dict | None = None,
-                judge: dict | None = None, nlp=None) -> dict:
+def make_record(
+    report, *, command: str, record_id: Any = None, inputs: dict | None = None, judge: dict | None = None, nlp=None
+) -> dict:
     """The record of one checked report, without ``seq``, ``prev`` and ``hash`` (:func:`append`
     adds them).
 
@@ -116,11 +138,17 @@ def make_record(report, *, command: str, record_id: Any = None, inputs: dict | N
     return {
         "schema": SCHEMA,
         "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-        "command": command, "id": record_id, "versions": _versions(nlp),
-        "config_sha256": sha256(nlp.config.to_str()), "inputs": ins, "claims": _claims(d),
+        "command": command,
+        "id": record_id,
+        "versions": _versions(nlp),
+        "config_sha256": sha256(nlp.config.to_str()),
+        "inputs": ins,
+        "claims": _claims(d),
         "counts": dict(d.get("counts") or {}),
-        "findings": [{"kind": f.get("kind"), "severity": f.get("severity"), "claim": f.get("claim")}
-                     for f in d.get("findings") or []],
+        "findings": [
+            {"kind": f.get("kind"), "severity": f.get("severity"), "claim": f.get("claim")}
+            for f in d.get("findings") or []
+        ],
         "judge": judge if judge is not None else _judge_of(d.get("claims") or []),
     }
 
@@ -148,8 +176,9 @@ def _last(data: bytes, path: str) -> tuple[int, str | None]:
         last = json.loads(lines[-1].decode("utf-8"))
         return int(last["seq"]), str(last["hash"])
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-        raise AuditError(f"cannot append to audit log {path}: its last record is malformed "
-                         f"(see 'sourced audit verify {path}')") from None
+        raise AuditError(
+            f"cannot append to audit log {path}: its last record is malformed (see 'sourced audit verify {path}')"
+        ) from None
 
 
 def head_path(path: str) -> str:
@@ -191,8 +220,12 @@ def _read_head(path: str) -> dict | None:
         raise AuditError(f"cannot read the head file {head}: {err.strerror or err}") from err
     except (ValueError, UnicodeDecodeError):
         value = None
-    if not (isinstance(value, dict) and value.get("schema") == HEAD_SCHEMA and isinstance(value.get("seq"), int)
-            and isinstance(value.get("hash"), str)):
+    if not (
+        isinstance(value, dict)
+        and value.get("schema") == HEAD_SCHEMA
+        and isinstance(value.get("seq"), int)
+        and isinstance(value.get("hash"), str)
+    ):
         raise AuditError(f"{head} is not the head file of an audit log (delete it to verify {path} without it)")
     return value
 
@@ -250,13 +283,17 @@ def _cut_back(fh, path: str, size: int, err: BaseException) -> None:
         os.ftruncate(fh.fileno(), size)
     except OSError as cut:
         if isinstance(err, OSError):
-            raise AuditError(f"cannot write audit log {path}: {err.strerror or err}; the records appended so far "
-                             f"could not be removed ({cut.strerror or cut}): "
-                             f"'sourced audit verify {path}' will report them") from err
+            raise AuditError(
+                f"cannot write audit log {path}: {err.strerror or err}; the records appended so far "
+                f"could not be removed ({cut.strerror or cut}): "
+                f"'sourced audit verify {path}' will report them"
+            ) from err
         raise
     if isinstance(err, OSError):
-        raise AuditError(f"cannot write audit log {path}: {err.strerror or err} (nothing was appended: "
-                         f"the log and {head_path(path)} are as they were)") from err
+        raise AuditError(
+            f"cannot write audit log {path}: {err.strerror or err} (nothing was appended: "
+            f"the log and {head_path(path)} are as they were)"
+        ) from err
 
 
 def _problem(rec: Any, n: int, prev: str | None) -> str | None:
@@ -290,7 +327,9 @@ def verify(path: str, expect_head: str | None = None) -> tuple[int, str]:
             file cannot be read or is not one.
     """
     if not os.path.isfile(path):
-        raise AuditError(f"audit log not found: {path}" if not os.path.exists(path) else f"audit log is not a file: {path}")
+        raise AuditError(
+            f"audit log not found: {path}" if not os.path.exists(path) else f"audit log is not a file: {path}"
+        )
     try:
         with open(path, "rb") as fh:
             text = fh.read().decode("utf-8")
@@ -319,19 +358,27 @@ def verify(path: str, expect_head: str | None = None) -> tuple[int, str]:
     if head is not None and (head["seq"], head["hash"]) != (n, prev):
         where = head_path(path)
         if head["seq"] > n:
-            return 1, (f"the log ends at record {n}, but {where} says it ends at record {head['seq']} "
-                       f"(hash {head['hash']}): the last {head['seq'] - n} record(s) were removed")
+            return 1, (
+                f"the log ends at record {n}, but {where} says it ends at record {head['seq']} "
+                f"(hash {head['hash']}): the last {head['seq'] - n} record(s) were removed"
+            )
         if head["seq"] < n:
-            return 1, (f"the log has {n} records, but {where} says it ends at record {head['seq']}: records "
-                       f"were appended without updating it (by hand, or an append was cut off)")
+            return 1, (
+                f"the log has {n} records, but {where} says it ends at record {head['seq']}: records "
+                f"were appended without updating it (by hand, or an append was cut off)"
+            )
         return 1, f"record {n} is not the last record {where} names (hash {head['hash']}): the log was rewritten"
     if expect_head is not None and expect_head not in hashes:
-        return 1, (f"no record has the expected hash {expect_head}: records were removed from the end "
-                   f"(or the log was rewritten) since that hash was kept")
+        return 1, (
+            f"no record has the expected hash {expect_head}: records were removed from the end "
+            f"(or the log was rewritten) since that hash was kept"
+        )
     note = ""
     if head is None and expect_head is None:
-        note = (f" (no head file {head_path(path)}: records cut off the end would not be seen; "
-                f"give a last hash kept elsewhere as --expect-head)")
+        note = (
+            f" (no head file {head_path(path)}: records cut off the end would not be seen; "
+            f"give a last hash kept elsewhere as --expect-head)"
+        )
     return 0, f"intact: {n} records, last hash {prev}{note}"
 
 
@@ -344,8 +391,9 @@ def _file_hashes(paths: Iterable[str | None]) -> list[dict]:
     return out
 
 
-def log_report(path: str | None, report, *, command: str, sources: list[dict] | None = None,
-               record_id: Any = None) -> None:
+def log_report(
+    path: str | None, report, *, command: str, sources: list[dict] | None = None, record_id: Any = None
+) -> None:
     """Append the record of one report (no-op when ``path`` is None); ``sources`` (``[{"id",
     "text"}]``) are hashed one by one into ``inputs.sources``."""
     if path is None:

@@ -17,10 +17,10 @@ from typing import Any, Optional, Sequence
 
 import srsly
 
-from ..text.sources import normalize_sources
 from ..judges.base import VERDICTS, Candidate, Judge, JudgeInput
 from ..judges.quotes import settle
 from ..judges.tier import ask
+from ..text.sources import normalize_sources
 
 
 def read_gold(path: str | Path) -> list[dict]:
@@ -46,11 +46,18 @@ def read_gold(path: str | Path) -> list[dict]:
             row = srsly.json_loads(line)
         except ValueError:
             raise ValueError(f"gold file {path}: line {n} is not JSON") from None
-        ok = (isinstance(row, dict) and isinstance(row.get("claim"), str) and row.get("label") in VERDICTS
-              and isinstance(row.get("sources"), list) and row["sources"])
+        ok = (
+            isinstance(row, dict)
+            and isinstance(row.get("claim"), str)
+            and row.get("label") in VERDICTS
+            and isinstance(row.get("sources"), list)
+            and row["sources"]
+        )
         if not ok:
-            raise ValueError(f'gold file {path}: line {n} needs "claim", a non-empty "sources" list and a '
-                             f"label in {', '.join(VERDICTS)}")
+            raise ValueError(
+                f'gold file {path}: line {n} needs "claim", a non-empty "sources" list and a '
+                f"label in {', '.join(VERDICTS)}"
+            )
         try:
             sources = normalize_sources(row["sources"])
         except ValueError as err:
@@ -110,9 +117,12 @@ def metrics(labels: Sequence[str], verdicts: Sequence[str]) -> dict:
     for v in VERDICTS:
         predicted = sum(confusion[g][v] for g in VERDICTS)
         gold = sum(confusion[v].values())
-        per[v] = {"predicted": predicted, "correct": confusion[v][v],
-                  "precision": round(confusion[v][v] / predicted, 4) if predicted else None,
-                  "recall": round(confusion[v][v] / gold, 4) if gold else None}
+        per[v] = {
+            "predicted": predicted,
+            "correct": confusion[v][v],
+            "precision": round(confusion[v][v] / predicted, 4) if predicted else None,
+            "recall": round(confusion[v][v] / gold, 4) if gold else None,
+        }
     return {"n": n, "agreement": round(agree / n, 4) if n else None, "confusion": confusion, "per_verdict": per}
 
 
@@ -138,8 +148,12 @@ def calibrate(rows: Sequence[dict], judge: Optional[Judge] = None, nlp: Any = No
     if judge is not None:
         judged = judge_verdicts(judge, rows)
         verdicts = [v for v, _ in judged]
-        out.update(backend=judge.backend, model=judge.model, prompt_version=judge.prompt_version,
-                   status=dict(Counter(s for _, s in judged)))
+        out.update(
+            backend=judge.backend,
+            model=judge.model,
+            prompt_version=judge.prompt_version,
+            status=dict(Counter(s for _, s in judged)),
+        )
     else:
         if nlp is None:
             from .. import api
@@ -170,15 +184,23 @@ def gold_digest(path: str | Path) -> str:
 
 def table(result: dict) -> str:
     """The result as Markdown: a header line, the confusion matrix and precision per verdict."""
-    head = (f"{result['backend']}" + (f" ({result['meaning']})" if result.get("meaning") else "")
-            + (f" {result['model']}" if result.get("model") else "")
-            + (f" (prompt {result['prompt_version']})" if result.get("prompt_version") else "")
-            + f": agreement {result['agreement']:.1%} on {result['n']} claims" if result["n"] else ": no claims")
+    head = (
+        f"{result['backend']}"
+        + (f" ({result['meaning']})" if result.get("meaning") else "")
+        + (f" {result['model']}" if result.get("model") else "")
+        + (f" (prompt {result['prompt_version']})" if result.get("prompt_version") else "")
+        + f": agreement {result['agreement']:.1%} on {result['n']} claims"
+        if result["n"]
+        else ": no claims"
+    )
     lines = [head, "", "| label \\ verdict | " + " | ".join(VERDICTS) + " | recall |", "|---|" + "---:|" * 4]
     for g in VERDICTS:
         rec = result["per_verdict"][g]["recall"]
-        lines.append(f"| {g} | " + " | ".join(str(result["confusion"][g][p]) for p in VERDICTS)
-                     + f" | {'—' if rec is None else f'{rec:.1%}'} |")
+        lines.append(
+            f"| {g} | "
+            + " | ".join(str(result["confusion"][g][p]) for p in VERDICTS)
+            + f" | {'—' if rec is None else f'{rec:.1%}'} |"
+        )
     prec = [result["per_verdict"][v]["precision"] for v in VERDICTS]
     lines.append("| precision | " + " | ".join("—" if p is None else f"{p:.1%}" for p in prec) + " | |")
     if result.get("status"):

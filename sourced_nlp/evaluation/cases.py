@@ -39,8 +39,7 @@ class Case:
             expect["must_cite"] = list(self.must_cite)
         if self.reference is not None:
             expect["reference"] = self.reference
-        return {"id": self.id, "question": self.question, "sources": [dict(s) for s in self.sources],
-                "expect": expect}
+        return {"id": self.id, "question": self.question, "sources": [dict(s) for s in self.sources], "expect": expect}
 
 
 def _expect(value: Any, ids: list[str]) -> tuple[bool, list[str], str | None]:

@@ -44,9 +44,8 @@ def check_fixtures(paths: list[str], fail_on: str, audit: str | None = None) -> 
     """
     from .. import api
     from ..report.model import Report
-
-    from .audit import log_report
     from ..text.sources import normalize_sources
+    from .audit import log_report
 
     records = [r for p in paths for r in load_fixture(p)]
     Report().gate(fail_on)  # an unknown --fail-on fails before anything is checked

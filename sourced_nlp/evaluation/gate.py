@@ -24,8 +24,15 @@ from .score import SCORECARD_SCHEMA
 __all__ = ["HIGHER", "LOWER", "OPTIONAL", "load_scorecard", "parse_max_drop", "regressions"]
 
 HIGHER = ("grounded_share", "citation_accuracy", "abstention_accuracy", "must_cite_met")
-LOWER = ("contradicted", "fabricated_numbers", "fabricated_quotes", "misattributed",
-         "answered_unanswerable", "abstained_answerable", "errors")
+LOWER = (
+    "contradicted",
+    "fabricated_numbers",
+    "fabricated_quotes",
+    "misattributed",
+    "answered_unanswerable",
+    "abstained_answerable",
+    "errors",
+)
 OPTIONAL = ("latency_p50_ms", "latency_p95_ms", "input_tokens", "output_tokens", "cost")
 _SHARES = ("grounded_share", "citation_accuracy", "abstention_accuracy")
 
@@ -67,8 +74,9 @@ def parse_max_drop(items: list[str]) -> dict[str, float]:
             continue
         name = name.strip().replace("-", "_")
         if name not in HIGHER + LOWER + OPTIONAL:
-            raise ValueError(f"--max-drop {item!r}: unknown metric {name!r}; expected one of "
-                             + ", ".join(HIGHER + LOWER + OPTIONAL))
+            raise ValueError(
+                f"--max-drop {item!r}: unknown metric {name!r}; expected one of " + ", ".join(HIGHER + LOWER + OPTIONAL)
+            )
         allowed[name] = value
     return allowed
 
@@ -93,6 +101,8 @@ def regressions(current: dict, baseline: dict, allowed: dict[str, float]) -> tup
             continue
         drop = (base - now) if name in HIGHER else (now - base)
         if drop > allow + 1e-9:
-            lines.append(f"fell: {name} {_fmt(base)} -> {_fmt(now)} "
-                         f"({'-' if name in HIGHER else '+'}{_fmt(round(drop, 6))}, allowed {_fmt(allow)})")
+            lines.append(
+                f"fell: {name} {_fmt(base)} -> {_fmt(now)} "
+                f"({'-' if name in HIGHER else '+'}{_fmt(round(drop, 6))}, allowed {_fmt(allow)})"
+            )
     return lines, compared

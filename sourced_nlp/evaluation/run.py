@@ -112,8 +112,13 @@ def run_case(target: Callable, case: Case, spec: str, timeout: float | None = No
     t0 = time.perf_counter()
     value, err, timed_out = _call(target, args, timeout)
     elapsed = (time.perf_counter() - t0) * 1000.0
-    record: dict[str, Any] = {"schema": RUN_SCHEMA, "target": spec, "case": case.to_dict(),
-                              "output": None, "error": None}
+    record: dict[str, Any] = {
+        "schema": RUN_SCHEMA,
+        "target": spec,
+        "case": case.to_dict(),
+        "output": None,
+        "error": None,
+    }
     if timed_out:
         record["error"] = f"timed out after {timeout:g} s"
     elif err is not None:
@@ -126,8 +131,9 @@ def run_case(target: Callable, case: Case, spec: str, timeout: float | None = No
     return record
 
 
-def run_cases(target: Callable, cases: list[Case], spec: str, *, concurrency: int = 1,
-              timeout: float | None = None) -> list[dict]:
+def run_cases(
+    target: Callable, cases: list[Case], spec: str, *, concurrency: int = 1, timeout: float | None = None
+) -> list[dict]:
     """Every case through :func:`run_case`, ``concurrency`` calls at a time; records in case order.
 
     Raises:

@@ -42,8 +42,17 @@ from .run import RUN_SCHEMA
 __all__ = ["SCORECARD_SCHEMA", "load_run", "load_prices", "score_run", "percentile"]
 
 SCORECARD_SCHEMA = "sourced.scorecard/1"
-CLAIM_KEYS = ("claims", "grounded", "contradicted", "unverified", "fabricated_numbers", "fabricated_quotes",
-              "cited_claims", "correctly_cited", "misattributed")
+CLAIM_KEYS = (
+    "claims",
+    "grounded",
+    "contradicted",
+    "unverified",
+    "fabricated_numbers",
+    "fabricated_quotes",
+    "cited_claims",
+    "correctly_cited",
+    "misattributed",
+)
 
 
 def load_run(path: str) -> list[tuple[Case, Output | None, str | None]]:
@@ -83,8 +92,11 @@ def load_prices(path: str) -> dict:
         v = value.get(key)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
             raise SourceError(f"{path}: {key!r} must be a number >= 0 (price per million tokens)")
-    return {"input_per_1m": float(value["input_per_1m"]), "output_per_1m": float(value["output_per_1m"]),
-            "currency": str(value.get("currency") or "USD")}
+    return {
+        "input_per_1m": float(value["input_per_1m"]),
+        "output_per_1m": float(value["output_per_1m"]),
+        "currency": str(value.get("currency") or "USD"),
+    }
 
 
 def percentile(values: list[float], p: float) -> float | None:
@@ -128,8 +140,14 @@ def _claim_figures(report) -> tuple[dict, list[dict], set[str]]:
             fig["correctly_cited"] += c.get("citation_status") == "supported"
         fig["misattributed"] += sum(1 for x in cites if x.get("status") == "misattributed")
         cited.update(str(s) for x in cites for s in x.get("sources") or [])
-        rows.append({"text": c["text"], "verdict": c["verdict"], "rule": c.get("rule"),
-                     "citation_status": c.get("citation_status")})
+        rows.append(
+            {
+                "text": c["text"],
+                "verdict": c["verdict"],
+                "rule": c.get("rule"),
+                "citation_status": c.get("citation_status"),
+            }
+        )
     fig["fabricated_numbers"] = kinds.count("fabricated-number")
     fig["fabricated_quotes"] = kinds.count("fabricated-quote")
     return fig, rows, cited
@@ -138,8 +156,10 @@ def _claim_figures(report) -> tuple[dict, list[dict], set[str]]:
 def _cost(usage: dict, prices: dict | None) -> float | None:
     if prices is None or "input_tokens" not in usage or "output_tokens" not in usage:
         return None
-    return round(usage["input_tokens"] * prices["input_per_1m"] / 1e6
-                 + usage["output_tokens"] * prices["output_per_1m"] / 1e6, 10)
+    return round(
+        usage["input_tokens"] * prices["input_per_1m"] / 1e6 + usage["output_tokens"] * prices["output_per_1m"] / 1e6,
+        10,
+    )
 
 
 def _abstention(case: Case, out: Output | None) -> tuple[str, str | None]:
@@ -152,8 +172,9 @@ def _abstention(case: Case, out: Output | None) -> tuple[str, str | None]:
     return "answered", "correct" if case.answerable else "answered-unanswerable"
 
 
-def score_case(case: Case, out: Output | None, error: str | None, prices: dict | None,
-               on_report: Callable[..., Any] | None = None) -> dict:
+def score_case(
+    case: Case, out: Output | None, error: str | None, prices: dict | None, on_report: Callable[..., Any] | None = None
+) -> dict:
     """The scorecard entry of one case (the keys of the module docstring, per case, plus
     ``verdicts``: ``{"text", "verdict", "rule", "citation_status"}`` per claim)."""
     from .. import api
@@ -171,12 +192,22 @@ def score_case(case: Case, out: Output | None, error: str | None, prices: dict |
         missing = [m for m in case.must_cite if m not in cited]
         must = {"required": list(case.must_cite), "missing": missing, "met": outcome == "answered" and not missing}
     usage = out.usage if out is not None else {}
-    return {"id": case.id, "answerable": case.answerable, "outcome": outcome, "abstention": judgement,
-            "error": error, **fig, "grounded_share": _share(fig["grounded"], fig["claims"]),
-            "citation_accuracy": _share(fig["correctly_cited"], fig["cited_claims"]), "must_cite": must,
-            "latency_ms": out.latency_ms if out is not None else None,
-            "input_tokens": usage.get("input_tokens"), "output_tokens": usage.get("output_tokens"),
-            "cost": _cost(usage, prices), "verdicts": rows}
+    return {
+        "id": case.id,
+        "answerable": case.answerable,
+        "outcome": outcome,
+        "abstention": judgement,
+        "error": error,
+        **fig,
+        "grounded_share": _share(fig["grounded"], fig["claims"]),
+        "citation_accuracy": _share(fig["correctly_cited"], fig["cited_claims"]),
+        "must_cite": must,
+        "latency_ms": out.latency_ms if out is not None else None,
+        "input_tokens": usage.get("input_tokens"),
+        "output_tokens": usage.get("output_tokens"),
+        "cost": _cost(usage, prices),
+        "verdicts": rows,
+    }
 
 
 def _sum_known(entries: list[dict], key: str) -> int | None:
@@ -193,22 +224,34 @@ def overall(entries: list[dict], prices: dict | None) -> dict:
     costs = [e["cost"] for e in ran]
     cost = round(sum(costs), 10) if prices is not None and all(c is not None for c in costs) else None
     return {
-        "cases": len(entries), "answered": sum(e["outcome"] == "answered" for e in entries),
-        "abstained": sum(e["outcome"] == "abstained" for e in entries), "errors": len(entries) - len(ran),
-        **tot, "grounded_share": _share(tot["grounded"], tot["claims"]),
+        "cases": len(entries),
+        "answered": sum(e["outcome"] == "answered" for e in entries),
+        "abstained": sum(e["outcome"] == "abstained" for e in entries),
+        "errors": len(entries) - len(ran),
+        **tot,
+        "grounded_share": _share(tot["grounded"], tot["claims"]),
         "citation_accuracy": _share(tot["correctly_cited"], tot["cited_claims"]),
-        "must_cite_cases": len(must), "must_cite_met": sum(1 for e in must if e["must_cite"]["met"]),
+        "must_cite_cases": len(must),
+        "must_cite_met": sum(1 for e in must if e["must_cite"]["met"]),
         "abstention_accuracy": _share(sum(e["abstention"] == "correct" for e in ran), len(ran)),
         "answered_unanswerable": sum(e["abstention"] == "answered-unanswerable" for e in entries),
         "abstained_answerable": sum(e["abstention"] == "abstained-answerable" for e in entries),
-        "latency_p50_ms": percentile(lat, 50), "latency_p95_ms": percentile(lat, 95),
-        "input_tokens": _sum_known(ran, "input_tokens"), "output_tokens": _sum_known(ran, "output_tokens"),
-        "cost": cost, "currency": prices["currency"] if prices is not None else None,
+        "latency_p50_ms": percentile(lat, 50),
+        "latency_p95_ms": percentile(lat, 95),
+        "input_tokens": _sum_known(ran, "input_tokens"),
+        "output_tokens": _sum_known(ran, "output_tokens"),
+        "cost": cost,
+        "currency": prices["currency"] if prices is not None else None,
     }
 
 
-def score_run(rows: list[tuple[Case, Output | None, str | None]], prices: dict | None = None, *,
-              run_file: str | None = None, on_report: Callable[..., Any] | None = None) -> dict:
+def score_run(
+    rows: list[tuple[Case, Output | None, str | None]],
+    prices: dict | None = None,
+    *,
+    run_file: str | None = None,
+    on_report: Callable[..., Any] | None = None,
+) -> dict:
     """The scorecard of a run (:func:`load_run` rows).
 
     Args:
@@ -219,5 +262,10 @@ def score_run(rows: list[tuple[Case, Output | None, str | None]], prices: dict |
             answered case is checked (the audit log hooks in here).
     """
     entries = [score_case(c, o, e, prices, on_report) for c, o, e in rows]
-    return {"schema": SCORECARD_SCHEMA, "run": run_file, "prices": prices,
-            "overall": overall(entries, prices), "cases": entries}
+    return {
+        "schema": SCORECARD_SCHEMA,
+        "run": run_file,
+        "prices": prices,
+        "overall": overall(entries, prices),
+        "cases": entries,
+    }

@@ -6,15 +6,26 @@ __all__ = ["ROWS", "to_markdown", "print_table"]
 
 #: ``(key, label)`` of the overall rows, in the order shown.
 ROWS = (
-    ("cases", "cases"), ("answered", "answered"), ("abstained", "abstained"), ("errors", "errors"),
-    ("claims", "claims"), ("grounded_share", "grounded share"), ("contradicted", "claims contradicted"),
-    ("fabricated_numbers", "fabricated figures"), ("fabricated_quotes", "fabricated quotes"),
-    ("citation_accuracy", "citation accuracy (source-scoped)"), ("misattributed", "misattributed quotes"),
-    ("must_cite_met", "must-cite cases met"), ("abstention_accuracy", "abstention accuracy"),
+    ("cases", "cases"),
+    ("answered", "answered"),
+    ("abstained", "abstained"),
+    ("errors", "errors"),
+    ("claims", "claims"),
+    ("grounded_share", "grounded share"),
+    ("contradicted", "claims contradicted"),
+    ("fabricated_numbers", "fabricated figures"),
+    ("fabricated_quotes", "fabricated quotes"),
+    ("citation_accuracy", "citation accuracy (source-scoped)"),
+    ("misattributed", "misattributed quotes"),
+    ("must_cite_met", "must-cite cases met"),
+    ("abstention_accuracy", "abstention accuracy"),
     ("answered_unanswerable", "answered an unanswerable case"),
     ("abstained_answerable", "abstained on an answerable case"),
-    ("latency_p50_ms", "latency p50 (ms)"), ("latency_p95_ms", "latency p95 (ms)"),
-    ("input_tokens", "input tokens"), ("output_tokens", "output tokens"), ("cost", "cost"),
+    ("latency_p50_ms", "latency p50 (ms)"),
+    ("latency_p95_ms", "latency p95 (ms)"),
+    ("input_tokens", "input tokens"),
+    ("output_tokens", "output tokens"),
+    ("cost", "cost"),
 )
 _SHARES = {"grounded_share", "citation_accuracy", "abstention_accuracy"}
 
@@ -37,10 +48,17 @@ def _cell(key: str, o: dict) -> str:
 def _case_cells(e: dict) -> list[str]:
     share = "" if e["grounded_share"] is None else f"{e['grounded_share']:.0%}"
     judged = "" if e["abstention"] in (None, "correct") else e["abstention"]
-    return [e["id"], e["outcome"] + (f" ({judged})" if judged else ""), f"{e['grounded']}/{e['claims']}", share,
-            str(e["contradicted"]), str(e["fabricated_numbers"] + e["fabricated_quotes"]),
-            f"{e['correctly_cited']}/{e['cited_claims']}", "" if e["latency_ms"] is None else f"{e['latency_ms']:g}",
-            e["error"] or ""]
+    return [
+        e["id"],
+        e["outcome"] + (f" ({judged})" if judged else ""),
+        f"{e['grounded']}/{e['claims']}",
+        share,
+        str(e["contradicted"]),
+        str(e["fabricated_numbers"] + e["fabricated_quotes"]),
+        f"{e['correctly_cited']}/{e['cited_claims']}",
+        "" if e["latency_ms"] is None else f"{e['latency_ms']:g}",
+        e["error"] or "",
+    ]
 
 
 _CASE_HEAD = ["case", "outcome", "grounded", "share", "contradicted", "fabricated", "cited right", "ms", "error"]

@@ -13,8 +13,10 @@ _LOCK = threading.Lock()
 
 def missing(package: str, extra: str, module: str) -> str:
     """The message of the ImportError of an integration whose library is not installed."""
-    return (f"{module} needs {package}, which is not installed: pip install 'sourced-nlp[{extra}]' "
-            f"(or pip install '{package}')")
+    return (
+        f"{module} needs {package}, which is not installed: pip install 'sourced-nlp[{extra}]' "
+        f"(or pip install '{package}')"
+    )
 
 
 class Checker:
@@ -26,8 +28,13 @@ class Checker:
         ValueError, TypeError: a gate that :meth:`Report.gate` refuses, at once.
     """
 
-    def __init__(self, nlp: Any = None, fail_on: str = "contradicted", fail_under: float | None = None,
-                 min_coverage: float | None = None) -> None:
+    def __init__(
+        self,
+        nlp: Any = None,
+        fail_on: str = "contradicted",
+        fail_under: float | None = None,
+        min_coverage: float | None = None,
+    ) -> None:
         from ..report.model import Report
 
         Report().gate(fail_on, fail_under, min_coverage)  # a wrong gate fails here, not at the first check
@@ -59,8 +66,9 @@ class Checker:
 
 def claim_lines(report) -> list[str]:
     """One line per claim that is not grounded: verdict, rule, the claim and the reason."""
-    return [f"{c.verdict} ({c.rule or 'no rule'}): {c.text!r}: {c.reason}"
-            for c in report.claims if c.verdict != "grounded"]
+    return [
+        f"{c.verdict} ({c.rule or 'no rule'}): {c.text!r}: {c.reason}" for c in report.claims if c.verdict != "grounded"
+    ]
 
 
 def feedback(report, reasons: list[str]) -> str:

@@ -46,8 +46,9 @@ def _parts(value: Any) -> tuple[str, Any]:
     if not isinstance(answer, str) and isinstance(content, str):
         answer = content  # an AIMessage
     if not isinstance(answer, str):
-        raise TypeError(f"SourcedCheck: 'answer' must be a str (or a message whose content is one), "
-                        f"got {type(answer).__name__}")
+        raise TypeError(
+            f"SourcedCheck: 'answer' must be a str (or a message whose content is one), got {type(answer).__name__}"
+        )
     return answer, value["documents"]
 
 

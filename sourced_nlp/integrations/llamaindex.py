@@ -72,8 +72,13 @@ class SourcedEvaluator(BaseEvaluator):
         ValueError, TypeError: a gate that :meth:`Report.gate` refuses.
     """
 
-    def __init__(self, nlp: Any = None, fail_on: str = "contradicted", fail_under: float | None = None,
-                 min_coverage: float | None = None) -> None:
+    def __init__(
+        self,
+        nlp: Any = None,
+        fail_on: str = "contradicted",
+        fail_under: float | None = None,
+        min_coverage: float | None = None,
+    ) -> None:
         self._checker = Checker(nlp, fail_on, fail_under, min_coverage)
 
     def _get_prompts(self) -> dict:
@@ -82,8 +87,13 @@ class SourcedEvaluator(BaseEvaluator):
     def _update_prompts(self, prompts: dict) -> None:
         pass
 
-    def evaluate(self, query: Optional[str] = None, response: Optional[str] = None,
-                 contexts: Optional[Sequence[Any]] = None, **kwargs: Any) -> SourcedEvaluationResult:
+    def evaluate(
+        self,
+        query: Optional[str] = None,
+        response: Optional[str] = None,
+        contexts: Optional[Sequence[Any]] = None,
+        **kwargs: Any,
+    ) -> SourcedEvaluationResult:
         """Check ``response`` against ``contexts``: strings, or LlamaIndex nodes,
         ``NodeWithScore``, documents (their ids are kept in the evidence), or any source
         :func:`sourced_nlp.check` reads.
@@ -100,24 +110,37 @@ class SourcedEvaluator(BaseEvaluator):
         report, reasons = self._checker.check(response, sources)
         score = report.score
         return SourcedEvaluationResult(
-            query=query, response=response, contexts=[s["text"] for s in sources], passing=not reasons,
-            score=None if score is None else score / 100, feedback=feedback(report, reasons),
-            report=report.to_dict(), gate=reasons)
+            query=query,
+            response=response,
+            contexts=[s["text"] for s in sources],
+            passing=not reasons,
+            score=None if score is None else score / 100,
+            feedback=feedback(report, reasons),
+            report=report.to_dict(),
+            gate=reasons,
+        )
 
-    async def aevaluate(self, query: Optional[str] = None, response: Optional[str] = None,
-                        contexts: Optional[Sequence[Any]] = None, **kwargs: Any) -> SourcedEvaluationResult:
+    async def aevaluate(
+        self,
+        query: Optional[str] = None,
+        response: Optional[str] = None,
+        contexts: Optional[Sequence[Any]] = None,
+        **kwargs: Any,
+    ) -> SourcedEvaluationResult:
         """:meth:`evaluate` in a worker thread, so that the event loop goes on with the other
         evaluators (checks themselves run one at a time)."""
         return await asyncio.to_thread(self.evaluate, query, response, contexts, **kwargs)
 
-    def evaluate_response(self, query: Optional[str] = None, response: Any = None,
-                          **kwargs: Any) -> SourcedEvaluationResult:
+    def evaluate_response(
+        self, query: Optional[str] = None, response: Any = None, **kwargs: Any
+    ) -> SourcedEvaluationResult:
         """Check a query engine's ``Response`` against its ``source_nodes``, the nodes
         themselves (so that the evidence names each node by its id)."""
         text, nodes = (None, None) if response is None else (response.response, list(response.source_nodes))
         return self.evaluate(query=query, response=text, contexts=nodes, **kwargs)
 
-    async def aevaluate_response(self, query: Optional[str] = None, response: Any = None,
-                                 **kwargs: Any) -> SourcedEvaluationResult:
+    async def aevaluate_response(
+        self, query: Optional[str] = None, response: Any = None, **kwargs: Any
+    ) -> SourcedEvaluationResult:
         """:meth:`evaluate_response` in a worker thread."""
         return await asyncio.to_thread(self.evaluate_response, query, response, **kwargs)

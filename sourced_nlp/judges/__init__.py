@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_face
 
 if TYPE_CHECKING:
+    from .backends.anthropic import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
     from .backends.function import CallableJudge, make_callable_judge
+    from .backends.openai import OpenAIJudge, make_openai_judge
     from .backends.replay import ReplayJudge, make_replay_judge, record_answers
     from .base import VERDICTS, Candidate, Judge, JudgeInput, Judgment, Settled
     from .cache import JudgmentCache, cache_key
-    from .backends.anthropic import AnthropicJudge, JudgeUnavailable, make_anthropic_judge
-    from .backends.openai import OpenAIJudge, make_openai_judge
     from .prompt import DEFAULT_PROMPT, load_prompt, parse_reply
     from .quotes import settle
     from .tier import CANDIDATES, apply_judge, ask, asks, candidates
@@ -48,8 +48,31 @@ __getattr__, __dir__ = lazy_face(globals(), _WHERE)
 
 
 __all__ = [
-    "VERDICTS", "Candidate", "Judge", "JudgeInput", "Judgment", "Settled", "CallableJudge", "ReplayJudge",
-    "AnthropicJudge", "OpenAIJudge", "JudgeUnavailable", "JudgmentCache", "cache_key", "DEFAULT_PROMPT", "load_prompt",
-    "parse_reply", "settle", "CANDIDATES", "apply_judge", "ask", "asks", "candidates",
-    "make_callable_judge", "make_replay_judge", "make_anthropic_judge", "make_openai_judge", "record_answers",
+    "VERDICTS",
+    "Candidate",
+    "Judge",
+    "JudgeInput",
+    "Judgment",
+    "Settled",
+    "CallableJudge",
+    "ReplayJudge",
+    "AnthropicJudge",
+    "OpenAIJudge",
+    "JudgeUnavailable",
+    "JudgmentCache",
+    "cache_key",
+    "DEFAULT_PROMPT",
+    "load_prompt",
+    "parse_reply",
+    "settle",
+    "CANDIDATES",
+    "apply_judge",
+    "ask",
+    "asks",
+    "candidates",
+    "make_callable_judge",
+    "make_replay_judge",
+    "make_anthropic_judge",
+    "make_openai_judge",
+    "record_answers",
 ]

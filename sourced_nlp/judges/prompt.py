@@ -48,8 +48,11 @@ def user_message(inputs: Sequence[JudgeInput]) -> str:
     """The claims to judge, as JSON: ``{"claims": [{"id", "text", "passages": [{"source",
     "start", "end", "text"}]}]}`` (the passages the rules found closest, best first)."""
     claims = [
-        {"id": inp.index, "text": inp.claim,
-         "passages": [{"source": c.source, "start": c.start, "end": c.end, "text": c.text} for c in inp.candidates]}
+        {
+            "id": inp.index,
+            "text": inp.claim,
+            "passages": [{"source": c.source, "start": c.start, "end": c.end, "text": c.text} for c in inp.candidates],
+        }
         for inp in inputs
     ]
     return "Judge these claims.\n" + json.dumps({"claims": claims}, ensure_ascii=False, indent=1)

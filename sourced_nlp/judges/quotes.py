@@ -58,10 +58,10 @@ def _discard_reason(judgment: Judgment, sources: Mapping[str, str]) -> str | Non
         return f"it names no source of this check ({named!r})"
     words = len(_WORD.findall(quote))
     if words < MIN_QUOTE_WORDS:
-        return f"the quote has {words} word(s), fewer than {MIN_QUOTE_WORDS}: \"{quote}\""
+        return f'the quote has {words} word(s), fewer than {MIN_QUOTE_WORDS}: "{quote}"'
     if locate(quote, sources[named], fuzzy=False) is not None:
         return None
     elsewhere = _where_else(quote, sources, named)
     if elsewhere:
-        return f"the quote is not in {named} (it is in {', '.join(elsewhere)}): \"{quote}\""
-    return f"the quote is in no source: \"{quote}\""
+        return f'the quote is not in {named} (it is in {", ".join(elsewhere)}): "{quote}"'
+    return f'the quote is in no source: "{quote}"'

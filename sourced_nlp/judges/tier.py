@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
-from ..citing.provenance import cited_sources, citation_status, finding, verdict_findings
+from ..citing.provenance import citation_status, cited_sources, finding, verdict_findings
 from .backends.replay import record_answers
 from .base import Candidate, Judge, JudgeInput, Judgment, Settled
 from .cache import cache_key
@@ -60,7 +60,9 @@ def ask(judge: Judge, inputs: Sequence[JudgeInput], sources: Mapping[str, str]) 
     recorded to ``judge.record`` when it has one. A judge that raises, or answers a different
     number of claims, fails them all with the reason."""
     cache = getattr(judge, "cache", None)
-    keys = [cache_key(judge.backend, judge.model, judge.prompt_version, inp, sources) for inp in inputs] if cache else []
+    keys = (
+        [cache_key(judge.backend, judge.model, judge.prompt_version, inp, sources) for inp in inputs] if cache else []
+    )
     answers: list[Optional[Judgment]] = [cache.get(k) for k in keys] if cache else [None] * len(inputs)
     todo = [i for i, a in enumerate(answers) if a is None]
     if todo:
@@ -91,9 +93,18 @@ def _status(s: Settled) -> str:
 
 def _judge_info(judge: Judge, s: Settled) -> dict:
     j, m = s.judgment, s.match or {}
-    return {"backend": judge.backend, "model": judge.model, "prompt_version": judge.prompt_version,
-            "verdict": j.verdict, "quote": m.get("text", j.quote), "start": m.get("start"), "end": m.get("end"),
-            "source": j.source, "reason": j.reason if j.error is None else j.error, "status": _status(s)}
+    return {
+        "backend": judge.backend,
+        "model": judge.model,
+        "prompt_version": judge.prompt_version,
+        "verdict": j.verdict,
+        "quote": m.get("text", j.quote),
+        "start": m.get("start"),
+        "end": m.get("end"),
+        "source": j.source,
+        "reason": j.reason if j.error is None else j.error,
+        "status": _status(s),
+    }
 
 
 def _settled_claim(judge: Judge, claim: dict, s: Settled) -> dict:
@@ -101,8 +112,16 @@ def _settled_claim(judge: Judge, claim: dict, s: Settled) -> dict:
     info = _judge_info(judge, s)
     if s.match is None:
         return dict(claim, reason=f"{claim.get('reason') or 'not shown'}; {s.reason}", judge=info)
-    out = dict(claim, verdict=s.verdict, rule=f"{s.verdict}.judge", reason=s.reason,
-               support=SUPPORT[s.verdict], evidence=[dict(s.match)], differs=[], judge=info)
+    out = dict(
+        claim,
+        verdict=s.verdict,
+        rule=f"{s.verdict}.judge",
+        reason=s.reason,
+        support=SUPPORT[s.verdict],
+        evidence=[dict(s.match)],
+        differs=[],
+        judge=info,
+    )
     if claim.get("citation_status") == "unsupported":  # the one status a judge's verdict may change
         checked = out.get("citations") or []
         out["citation_status"] = citation_status(checked, cited_sources(checked), out)
@@ -114,12 +133,24 @@ def _rechecked_claim(judge: Judge, claim: dict, s: Settled) -> dict:
     module docstring): taken down to ``contradicted`` or ``unverified``, or kept as it was."""
     info = _judge_info(judge, s)
     if s.match is not None and s.verdict == "contradicted":
-        out = dict(claim, verdict="contradicted", rule="contradicted.judge_overruled",
-                   reason=f"grounded by {claim.get('rule')}, overruled by the {s.reason}", support=SUPPORT["contradicted"],
-                   evidence=[dict(s.match)], differs=[], judge=info)
+        out = dict(
+            claim,
+            verdict="contradicted",
+            rule="contradicted.judge_overruled",
+            reason=f"grounded by {claim.get('rule')}, overruled by the {s.reason}",
+            support=SUPPORT["contradicted"],
+            evidence=[dict(s.match)],
+            differs=[],
+            judge=info,
+        )
     elif s.judgment.error is None and s.judgment.verdict != "grounded":
-        out = dict(claim, verdict="unverified", rule="unverified.judge_not_supported",
-                   reason=f"grounded by {claim.get('rule')}, not supported by the judge: {s.reason}", judge=info)
+        out = dict(
+            claim,
+            verdict="unverified",
+            rule="unverified.judge_not_supported",
+            reason=f"grounded by {claim.get('rule')}, not supported by the judge: {s.reason}",
+            judge=info,
+        )
     else:
         return dict(claim, judge=info)
     checked = out.get("citations") or []
@@ -133,18 +164,37 @@ def refresh_findings(findings: list[dict], i: int, old: Mapping, new: Mapping) -
     or ``strict``'s in ``sourced_verify``), in place: ``old`` and ``new`` are its claim dicts."""
     if new["verdict"] == old["verdict"]:
         return
-    findings[:] = [f for f in findings if not (f.get("claim") == i and (
-        f.get("kind") == "unsupported-claim" or (f.get("kind") == "broken-citation" and old["verdict"] == "grounded")))]
+    findings[:] = [
+        f
+        for f in findings
+        if not (
+            f.get("claim") == i
+            and (
+                f.get("kind") == "unsupported-claim"
+                or (f.get("kind") == "broken-citation" and old["verdict"] == "grounded")
+            )
+        )
+    ]
     findings.extend(verdict_findings(new, i))
     if new.get("citation_status") == "elsewhere":
         cites = ", ".join(sorted(cited_sources(new.get("citations") or [])))
-        findings.append(finding("broken-citation", f"grounded only in {new['evidence'][0]['source']}, "
-                                f"which it does not cite (cites {cites})", i))
+        findings.append(
+            finding(
+                "broken-citation",
+                f"grounded only in {new['evidence'][0]['source']}, which it does not cite (cites {cites})",
+                i,
+            )
+        )
     findings.sort(key=lambda f: (f.get("claim") is not None, f.get("claim") if f.get("claim") is not None else -1))
 
 
-def apply_judge(judge: Judge, claims: Sequence[dict], passages: Mapping[int, Sequence[Candidate]],
-                sources: Mapping[str, str], findings: Optional[list[dict]] = None) -> list[dict]:
+def apply_judge(
+    judge: Judge,
+    claims: Sequence[dict],
+    passages: Mapping[int, Sequence[Candidate]],
+    sources: Mapping[str, str],
+    findings: Optional[list[dict]] = None,
+) -> list[dict]:
     """The judge tier over one check's results.
 
     Args:
@@ -165,14 +215,16 @@ def apply_judge(judge: Judge, claims: Sequence[dict], passages: Mapping[int, Seq
     out = list(claims)
     if not todo or not sources:
         return out
-    inputs = [JudgeInput(i, claims[i]["text"], tuple(passages.get(i, ())), claims[i].get("reason") or "")
-              for i in todo]
+    inputs = [JudgeInput(i, claims[i]["text"], tuple(passages.get(i, ())), claims[i].get("reason") or "") for i in todo]
     unsourced = {f.get("claim"): f["kind"] for f in findings or () if f.get("kind") in _UNSOURCED}
     for inp, judgment in zip(inputs, ask(judge, inputs, sources)):
         s = settle(judgment, sources)
         if s.verdict == "grounded" and inp.index in unsourced:
-            s = Settled("unverified", f"judge's grounded discarded: the claim holds what no source has "
-                        f"({unsourced[inp.index]})", judgment)
+            s = Settled(
+                "unverified",
+                f"judge's grounded discarded: the claim holds what no source has ({unsourced[inp.index]})",
+                judgment,
+            )
         old = claims[inp.index]
         new = _rechecked_claim(judge, old, s) if old.get("verdict") == "grounded" else _settled_claim(judge, old, s)
         if findings is not None:

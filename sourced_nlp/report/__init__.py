@@ -23,8 +23,19 @@ from .._lazy import lazy_face
 if TYPE_CHECKING:
     from .model import SCHEMA, ClaimResult, Evidence, Report, Skipped, to_frame
 
-__all__ = ["SCHEMA", "VERDICTS", "FAIL_ON", "SEVERITIES", "Evidence", "ClaimResult", "Skipped", "Report", "to_frame",
-           "check_fail_on", "check_thresholds"]
+__all__ = [
+    "SCHEMA",
+    "VERDICTS",
+    "FAIL_ON",
+    "SEVERITIES",
+    "Evidence",
+    "ClaimResult",
+    "Skipped",
+    "Report",
+    "to_frame",
+    "check_fail_on",
+    "check_thresholds",
+]
 
 #: A submodule (``sourced_nlp.report.html``), or a name of :mod:`.model` (or of :mod:`.findings`
 #: and :mod:`.marks`, which the single report module once held), on first use.

@@ -253,7 +253,7 @@ class _Marks:
         k = self.open_k
         if k is None:
             return
-        inner = self.stack[self.open_depth:]
+        inner = self.stack[self.open_depth :]
         self.out.extend(close for _, close in reversed(inner))
         self.out.append(self.closer(self.items[k][2], at is not None and at == self.last.get(k)))
         self.out.extend(open_ for open_, _ in inner)
@@ -310,14 +310,15 @@ class _Marks:
                 self.open(k)
             else:
                 self.close()
-            self.out.append(_esc(shown[pos - a:stop - a]))
+            self.out.append(_esc(shown[pos - a : stop - a]))
             if inside and stop == self.last.get(k):
                 self.close(stop)
             pos = stop
 
 
-def render_markdown_answer(answer: str, items: list[tuple[int, int, Any]],
-                           opener: Callable[[Any], str], closer: Callable[[Any, bool], str]) -> Optional[str]:
+def render_markdown_answer(
+    answer: str, items: list[tuple[int, int, Any]], opener: Callable[[Any], str], closer: Callable[[Any, bool], str]
+) -> Optional[str]:
     """``answer`` rendered as Markdown with its spans wrapped, or None when it has no Markdown.
 
     Args:

@@ -42,10 +42,11 @@ def order_control(report: "Report") -> str:
     key = "\n".join(f"{c.start}:{c.end}:{c.verdict}:{c.rule}:{c.rule_precision}:{c.text}" for c in report.claims)
     name = "sourced-order-" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:10]
     hidden = 'style="display:none; margin:0 4px 8px 0; font-weight:normal; color:#333; font-size:0.9em;"'
-    out = [f"<style>{ORDER_STYLE}</style>",
-           f'<span class="sourced-order-control" {hidden}>Order claims:</span>']
+    out = [f"<style>{ORDER_STYLE}</style>", f'<span class="sourced-order-control" {hidden}>Order claims:</span>']
     for value, words, checked in (("answer", "answer order", " checked"), ("trust", "least trusted first", "")):
-        out.append(f'<input type="radio" class="sourced-order-control sourced-order-{value}" name="{name}" '
-                   f'id="{name}-{value}" value="{value}"{checked} style="display:none; margin:0 3px 8px 12px;">'
-                   f'<label class="sourced-order-control" for="{name}-{value}" {hidden}>{words}</label>')
+        out.append(
+            f'<input type="radio" class="sourced-order-control sourced-order-{value}" name="{name}" '
+            f'id="{name}-{value}" value="{value}"{checked} style="display:none; margin:0 3px 8px 12px;">'
+            f'<label class="sourced-order-control" for="{name}-{value}" {hidden}>{words}</label>'
+        )
     return "".join(out)

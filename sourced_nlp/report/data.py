@@ -111,8 +111,12 @@ class ClaimResult:
     rule: str | None = None
     rule_precision: float | None = None
     judge: dict | None = None
-    meaning: dict | None = field(default=None, metadata={"keys": {"model": "string", "version": "string", "score": "number"}})
-    alignment: list[dict] | None = field(default=None, metadata={"keys": {"word": "string", "start": "integer", "end": "integer", "how": "string"}})
+    meaning: dict | None = field(
+        default=None, metadata={"keys": {"model": "string", "version": "string", "score": "number"}}
+    )
+    alignment: list[dict] | None = field(
+        default=None, metadata={"keys": {"word": "string", "start": "integer", "end": "integer", "how": "string"}}
+    )
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -132,7 +136,13 @@ class ClaimResult:
         }
         for key in ("alignment", "citation_status", "rule_precision", "rule", "judge", "meaning"):
             if (value := getattr(self, key)) is not None:
-                d[key] = dict(value) if isinstance(value, dict) else [dict(x) for x in value] if isinstance(value, (list, tuple)) else value
+                d[key] = (
+                    dict(value)
+                    if isinstance(value, dict)
+                    else [dict(x) for x in value]
+                    if isinstance(value, (list, tuple))
+                    else value
+                )
         return d
 
     @classmethod

@@ -119,9 +119,11 @@ def summarize(claims: list[dict], findings: list[dict], sources: list[dict]) -> 
     """The report-level keys of claim dicts: ``{"findings", "score", "coverage"}``
     (:func:`report_findings`, :func:`grounding_score`, :func:`citation_coverage`, as
     ``Report.to_dict`` writes them; ``sourced_verify`` builds its report through ``Report``)."""
-    return {"findings": report_findings(findings, sources),
-            "score": grounding_score([c["verdict"] for c in claims], no_sources=not sources),
-            "coverage": citation_coverage([c.get("citation_status") for c in claims])}
+    return {
+        "findings": report_findings(findings, sources),
+        "score": grounding_score([c["verdict"] for c in claims], no_sources=not sources),
+        "coverage": citation_coverage([c.get("citation_status") for c in claims]),
+    }
 
 
 def require_citations(report_dict: dict) -> dict:
@@ -140,9 +142,15 @@ def require_citations(report_dict: dict) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def gate(findings: Iterable[Mapping], *, fail_on: str | None = None, fail_under: float | None = None,
-         score_value: float | None = None, min_coverage: float | None = None,
-         coverage_value: float | None = None) -> list[str]:
+def gate(
+    findings: Iterable[Mapping],
+    *,
+    fail_on: str | None = None,
+    fail_under: float | None = None,
+    score_value: float | None = None,
+    min_coverage: float | None = None,
+    coverage_value: float | None = None,
+) -> list[str]:
     """Why a CI gate fails (empty list: it passes).
 
     Args:
@@ -190,8 +198,9 @@ def check_fail_on(fail_on: Any) -> str:
     return value
 
 
-def check_thresholds(fail_under: Any = None, min_coverage: Any = None,
-                     names: tuple[str, str] = ("fail_under", "min_coverage")) -> tuple[float | None, float | None]:
+def check_thresholds(
+    fail_under: Any = None, min_coverage: Any = None, names: tuple[str, str] = ("fail_under", "min_coverage")
+) -> tuple[float | None, float | None]:
     """Validate the score and coverage gates, the same for the API and the command line.
 
     Args:

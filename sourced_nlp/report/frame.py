@@ -16,8 +16,20 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["FRAME_COLUMNS", "claim_row", "claims_frame"]
 
 FRAME_COLUMNS = (
-    "claim", "text", "start", "end", "verdict", "support", "reason", "differs",
-    "evidence_source", "evidence_start", "evidence_end", "evidence_text", "n_evidence", "rule",
+    "claim",
+    "text",
+    "start",
+    "end",
+    "verdict",
+    "support",
+    "reason",
+    "differs",
+    "evidence_source",
+    "evidence_start",
+    "evidence_end",
+    "evidence_text",
+    "n_evidence",
+    "rule",
     "rule_precision",
 )
 
@@ -58,9 +70,7 @@ def claims_frame(rows: list[dict], batch: bool = True):
     try:
         import pandas as pd
     except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "to_frame needs pandas: pip install 'sourced-nlp[notebook]'"
-        ) from err
+        raise ImportError("to_frame needs pandas: pip install 'sourced-nlp[notebook]'") from err
     columns = (["report"] if batch else []) + list(FRAME_COLUMNS)
     df = pd.DataFrame(rows, columns=columns)
     df["verdict"] = pd.Categorical(df["verdict"], categories=list(VERDICTS))

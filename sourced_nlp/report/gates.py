@@ -10,8 +10,16 @@ are :mod:`sourced_nlp.report.findings`'.
 
 from __future__ import annotations
 
-from .findings import (FAIL_ON, NO_CLAIM_REASON, SEVERITIES, STRICT_GATES, check_fail_on, check_thresholds, gate,
-                       verdict_findings)
+from .findings import (
+    FAIL_ON,
+    NO_CLAIM_REASON,
+    SEVERITIES,
+    STRICT_GATES,
+    check_fail_on,
+    check_thresholds,
+    gate,
+    verdict_findings,
+)
 
 
 class Gates:
@@ -24,8 +32,9 @@ class Gates:
             return self.findings
         return [f for i, c in enumerate(self.claims) for f in verdict_findings(c.to_dict(), i)]
 
-    def gate(self, fail_on: str = "contradicted", fail_under: float | None = None,
-             min_coverage: float | None = None) -> list[str]:
+    def gate(
+        self, fail_on: str = "contradicted", fail_under: float | None = None, min_coverage: float | None = None
+    ) -> list[str]:
         """Why the CI gate fails, in words (empty: it passes).
 
         Args:
@@ -56,8 +65,9 @@ class Gates:
                 reasons.append(f"{len(bad)} claim(s) {' or '.join(sorted({c.verdict for c in bad}))}")
         if not self.claims and fail_on in STRICT_GATES:
             reasons.append(NO_CLAIM_REASON)
-        return reasons + gate([], fail_under=fail_under, score_value=self.score,
-                              min_coverage=min_coverage, coverage_value=self.coverage)
+        return reasons + gate(
+            [], fail_under=fail_under, score_value=self.score, min_coverage=min_coverage, coverage_value=self.coverage
+        )
 
     def failing_claims(self, fail_on: str = "contradicted") -> list:
         """The claims (each a :class:`~sourced_nlp.report.data.ClaimResult`) that fail the gate.

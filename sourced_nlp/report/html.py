@@ -39,10 +39,21 @@ from .findings import RANK
 from .marks import MARKS, VERDICTS, differs_text, measured, precision_words, shorten
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .data import ClaimResult, ReportData as Report
+    from .data import ClaimResult
+    from .data import ReportData as Report
 
-__all__ = ["COLORS", "TINTS", "BADGE_TEXT", "UNDERLINES", "MARKS", "VERDICTS", "displacy_options", "content_words",
-           "emphasise", "render_html"]
+__all__ = [
+    "COLORS",
+    "TINTS",
+    "BADGE_TEXT",
+    "UNDERLINES",
+    "MARKS",
+    "VERDICTS",
+    "displacy_options",
+    "content_words",
+    "emphasise",
+    "render_html",
+]
 
 #: The strong colour of each verdict (badges, underlines, displaCy labels): Okabe–Ito blue,
 #: vermillion and orange.
@@ -259,7 +270,11 @@ def _counts_html(report: "Report") -> str:
         extra = (extra + " · " if extra else "") + "no claims found"
     if extra:
         parts.append(f'<span style="color:#555; font-size:0.9em;">{_esc(extra)}</span>')
-    return '<div class="sourced-counts" style="display:flex; flex-wrap:wrap; gap:8px; align-items:center; margin-bottom:10px;">' + "".join(parts) + "</div>"
+    return (
+        '<div class="sourced-counts" style="display:flex; flex-wrap:wrap; gap:8px; align-items:center; margin-bottom:10px;">'
+        + "".join(parts)
+        + "</div>"
+    )
 
 
 def _card_html(claim: "ClaimResult", number: int, rank: int | None = None, figures: bool = False) -> str:
@@ -279,9 +294,12 @@ def _card_html(claim: "ClaimResult", number: int, rank: int | None = None, figur
     for d in claim.differs:
         kind = f" ({_esc(d.get('kind'))})" if d.get("kind") else ""
         both = str(d.get("claim") or "").strip() and str(d.get("source") or "").strip()  # else one side only, in words
-        detail.append(f'<div class="sourced-differs">claim <strong>{_esc(d.get("claim"))}</strong> ≠ source <strong>'
-                      f"{_esc(d.get('source'))}</strong>{kind}</div>" if both else
-                      f'<div class="sourced-differs">{_esc(differs_text(d))}{kind}</div>')
+        detail.append(
+            f'<div class="sourced-differs">claim <strong>{_esc(d.get("claim"))}</strong> ≠ source <strong>'
+            f"{_esc(d.get('source'))}</strong>{kind}</div>"
+            if both
+            else f'<div class="sourced-differs">{_esc(differs_text(d))}{kind}</div>'
+        )
     if claim.reason and not claim.differs:  # what differs says the contradiction; the reason would say it again
         detail.append(f'<div class="sourced-reason" style="color:#333;"><em>Why:</em> {_esc(claim.reason)}</div>')
     if claim.rule:
@@ -289,13 +307,20 @@ def _card_html(claim: "ClaimResult", number: int, rank: int | None = None, figur
             '<div class="sourced-rule" style="color:#555; font-size:0.85em;">rule '
             f'<span class="sourced-rule-name" style="font-family:ui-monospace, SFMono-Regular, Menlo, Consolas, '
             f'monospace;">{_esc(claim.rule)}</span>'
-            + (f' · <span class="sourced-rule-precision">{_esc(precision_words(claim.rule_precision))}</span>'
-               if figures else "") + "</div>"
+            + (
+                f' · <span class="sourced-rule-precision">{_esc(precision_words(claim.rule_precision))}</span>'
+                if figures
+                else ""
+            )
+            + "</div>"
         )
     unaligned = [w["word"] for w in claim.alignment or () if w.get("how") == "unaligned"]
     if unaligned:  # the guard of grounded: the claim's words its evidence does not hold
-        detail.append('<div class="sourced-unaligned" style="color:#555; font-size:0.85em;">not in the evidence: '
-                      + ", ".join(f"<strong>{_esc(w)}</strong>" for w in unaligned) + "</div>")
+        detail.append(
+            '<div class="sourced-unaligned" style="color:#555; font-size:0.85em;">not in the evidence: '
+            + ", ".join(f"<strong>{_esc(w)}</strong>" for w in unaligned)
+            + "</div>"
+        )
     for e in claim.evidence:
         detail.append(
             '<div class="sourced-evidence" style="margin-top:4px; padding:4px 8px; background:#F6F6F6; '
@@ -338,10 +363,9 @@ def _findings_html(report: "Report") -> str:
         rows.append(
             f'<li class="sourced-finding sourced-{_esc(sev)}" style="list-style:none; margin:0;">'
             f'<span style="color:{SEVERITY_COLORS.get(sev, "#555555")}; font-weight:600;">{_esc(sev)} '
-            f'{_esc(f.get("kind"))}</span>{_esc(at)}: {_esc(f.get("message"))}</li>'
+            f"{_esc(f.get('kind'))}</span>{_esc(at)}: {_esc(f.get('message'))}</li>"
         )
-    listing = (f'<ul class="sourced-findings" style="padding:0; margin:4px 0 0 0;">{"".join(rows)}</ul>'
-               if rows else "")
+    listing = f'<ul class="sourced-findings" style="padding:0; margin:4px 0 0 0;">{"".join(rows)}</ul>' if rows else ""
     return (
         '<div class="sourced-summary" style="margin-bottom:10px;">'
         f'<div class="sourced-score" style="font-weight:600;">{_esc("  ·  ".join(parts))}</div>{listing}</div>'
@@ -371,11 +395,15 @@ def render_html(report: "Report", *, standalone: bool = False, title: str = "sou
     cards = "".join(_card_html(c, n, (ranks or {}).get(n - 1), figures) for n, c in enumerate(report.claims, start=1))
     answer, markdown = _answer_html(report)
     if markdown:  # block elements: no pre-wrap, or the lines between them would show as blank lines
-        answer_div = ('<div class="sourced-answer sourced-markdown" style="padding:10px 12px; border:1px solid #DDD; '
-                      'border-radius:4px; margin-bottom:12px; line-height:1.9;">')
+        answer_div = (
+            '<div class="sourced-answer sourced-markdown" style="padding:10px 12px; border:1px solid #DDD; '
+            'border-radius:4px; margin-bottom:12px; line-height:1.9;">'
+        )
     else:
-        answer_div = ('<div class="sourced-answer" style="white-space:pre-wrap; padding:10px 12px; border:1px solid #DDD; '
-                      'border-radius:4px; margin-bottom:12px; line-height:1.9;">')
+        answer_div = (
+            '<div class="sourced-answer" style="white-space:pre-wrap; padding:10px 12px; border:1px solid #DDD; '
+            'border-radius:4px; margin-bottom:12px; line-height:1.9;">'
+        )
     body = (
         f'<div class="sourced-report" style="{_FONT}; color:#1A1A1A; background:#FFFFFF; '
         'line-height:1.55; padding:12px; max-width:100%; box-sizing:border-box;">'

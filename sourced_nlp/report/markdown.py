@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .findings import findings_markdown, severity_counts
-from .marks import MARKS, differs_joined, md_cell, measured as _measured, precision_cell
+from .marks import MARKS, differs_joined, md_cell, precision_cell
+from .marks import measured as _measured
 
 if TYPE_CHECKING:  # pragma: no cover
     from .data import ReportData as Report
@@ -27,8 +28,7 @@ def render_markdown(report: Report) -> str:
     lines = [
         "| grounded | contradicted | unverified | skipped |",
         "|---:|---:|---:|---:|",
-        f"| {counts['grounded']} | {counts['contradicted']} | {counts['unverified']} "
-        f"| {len(report.skipped)} |",
+        f"| {counts['grounded']} | {counts['contradicted']} | {counts['unverified']} | {len(report.skipped)} |",
         "",
         "| | verdict |" + (" rule precision |" if measured else "") + " claim | evidence | reason |",
         "|---|---|" + ("---:|" if measured else "") + "---|---|---|",
@@ -42,9 +42,7 @@ def render_markdown(report: Report) -> str:
         if report.findings is not None and c.citation_status not in (None, "uncited"):
             reason = f"{reason} · citation {c.citation_status}" if reason else f"citation {c.citation_status}"
         trust = f" {precision_cell(c.rule_precision)} |" if measured else ""
-        lines.append(
-            f"| {MARKS[c.verdict]} | {c.verdict} |{trust} {md_cell(c.text)} | {ev} | {md_cell(reason)} |"
-        )
+        lines.append(f"| {MARKS[c.verdict]} | {c.verdict} |{trust} {md_cell(c.text)} | {ev} | {md_cell(reason)} |")
     if report.findings is not None:
         sev = severity_counts(report.findings)
         score = "n/a" if report.score is None else f"{report.score}/100"

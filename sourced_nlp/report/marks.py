@@ -56,7 +56,6 @@ def shorten(text: Any, limit: int) -> str:
     return cut + " …"
 
 
-
 #: What a claim whose rule has no measured precision shows in place of a figure.
 UNMEASURED = "unmeasured"
 

@@ -19,8 +19,20 @@ from .html import render_html
 from .markdown import render_markdown
 from .marks import VERDICTS
 
-__all__ = ["SCHEMA", "VERDICTS", "FAIL_ON", "SEVERITIES", "Evidence", "ClaimResult", "Skipped", "Report", "to_frame",
-           "check_fail_on", "check_thresholds", "validate_report"]
+__all__ = [
+    "SCHEMA",
+    "VERDICTS",
+    "FAIL_ON",
+    "SEVERITIES",
+    "Evidence",
+    "ClaimResult",
+    "Skipped",
+    "Report",
+    "to_frame",
+    "check_fail_on",
+    "check_thresholds",
+    "validate_report",
+]
 
 
 class Report(ReportData):

@@ -44,8 +44,7 @@ def json_type(value: Any) -> str:
 
 
 def _is_int(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)) or (
-        isinstance(value, float) and value.is_integer())
+    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
 
 
 #: a JSON kind -> whether a value is of it
@@ -104,8 +103,9 @@ def _spec(cls: type) -> tuple[tuple[str, str, bool, Any, dict], ...]:
             tp = next(a for a in typing.get_args(tp) if a is not type(None))
         origin = typing.get_origin(tp) or tp
         item = next(iter(typing.get_args(tp)), None) if origin is list else None
-        required = f.metadata.get("required", f.default is dataclasses.MISSING
-                                  and f.default_factory is dataclasses.MISSING)
+        required = f.metadata.get(
+            "required", f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        )
         kind = f.metadata.get("kind") or _KIND_OF[origin]
         out.append((f.name, kind, required, item if dataclasses.is_dataclass(item) else None, dict(f.metadata)))
     return tuple(out)

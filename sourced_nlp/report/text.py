@@ -71,8 +71,7 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True, 
         )
         for e in c.evidence:
             console.print(
-                f"    [cyan]{escape(e.source)}[/cyan] [dim]{e.start}–{e.end}[/dim]: "
-                f"{escape(shorten(e.text))}",
+                f"    [cyan]{escape(e.source)}[/cyan] [dim]{e.start}–{e.end}[/dim]: {escape(shorten(e.text))}",
                 highlight=False,
             )
         if c.differs:
@@ -89,9 +88,7 @@ def render_text(report: Report, console: Console, *, show_skipped: bool = True, 
             console.print(f"    [dim]not in the evidence: {escape(', '.join(unaligned))}[/dim]", highlight=False)
 
     counts = report.counts
-    parts = [
-        f"[{STYLES[v]}]{MARKS[v]} {counts[v]} {v}[/{STYLES[v]}]" for v in VERDICTS
-    ]
+    parts = [f"[{STYLES[v]}]{MARKS[v]} {counts[v]} {v}[/{STYLES[v]}]" for v in VERDICTS]
     if report.skipped:
         parts.append(f"[dim]{len(report.skipped)} skipped[/dim]")
     if not report.claims:
@@ -110,8 +107,9 @@ def render_findings(report, console: Console) -> None:
         at = f" claim {f['claim'] + 1}" if isinstance(f.get("claim"), int) else ""
         at = at or (f" {f['field']}" if f.get("field") else "")
         c = colours.get(f["severity"], "white")
-        console.print(f"[{c}]{f['severity']:<6} {escape(f['kind'])}[/{c}]{escape(at)}: {escape(f['message'])}",
-                      highlight=False)
+        console.print(
+            f"[{c}]{f['severity']:<6} {escape(f['kind'])}[/{c}]{escape(at)}: {escape(f['message'])}", highlight=False
+        )
     score = getattr(report, "score", None)
     cov = getattr(report, "coverage", None)
     parts = [f"score {score}/100" if score is not None else "score n/a"]
@@ -126,11 +124,18 @@ def render_fields(rep, console: Console) -> None:
     line per field (status mark, name, value, its citations' statuses), then the findings."""
     import json
 
-    marks = {"found": "[green]✔[/green]", "elsewhere": "[yellow]✘[/yellow]", "not-found": "[red]✘[/red]",
-             "uncited": "[yellow]?[/yellow]", "unchecked": "[dim]·[/dim]"}
+    marks = {
+        "found": "[green]✔[/green]",
+        "elsewhere": "[yellow]✘[/yellow]",
+        "not-found": "[red]✘[/red]",
+        "uncited": "[yellow]?[/yellow]",
+        "unchecked": "[dim]·[/dim]",
+    }
     for f in rep.fields:
         cites = ", ".join(f"{c['status']}" for c in f["citations"]) or "no citation"
-        console.print(f"{marks.get(f['status'], '?')} {f['status']:<10} {escape(f['field'])} = "
-                      f"{escape(json.dumps(f['value'], ensure_ascii=False))} [dim]({escape(cites)})[/dim]",
-                      highlight=False)
+        console.print(
+            f"{marks.get(f['status'], '?')} {f['status']:<10} {escape(f['field'])} = "
+            f"{escape(json.dumps(f['value'], ensure_ascii=False))} [dim]({escape(cites)})[/dim]",
+            highlight=False,
+        )
     render_findings(rep, console)

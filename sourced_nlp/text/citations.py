@@ -43,9 +43,21 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 _QUOTES = {
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u2039": "'",
-    "\u203a": "'", "`": "'", "\u00b4": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"',
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201a": "'",
+    "\u201b": "'",
+    "\u2032": "'",
+    "\u2039": "'",
+    "\u203a": "'",
+    "`": "'",
+    "\u00b4": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\u201f": '"',
+    "\u2033": '"',
+    "\u00ab": '"',
     "\u00bb": '"',
 }
 # Invisible characters that PDF extraction and web copy leave inside words.
@@ -174,8 +186,7 @@ class Match:
 
     def to_dict(self) -> dict:
         """Plain dict: ``{"start", "end", "text", "method", "score"}``."""
-        return {"start": self.start, "end": self.end, "text": self.text,
-                "method": self.method, "score": self.score}
+        return {"start": self.start, "end": self.end, "text": self.text, "method": self.method, "score": self.score}
 
 
 # A word: letters/digits, with inner apostrophes, hyphens, dots or commas ("don't", "3.5",
@@ -349,7 +360,7 @@ def locate(
             # aligned equal words <= window words that occur in the quote: an upper bound
             if min(prefix[i + size] - prefix[i], n) / denom < min_score:
                 continue
-            window = words[i:i + size]
+            window = words[i : i + size]
             score = Levenshtein.normalized_similarity(qwords, window, score_cutoff=min_score)
             if score < min_score or _guarded(window, protected) != qguard:
                 continue
@@ -391,21 +402,35 @@ class Citation:
 
     def to_dict(self) -> dict:
         """Plain dict: ``{"marker", "targets": list[str], "quote", "start", "end"}``."""
-        return {"marker": self.marker, "targets": list(self.targets), "quote": self.quote,
-                "start": self.start, "end": self.end}
+        return {
+            "marker": self.marker,
+            "targets": list(self.targets),
+            "quote": self.quote,
+            "start": self.start,
+            "end": self.end,
+        }
 
 
 #: The words an answer names a source with ("Source 2", "(Passage 3)", "see doc 4"); the one
 #: list of them (the citation checks and the sentence cutter of replies read it too).
-KEYWORDS = ("source", "passage", "document", "doc", "reference", "ref", "context", "chunk", "excerpt",
-            "snippet", "citation")
+KEYWORDS = (
+    "source",
+    "passage",
+    "document",
+    "doc",
+    "reference",
+    "ref",
+    "context",
+    "chunk",
+    "excerpt",
+    "snippet",
+    "citation",
+)
 #: Their short forms, read only before a number ("S2", "p-3", "src 4").
 SHORT_KEYWORDS = ("src", "s", "p", "d")
 _KEYWORDS = "(?:" + "|".join(KEYWORDS) + ")"
 # "Source 2", "sources 1 and 3", "see Passage 2", "Source: Reuters", "Doc. 4", "Source #2"
-_KW_RE = re.compile(
-    rf"^\s*(?:see\s+(?:also\s+)?)?{_KEYWORDS}s?\.?(?![\w-])\s*(?P<colon>:)?\s*#?\s*",
-    re.IGNORECASE)
+_KW_RE = re.compile(rf"^\s*(?:see\s+(?:also\s+)?)?{_KEYWORDS}s?\.?(?![\w-])\s*(?P<colon>:)?\s*#?\s*", re.IGNORECASE)
 _SPLIT_RE = re.compile(r"\s*(?:[,;&]|\band\b)\s*", re.IGNORECASE)
 _NAME_SPLIT_RE = re.compile(r"\s*[,;]\s*")
 _DASH = "-\u2010\u2011\u2012\u2013\u2014\u2212"
@@ -442,7 +467,7 @@ def _parse_item(item: str) -> list[str] | None:
     """One comma-separated part of a marker body -> its targets, or None if not a target."""
     kw = _KW_RE.match(item)
     if kw and not kw.group("colon") and kw.end() < len(item):
-        item = item[kw.end():]
+        item = item[kw.end() :]
     if _NUM_RE.match(item):
         return [_num(item)]
     m = _RANGE_RE.match(item)
@@ -470,14 +495,13 @@ def _parse_body(body: str, *, need_keyword: bool) -> tuple[str, ...] | None:
     if need_keyword and not kw:
         return None
     if kw and kw.group("colon"):  # "Source: Reuters, AP" -> names as written
-        names = [n.strip().strip("\"'\u201c\u201d\u2018\u2019").strip()
-                 for n in _NAME_SPLIT_RE.split(body[kw.end():])]
+        names = [n.strip().strip("\"'\u201c\u201d\u2018\u2019").strip() for n in _NAME_SPLIT_RE.split(body[kw.end() :])]
         names = [n for n in names if n]
         return tuple(names) if names else None
     if kw:
         if kw.end() >= len(body.rstrip()):
             return None  # the keyword alone: "(source)"
-        body = body[kw.end():]
+        body = body[kw.end() :]
     out: list[str] = []
     for part in _SPLIT_RE.split(body.strip()):
         if not part:
@@ -545,8 +569,7 @@ def find_citations(text: str) -> list[Citation]:
             cands.append(Citation(m.group(0), targets, quote, m.start(), m.end()))
     for m in _FOOTNOTE_RE.finditer(text):
         body = m.group("body")
-        cands.append(Citation(m.group(0), (_num(body) if body.isdigit() else body,), None,
-                              m.start(), m.end()))
+        cands.append(Citation(m.group(0), (_num(body) if body.isdigit() else body,), None, m.start(), m.end()))
     for rx, need_kw in ((_BRACKET_RE, False), (_PAREN_RE, True)):
         for m in rx.finditer(text):
             targets = _parse_body(m.group("body"), need_keyword=need_kw)
@@ -696,8 +719,7 @@ def resolve_target(target: str, source_ids: list[str], *, base: int = 1) -> int 
     if not m:
         return None
     shape = re.sub(r"\d+$", "", t).casefold()
-    if any(re.sub(r"\d+$", "", sid).casefold() == shape and sid[-1:].isdigit()
-           for sid in source_ids):
+    if any(re.sub(r"\d+$", "", sid).casefold() == shape and sid[-1:].isdigit() for sid in source_ids):
         return None
     k = int(m.group(1)) - base
     return k if 0 <= k < len(source_ids) else None

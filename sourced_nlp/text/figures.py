@@ -19,9 +19,14 @@ _ENTITY = re.compile(r"&(#\d{1,6}|#x[0-9a-f]{1,6}|[a-z]{2,8});?", re.I)
 _LATEX_MATH = re.compile(r"^\$([^$]*\d[^$]*)\$$")
 _GLUED_MARK = re.compile(
     r"(?:\[\^?[a-z]{0,3}\d{1,3}(?:\s?[,\u2013-]\s?[a-z]{0,3}\d{1,3})*\]?|\u3010\d{1,3}\u3011?"
-    r"|(?<=[\d%])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+|(?<=illion)[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+)(?=$|[\s.,;:!?)])", re.I)
-_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=\s?(?:%|percent|thousand|million|billion|trillion|bn|mn|tn|m\b|b\b|k\b))"
-                            r"|(?<=[$\u00a3\u20ac\u00a5\u20b9])(\d{1,3}),(\d{1,2})(?![\d,])", re.I)
+    r"|(?<=[\d%])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+|(?<=illion)[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+)(?=$|[\s.,;:!?)])",
+    re.I,
+)
+_DECIMAL_COMMA = re.compile(
+    r"(?<![\d,.])(\d{1,3}),(\d{1,2})(?![\d,])(?=\s?(?:%|percent|thousand|million|billion|trillion|bn|mn|tn|m\b|b\b|k\b))"
+    r"|(?<=[$\u00a3\u20ac\u00a5\u20b9])(\d{1,3}),(\d{1,2})(?![\d,])",
+    re.I,
+)
 
 
 _SIGN_WORDS = {">": "more than", "<": "less than", "\u2265": "at least", "\u2264": "at most", "\u2248": "about"}

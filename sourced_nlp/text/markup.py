@@ -26,19 +26,94 @@ _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>")
 _HIDDEN = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>|<!--.*?(?:-->|\Z)", re.IGNORECASE | re.DOTALL)
 #: Tags that end a block of text: a paragraph, a list item, a table row, a heading...
-_BLOCK = frozenset({
-    "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "thead", "tbody", "tfoot", "caption",
-    "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article", "header", "footer",
-    "aside", "nav", "main", "figure", "figcaption", "hr", "details", "summary",
-})
+_BLOCK = frozenset(
+    {
+        "p",
+        "div",
+        "li",
+        "ul",
+        "ol",
+        "dl",
+        "dt",
+        "dd",
+        "tr",
+        "table",
+        "thead",
+        "tbody",
+        "tfoot",
+        "caption",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "blockquote",
+        "pre",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "aside",
+        "nav",
+        "main",
+        "figure",
+        "figcaption",
+        "hr",
+        "details",
+        "summary",
+    }
+)
 #: Tags that end a line but not a paragraph (a wrapped line may go on after them).
 _LINE = frozenset({"br"})
 #: Tags that are known HTML: only these are blanked ("<Acme>" or "<name>" in prose stay).
-_KNOWN = _BLOCK | _LINE | frozenset({
-    "a", "b", "i", "u", "s", "em", "strong", "small", "big", "sub", "sup", "mark", "code", "kbd", "samp",
-    "var", "span", "abbr", "cite", "q", "del", "ins", "font", "td", "th", "img", "html", "body", "head",
-    "title", "meta", "link", "label", "time", "data", "wbr", "center", "strike", "tt",
-})
+_KNOWN = (
+    _BLOCK
+    | _LINE
+    | frozenset(
+        {
+            "a",
+            "b",
+            "i",
+            "u",
+            "s",
+            "em",
+            "strong",
+            "small",
+            "big",
+            "sub",
+            "sup",
+            "mark",
+            "code",
+            "kbd",
+            "samp",
+            "var",
+            "span",
+            "abbr",
+            "cite",
+            "q",
+            "del",
+            "ins",
+            "font",
+            "td",
+            "th",
+            "img",
+            "html",
+            "body",
+            "head",
+            "title",
+            "meta",
+            "link",
+            "label",
+            "time",
+            "data",
+            "wbr",
+            "center",
+            "strike",
+            "tt",
+        }
+    )
+)
 
 
 def has_markup(text: str) -> bool:

@@ -46,7 +46,6 @@ __all__ = ["Quantity", "parse_quantity", "compare", "comparable", "load_lexicon"
 _INF = math.inf
 
 
-
 @lru_cache(maxsize=1)
 def unit_registry() -> "pint.UnitRegistry":  # noqa: F821
     """pint's unit registry, one for the whole process, imported and built when a unit is first
@@ -54,7 +53,6 @@ def unit_registry() -> "pint.UnitRegistry":  # noqa: F821
     import pint
 
     return pint.UnitRegistry()
-
 
 
 def load_lexicon() -> dict[str, Any]:
@@ -179,8 +177,13 @@ def compare(claim: Quantity, source: Quantity, hours: bool = False) -> str:
         return "match" if (claim.low, claim.high) == (source.low, source.high) else "conflict"
     # a bound ("more than 5%", "at least 500") is stated as written: its end is not rounded
     widen = 0.0 if math.isinf(claim.low) != math.isinf(claim.high) else claim.precision
-    if (claim.kind in ("money", "number", "measure") and not claim.approx and not source.approx
-            and math.isfinite(claim.low) and math.isfinite(claim.high)):
+    if (
+        claim.kind in ("money", "number", "measure")
+        and not claim.approx
+        and not source.approx
+        and math.isfinite(claim.low)
+        and math.isfinite(claim.high)
+    ):
         widen = min(widen, _ROUNDING * max(abs(claim.low), abs(claim.high)))
     if claim.kind == "measure" and (stated := converted_precision(claim, source)) is not None:
         # "900 kg" for "2,000 lb" (907 kg): a converted value rounds at the claim's last
@@ -219,7 +222,13 @@ def unit_factor(q: Quantity) -> float | None:
     """The size in base units of one of the unit a measure was written in ("2,000 lb" ->
     0.4536 kg); None when it cannot be told (a range's ends, an approximator, an offset unit
     such as a temperature, a count in words, text that does not read with its number replaced by 1)."""
-    if q.kind != "measure" or q.approx or q.low != q.high or "temperature" in (q.dimension or "") or not _FIGURE.search(q.text):
+    if (
+        q.kind != "measure"
+        or q.approx
+        or q.low != q.high
+        or "temperature" in (q.dimension or "")
+        or not _FIGURE.search(q.text)
+    ):
         return None  # "two days": a count in words is no unit of its own
     one = parse_quantity(_FIGURE.sub("1", q.text, count=1))
     return one.low if one is not None and one.low == one.high and one.low > 0 else None
@@ -238,7 +247,7 @@ def converted_precision(claim: Quantity, source: Quantity) -> float | None:
     if not digits or "." in digits:
         return claim.precision
     zeros = len(digits) - len(digits.rstrip("0"))
-    return max(claim.precision, 0.5 * 10 ** zeros * fc) if zeros < len(digits) else claim.precision
+    return max(claim.precision, 0.5 * 10**zeros * fc) if zeros < len(digits) else claim.precision
 
 
 def conversion(claim: Quantity, source: Quantity) -> str | None:
@@ -278,7 +287,9 @@ def _unit_base(expr: str) -> tuple[float, float, str, str]:
 # --------------------------------------------------------------------------------------------
 # normalisation and small patterns
 
-_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u00a0": " ", "\u202f": " "})
+_DASHES = str.maketrans(
+    {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u00a0": " ", "\u202f": " "}
+)
 _LABEL_RE = re.compile(r"^[a-z]+-?\d+(?:\.\d+)*[a-z]*$", re.I)
 _STRIP_CHARS = " \t\n\r\"'\u201c\u201d\u2018\u2019()[]{}"
 _LEAD_PUNCT = ",;:!?"
@@ -389,7 +400,9 @@ def _date_interval(t: str, label: str | None, cued: bool) -> tuple[float, float,
                 return None
             a, b = {"early": (1, 4), "mid": (5, 8), "late": (9, 12)}[m[1]]
             return date(y, a, 1).toordinal(), date(y, b, _month_days(y, b)).toordinal(), "day"
-        if m := re.fullmatch(r"(?:the )?(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th) quarter(?: of)?),? (\d{4})", t):
+        if m := re.fullmatch(
+            r"(?:the )?(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th) quarter(?: of)?),? (\d{4})", t
+        ):
             q = int(m[1] or m[2] or {"first": 1, "second": 2, "third": 3, "fourth": 4}.get(m[3]) or m[3][0])
             y = int(m[4])
             if not _year_ok(y, label, True):
@@ -451,7 +464,9 @@ def _parse_date(t: str, label: str | None) -> Quantity | None:
 # --------------------------------------------------------------------------------------------
 # times of day
 
-_TIME_POINT = re.compile(r"(?:(\d{1,2})(?::(\d{2}|0))?\s?([ap])\.?\s?m\.?|(\d{1,2}):(\d{2}|0)|(noon|midnight)|(\d{1,2}))")
+_TIME_POINT = re.compile(
+    r"(?:(\d{1,2})(?::(\d{2}|0))?\s?([ap])\.?\s?m\.?|(\d{1,2}):(\d{2}|0)|(noon|midnight)|(\d{1,2}))"
+)
 
 
 def _time_point(s: str) -> tuple[int | None, int, str | None] | None:
@@ -627,7 +642,13 @@ def _number_words(toks: list[_Tok], i: int) -> tuple[float, float, int] | None:
         tk = toks[j]
         w = tk.low
         if tk.kind != "word":
-            if tk.kind == "dash" and last_kind == "tens" and j + 1 < len(toks) and toks[j + 1].low in units and units[toks[j + 1].low] < 10:
+            if (
+                tk.kind == "dash"
+                and last_kind == "tens"
+                and j + 1 < len(toks)
+                and toks[j + 1].low in units
+                and units[toks[j + 1].low] < 10
+            ):
                 j += 1
                 continue
             break
@@ -677,10 +698,23 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
     if i < len(toks) and toks[i].kind == "cur":
         currency = lex["symbols"][toks[i].low]
         i += 1
-    elif i < len(toks) and toks[i].kind == "word" and toks[i].low.rstrip(".") in ("rs",) and i + 1 < len(toks) and toks[i + 1].kind == "num":
+    elif (
+        i < len(toks)
+        and toks[i].kind == "word"
+        and toks[i].low.rstrip(".") in ("rs",)
+        and i + 1 < len(toks)
+        and toks[i + 1].kind == "num"
+    ):
         currency = "INR"
         i += 1
-    elif i < len(toks) and toks[i].kind == "word" and toks[i].text.isupper() and toks[i].low in lex["codes"] and i + 1 < len(toks) and toks[i + 1].kind in ("num", "cur"):
+    elif (
+        i < len(toks)
+        and toks[i].kind == "word"
+        and toks[i].text.isupper()
+        and toks[i].low in lex["codes"]
+        and i + 1 < len(toks)
+        and toks[i + 1].kind in ("num", "cur")
+    ):
         currency = lex["codes"][toks[i].low]
         i += 1
     if i < len(toks) and toks[i].low == "minus":
@@ -759,12 +793,27 @@ def _parse_side(toks: list[_Tok], i: int, other_currency: str | None = None) -> 
         if hit:
             side.pct, i = hit
     # a unit joined by a hyphen: "a 60-minute massage", "a 2-hour window"
-    if (side.unit is None and side.pct is None and side.currency is None and i + 1 < len(toks) and toks[i].kind == "dash"
-            and toks[i].attached and toks[i + 1].kind == "word" and toks[i + 1].attached and toks[i + 1].low in lex["units"]):
+    if (
+        side.unit is None
+        and side.pct is None
+        and side.currency is None
+        and i + 1 < len(toks)
+        and toks[i].kind == "dash"
+        and toks[i].attached
+        and toks[i + 1].kind == "word"
+        and toks[i + 1].attached
+        and toks[i + 1].low in lex["units"]
+    ):
         i += 1
     # unit
-    if (side.unit is None and side.pct is None and side.currency is None and i < len(toks) and toks[i].kind == "word"
-            and toks[i].text not in _COMPASS):
+    if (
+        side.unit is None
+        and side.pct is None
+        and side.currency is None
+        and i < len(toks)
+        and toks[i].kind == "word"
+        and toks[i].text not in _COMPASS
+    ):
         hit = _phrase(toks, i, lex["units"], 3)
         if hit:
             side.unit, i = hit
@@ -904,15 +953,16 @@ def _parse_cached(text: str, label: str | None) -> Quantity | None:
     return None
 
 
-
-
 def _has_value_word(t: str) -> bool:
     lex = _lex()
     words = set(re.findall(r"[a-z]+", t))
     return bool(
-        words & set(lex["number_words"]) or words & set(lex["tens_words"]) or words & set(lex["ordinal_words"])
+        words & set(lex["number_words"])
+        or words & set(lex["tens_words"])
+        or words & set(lex["ordinal_words"])
         or words & set(lex["frequency_words"])
-        or words & set(lex["months"]) or words & {"hundred", "thousand", "million", "billion", "trillion", "noon", "midnight", "half"}
+        or words & set(lex["months"])
+        or words & {"hundred", "thousand", "million", "billion", "trillion", "noon", "midnight", "half"}
     )
 
 

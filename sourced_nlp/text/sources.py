@@ -13,11 +13,18 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .linearize import linearize
 from ..errors import SourceError, TextTooLongError
+from .linearize import linearize
 
-__all__ = ["SourceError", "TextTooLongError", "Sources", "normalize_sources", "linearize", "unpaired_surrogate",
-           "MAX_SOURCE_CHARS"]
+__all__ = [
+    "SourceError",
+    "TextTooLongError",
+    "Sources",
+    "normalize_sources",
+    "linearize",
+    "unpaired_surrogate",
+    "MAX_SOURCE_CHARS",
+]
 
 #: the longest source checked (characters): a longer one is refused before any parse (by
 #: :func:`sourced_nlp.check`, the file readers and the web app). Where the number comes from: the
@@ -37,14 +44,38 @@ TEXT_KEYS = ("text", "page_content", "content")
 ID_KEYS = ("id", "id_", "doc_id", "node_id")
 #: Other keys a document mapping of those libraries carries (``Document.dict()``,
 #: ``model_dump()``, ``to_dict()``); they say nothing to check and are left out.
-_DOCUMENT_KEYS = frozenset({
-    "metadata", "meta", "type", "class_name", "structured", "embedding", "score", "relationships",
-    "hash", "mimetype", "start_char_idx", "end_char_idx", "excluded_embed_metadata_keys",
-    "excluded_llm_metadata_keys", "metadata_template", "metadata_seperator", "metadata_separator",
-    "text_template", "lc", "kwargs", "blob", "sparse_embedding", "dataframe",
-    # LlamaIndex 0.12+ Document: the text is also under text_resource ({"text", "path", ...})
-    "text_resource", "image_resource", "audio_resource", "video_resource",
-})
+_DOCUMENT_KEYS = frozenset(
+    {
+        "metadata",
+        "meta",
+        "type",
+        "class_name",
+        "structured",
+        "embedding",
+        "score",
+        "relationships",
+        "hash",
+        "mimetype",
+        "start_char_idx",
+        "end_char_idx",
+        "excluded_embed_metadata_keys",
+        "excluded_llm_metadata_keys",
+        "metadata_template",
+        "metadata_seperator",
+        "metadata_separator",
+        "text_template",
+        "lc",
+        "kwargs",
+        "blob",
+        "sparse_embedding",
+        "dataframe",
+        # LlamaIndex 0.12+ Document: the text is also under text_resource ({"text", "path", ...})
+        "text_resource",
+        "image_resource",
+        "audio_resource",
+        "video_resource",
+    }
+)
 
 
 def _document_keys(item: Mapping) -> tuple[str | None, str | None]:
@@ -110,9 +141,15 @@ def _lc_serialised(item: Any) -> str | None:
     """The class path (``langchain.schema.document.Document``) of a LangChain serialised object
     (``langchain_core.load.dumpd``: ``{"lc": 1, "type": "constructor", "id": [...], "kwargs":
     {...}}``), else None."""
-    if (isinstance(item, Mapping) and isinstance(item.get("lc"), int) and not isinstance(item.get("lc"), bool)
-            and isinstance(item.get("id"), list) and item["id"] and all(isinstance(p, str) for p in item["id"])
-            and item.get("type") in ("constructor", "not_implemented", "secret")):
+    if (
+        isinstance(item, Mapping)
+        and isinstance(item.get("lc"), int)
+        and not isinstance(item.get("lc"), bool)
+        and isinstance(item.get("id"), list)
+        and item["id"]
+        and all(isinstance(p, str) for p in item["id"])
+        and item.get("type") in ("constructor", "not_implemented", "secret")
+    ):
         return ".".join(item["id"])
     return None
 
@@ -158,23 +195,34 @@ def _unwrap(item: Any, name: str) -> Any:
             if not isinstance(first, (*_JSON_CONTAINERS, *_JSON_SCALARS)):
                 raise SourceError(
                     f"{name} is a ({type(first).__name__}, score) pair, and a {type(first).__name__} object is no "
-                    f"document: give a str, an {{'id', 'text'}} mapping, or a LangChain, LlamaIndex or Haystack document")
+                    f"document: give a str, an {{'id', 'text'}} mapping, or a LangChain, LlamaIndex or Haystack document"
+                )
         return item
     if isinstance(item, Mapping):
         path = _lc_serialised(item)
         if path is not None:
             kwargs = item.get("kwargs")
-            if (item.get("type") == "constructor" and item["id"][-1].endswith("Document")
-                    and isinstance(kwargs, Mapping) and isinstance(kwargs.get("page_content"), str)
-                    and _is_mapping_source(kwargs)):
+            if (
+                item.get("type") == "constructor"
+                and item["id"][-1].endswith("Document")
+                and isinstance(kwargs, Mapping)
+                and isinstance(kwargs.get("page_content"), str)
+                and _is_mapping_source(kwargs)
+            ):
                 return kwargs
-            raise SourceError(f"{name} is a LangChain serialised {path} ({item.get('type')}), not a Document with a "
-                              f"'page_content': give the document's text")
+            raise SourceError(
+                f"{name} is a LangChain serialised {path} ({item.get('type')}), not a Document with a "
+                f"'page_content': give the document's text"
+            )
         if "node" in item and set(map(str, item.keys())) <= _WITH_SCORE_KEYS:
             return _unwrap(item["node"], name)
         resource = item.get("text_resource")
-        if ("text" not in item and isinstance(resource, Mapping) and isinstance(resource.get("text"), str)
-                and set(map(str, item.keys())) <= {*ID_KEYS, *_DOCUMENT_KEYS}):
+        if (
+            "text" not in item
+            and isinstance(resource, Mapping)
+            and isinstance(resource.get("text"), str)
+            and set(map(str, item.keys())) <= {*ID_KEYS, *_DOCUMENT_KEYS}
+        ):
             return {**item, "text": resource["text"]}
         return item
     node = _attr(item, "node")
@@ -192,8 +240,11 @@ def _id_without_text(item: Any) -> bool:
     if not isinstance(item, Mapping):
         return False
     keys = set(map(str, item.keys()))
-    return (bool(keys & {*ID_KEYS, "metadata", "meta"}) and not keys & set(TEXT_KEYS)
-            and keys <= {*ID_KEYS, *_DOCUMENT_KEYS})
+    return (
+        bool(keys & {*ID_KEYS, "metadata", "meta"})
+        and not keys & set(TEXT_KEYS)
+        and keys <= {*ID_KEYS, *_DOCUMENT_KEYS}
+    )
 
 
 class Sources(list):
@@ -255,9 +306,7 @@ def normalize_sources(sources: Any) -> list[dict]:
             text_key, id_key = _document_keys(item)
             text = item[text_key]
             if not isinstance(text, str):
-                raise SourceError(
-                    f"source {i}: {text_key!r} must be a string, got {type(text).__name__}"
-                )
+                raise SourceError(f"source {i}: {text_key!r} must be a string, got {type(text).__name__}")
             sid = str(item[id_key]) if id_key else str(i)
             structured = bool(item.get("structured", False))
         elif item is None:
@@ -271,7 +320,8 @@ def normalize_sources(sources: Any) -> list[dict]:
             if doc is None:
                 raise SourceError(
                     f"source {i} is a {type(item).__name__} object, not a source: give a str, an "
-                    f"{{'id', 'text'}} mapping, a LangChain, LlamaIndex or Haystack document, or a JSON value")
+                    f"{{'id', 'text'}} mapping, a LangChain, LlamaIndex or Haystack document, or a JSON value"
+                )
             text, doc_id = doc
             sid = str(doc_id) if doc_id is not None else str(i)
         else:

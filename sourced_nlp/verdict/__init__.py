@@ -38,7 +38,25 @@ from .verifier import Verifier
 from .words import WordMatcher, word_in
 
 __all__ = [
-    "Aligner", "Alignment", "CitedSources", "ClaimContext", "ClaimRecord", "DEFAULT_RULES", "FeatureRecord", "Guard", "GuardLexicon",
-    "Passage", "PassageIndex", "PassageRecord", "Result", "Rule", "Thresholds", "VerdictLexicon", "Verifier",
-    "WordMatcher", "default_lexicon", "validate_thresholds", "word_in",
+    "Aligner",
+    "Alignment",
+    "CitedSources",
+    "ClaimContext",
+    "ClaimRecord",
+    "DEFAULT_RULES",
+    "FeatureRecord",
+    "Guard",
+    "GuardLexicon",
+    "Passage",
+    "PassageIndex",
+    "PassageRecord",
+    "Result",
+    "Rule",
+    "Thresholds",
+    "VerdictLexicon",
+    "Verifier",
+    "WordMatcher",
+    "default_lexicon",
+    "validate_thresholds",
+    "word_in",
 ]

@@ -57,7 +57,13 @@ class Alignment:
     @property
     def partial(self) -> float:
         """The mean of the coverage and the share of the claim's names and values it holds."""
-        n = len(self.ents_found) + len(self.ents_missing) + len(self.q_match) + len(self.q_conflict) + len(self.q_absent)
+        n = (
+            len(self.ents_found)
+            + len(self.ents_missing)
+            + len(self.q_match)
+            + len(self.q_conflict)
+            + len(self.q_absent)
+        )
         found = len(self.ents_found) + len(self.q_match)
         share = found / n if n else self.coverage
         return (self.coverage + share) / 2
@@ -75,8 +81,14 @@ class Aligner:
             mentioned in passage 1"), left out of its content.
     """
 
-    def __init__(self, lexicon: VerdictLexicon, opposed: Callable[[str, str], bool], word_in: WordMatcher,
-                 meta_words: frozenset[str] = frozenset(), converses: GuardLexicon | None = None) -> None:
+    def __init__(
+        self,
+        lexicon: VerdictLexicon,
+        opposed: Callable[[str, str], bool],
+        word_in: WordMatcher,
+        meta_words: frozenset[str] = frozenset(),
+        converses: GuardLexicon | None = None,
+    ) -> None:
         self.lex = lexicon
         self.opposed = opposed
         self.word_in = word_in
@@ -86,7 +98,9 @@ class Aligner:
         #: only while the guard reads every grounding, which checks that the two ends are swapped
         self.converses = converses
 
-    def coverage(self, lemmas: list[str], p: Passage, index: PassageIndex, compared: frozenset[str] | None = None) -> float:
+    def coverage(
+        self, lemmas: list[str], p: Passage, index: PassageIndex, compared: frozenset[str] | None = None
+    ) -> float:
         """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas). With
         ``compared`` (not None: the claim's comparatives, maybe none) a word the passage says from
         the other end of its relation counts as held (:attr:`converses`)."""
@@ -101,8 +115,12 @@ class Aligner:
                 continue  # "one guest felt ...": a frame states nothing a review could hold
             w = index.weight(lemma)
             total += w
-            if self.word_in(lemma, p, index) or compared is not None and self.converses is not None \
-                    and held_by_converse(self.converses, lemma, p, compared):
+            if (
+                self.word_in(lemma, p, index)
+                or compared is not None
+                and self.converses is not None
+                and held_by_converse(self.converses, lemma, p, compared)
+            ):
                 found += w
         return found / total if total else 1.0
 
@@ -116,8 +134,11 @@ class Aligner:
             # a record is about one subject, named on its first line ("name: Finch & Fork.");
             # any other name (a weekday, a city) must be on the line itself
             return p.head is not None and p.head != pid and entity_in(a, index.passages[p.head])
-        if a.get("label") in self.lex.setting_labels and any(k in index.source_keys.get(p.source, ()) for k in (a["key"], *a["aliases"])) and not any(
-                b.get("label") == a["label"] and not b.get("inherited") for b in p.f["entities"]):
+        if (
+            a.get("label") in self.lex.setting_labels
+            and any(k in index.source_keys.get(p.source, ()) for k in (a["key"], *a["aliases"]))
+            and not any(b.get("label") == a["label"] and not b.get("inherited") for b in p.f["entities"])
+        ):
             return True  # the place the source is set in ("Yemen"), where the passage names no other place
         if depth and not p.names_own and p.prev is not None:
             return self.entity_found(a, p.prev, index, depth - 1)
@@ -139,7 +160,9 @@ class Aligner:
         Used for records only: on the RAGTruth train split (prose) the rule cost 120 correct
         groundings for 3 hallucinated ones, since prose sources paraphrase their predicates."""
         return any(
-            not self.word_in(x, p, index) and x not in self.meta_words and not (p.structured and x in index.relation_words)
+            not self.word_in(x, p, index)
+            and x not in self.meta_words
+            and not (p.structured and x in index.relation_words)
             for x in claim["predicates"]
         )
 
@@ -153,22 +176,42 @@ class Aligner:
         # a claim that took its subject from the sentence before ("It grew 40%") is not about a
         # passage whose own subject is another name of the same type
         other_subject = any(
-            not b.get("inherited") and b["role"] == "subj" and not any(entity_in(b, single(c)) for c in claim["entities"])
+            not b.get("inherited")
+            and b["role"] == "subj"
+            and not any(entity_in(b, single(c)) for c in claim["entities"])
             for b in p.f["entities"]
         )
-        blocked = not p.structured and other_subject and any(
-            a.get("refers_back") and a["role"] == "subj" and not self.entity_found(a, pid, index) for a in inherited
+        blocked = (
+            not p.structured
+            and other_subject
+            and any(
+                a.get("refers_back") and a["role"] == "subj" and not self.entity_found(a, pid, index) for a in inherited
+            )
         )
         q_match, q_conflict, q_absent, q_partial = _match_values(cq, p)
         lemmas = claim["lemmas"]
         if any(qd.get("kind") == "money" for qd in [*q_match, *(c for c, _ in q_conflict)]):
             lemmas = [x for x in lemmas if x not in self.lex.money_words]  # "costs $9" against "is $9" (or "is $12")
-        cov = self.coverage(lemmas, p, index, compared=comparatives(claim.get("tokens") or ()) if self.converses is not None else None)
+        cov = self.coverage(
+            lemmas, p, index, compared=comparatives(claim.get("tokens") or ()) if self.converses is not None else None
+        )
         flip = polarity_flip(claim, p, self.lex)
         antonym = self._antonym(claim, p)
         direct = [a for a in found if entity_in(a, p)]
-        return Alignment(pid, cov, found, missing, blocked, q_match, q_conflict, q_absent, flip, antonym,
-                         q_partial=q_partial, ents_direct=direct)
+        return Alignment(
+            pid,
+            cov,
+            found,
+            missing,
+            blocked,
+            q_match,
+            q_conflict,
+            q_absent,
+            flip,
+            antonym,
+            q_partial=q_partial,
+            ents_direct=direct,
+        )
 
     def _antonym(self, claim: ClaimRecord, p: Passage) -> tuple[str, str] | None:
         """A predicate of the claim and an antonym of it among the passage's predicates (neither
@@ -177,8 +220,13 @@ class Aligner:
         antonym = None
         for x in claim["predicates"]:
             for y in p.f["predicates"]:
-                if x != y and self.opposed(x, y) and x not in p.f["predicates"] and y not in claim["predicates"] \
-                        and not (self.converses is not None and y in self.converses.converses.get(x, ())):
+                if (
+                    x != y
+                    and self.opposed(x, y)
+                    and x not in p.f["predicates"]
+                    and y not in claim["predicates"]
+                    and not (self.converses is not None and y in self.converses.converses.get(x, ()))
+                ):
                     antonym = (x, y)
                     break
             if antonym:
@@ -199,10 +247,23 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
     q_partial: list = []
     # a claimed amount of change ("rose by 50%") is compared with the amounts of the changes the
     # passage states by their levels ("from 4% to 6%"), where it states some, not with the levels
-    against_of = [(change_amounts(q, p.quantities) if qd.get("change") == "by" else None) or p.quantities for qd, q in cq]
-    outcomes = [[compare_values(q, s, hours=p.structured) if comparable(qd, sd, values is p.quantities) else "incomparable"
-                 for sd, s in values] for (qd, q), values in zip(cq, against_of)]
-    used = {j for row, values in zip(outcomes, against_of) if values is p.quantities for j, r in enumerate(row) if r == "match"}
+    against_of = [
+        (change_amounts(q, p.quantities) if qd.get("change") == "by" else None) or p.quantities for qd, q in cq
+    ]
+    outcomes = [
+        [
+            compare_values(q, s, hours=p.structured) if comparable(qd, sd, values is p.quantities) else "incomparable"
+            for sd, s in values
+        ]
+        for (qd, q), values in zip(cq, against_of)
+    ]
+    used = {
+        j
+        for row, values in zip(outcomes, against_of)
+        if values is p.quantities
+        for j, r in enumerate(row)
+        if r == "match"
+    }
     for (qd, _q), row, values in zip(cq, outcomes, against_of):
         best, against = "absent", None
         for j, r in enumerate(row):
@@ -212,8 +273,13 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
             if r == "match":
                 best = "match"
                 break
-            if r == "conflict" and best == "absent" and (j not in used or values is not p.quantities) and conflict_credible(qd, sd) \
-                    and _same_event(qd, sd, p):
+            if (
+                r == "conflict"
+                and best == "absent"
+                and (j not in used or values is not p.quantities)
+                and conflict_credible(qd, sd)
+                and _same_event(qd, sd, p)
+            ):
                 best, against = "conflict", sd
             elif r == "partial":
                 best, against = "partial", sd
@@ -261,7 +327,11 @@ def _total_of_parts(qd: QuantityRecord, values: list) -> bool:
         total, n = 0.0, 0
         for start in range(end, -1, -1):
             part = values[start][0]
-            if part.get("kind") != "number" or part.get("low") != part.get("high") or float(part["low"]) != int(float(part["low"])):
+            if (
+                part.get("kind") != "number"
+                or part.get("low") != part.get("high")
+                or float(part["low"]) != int(float(part["low"]))
+            ):
                 break
             total += float(part["low"])
             n += 1

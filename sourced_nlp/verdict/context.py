@@ -46,9 +46,18 @@ class ClaimContext:
         cited: the sources the claim cites, when it cites any.
     """
 
-    def __init__(self, record: ClaimRecord, claim: ClaimRecord, index: PassageIndex, source_texts: dict[str, str], *,
-                 thresholds: Thresholds, aligner: Aligner, locate: Callable[[str, str], Any],
-                 cited: CitedSources | None = None) -> None:
+    def __init__(
+        self,
+        record: ClaimRecord,
+        claim: ClaimRecord,
+        index: PassageIndex,
+        source_texts: dict[str, str],
+        *,
+        thresholds: Thresholds,
+        aligner: Aligner,
+        locate: Callable[[str, str], Any],
+        cited: CitedSources | None = None,
+    ) -> None:
         self.record = record
         self.claim = claim
         self.index = index
@@ -62,8 +71,11 @@ class ClaimContext:
     @cached_property
     def values(self) -> Values:
         """The claim's values that are checked (an article "one" left out)."""
-        return [(qd, q) for qd in self.claim["quantities"]
-                if (q := to_quantity(qd)) is not None and not is_article_one(qd, self.lex.article_ones)]
+        return [
+            (qd, q)
+            for qd in self.claim["quantities"]
+            if (q := to_quantity(qd)) is not None and not is_article_one(qd, self.lex.article_ones)
+        ]
 
     @cached_property
     def all_values(self) -> Values:

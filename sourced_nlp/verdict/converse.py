@@ -32,7 +32,11 @@ def comparative(toks: list[Token], j: int) -> bool:
     """Word ``j`` compares: a comparative ("older", "earlier") or an adjective or adverb under
     "more" ("more expensive"; not "less", which turns the comparison round)."""
     t = toks[j]
-    return t.tag in COMPARATIVE or t.pos in ("ADJ", "ADV") and any(toks[c].lemma == "more" and toks[c].dep == "advmod" for c in _children(toks, j))
+    return (
+        t.tag in COMPARATIVE
+        or t.pos in ("ADJ", "ADV")
+        and any(toks[c].lemma == "more" and toks[c].dep == "advmod" for c in _children(toks, j))
+    )
 
 
 def passive(toks: list[Token], j: int) -> bool:
@@ -49,7 +53,11 @@ def converse(lex: GuardLexicon, claim: list[Token], k: int, ev: list[Token], j: 
         return False
     if b.lemma in lex.converses.get(a.lemma, ()) or b.raw in lex.converses.get(a.raw, ()):
         return True
-    return (b.raw in lex.antonyms.get(a.raw, ()) or b.lemma in lex.antonyms.get(a.lemma, ())) and comparative(claim, k) and comparative(ev, j)
+    return (
+        (b.raw in lex.antonyms.get(a.raw, ()) or b.lemma in lex.antonyms.get(a.lemma, ()))
+        and comparative(claim, k)
+        and comparative(ev, j)
+    )
 
 
 def arguments(toks: list[Token], j: int) -> tuple[int | None, list[int]]:
@@ -104,17 +112,36 @@ def converse_links(claim: list[Token], evidence: list[list[Token]], links: list[
     if not lex.converses and not any(comparative(claim, k) for k in range(len(claim))):
         return links
     to = {ln.k: ln.ev for ln in links if ln.ev is not None}
-    links = [Link(ln.k, None, None) if ln.ev is not None and ln.how in ("synonym", "broader")
-             and converse(lex, claim, ln.k, evidence[ln.ev[0]], ln.ev[1]) and not swapped(claim, ln.k, evidence[ln.ev[0]], ln.ev[1], ln.ev[0], to)
-             else ln for ln in links]
+    links = [
+        Link(ln.k, None, None)
+        if ln.ev is not None
+        and ln.how in ("synonym", "broader")
+        and converse(lex, claim, ln.k, evidence[ln.ev[0]], ln.ev[1])
+        and not swapped(claim, ln.k, evidence[ln.ev[0]], ln.ev[1], ln.ev[0], to)
+        else ln
+        for ln in links
+    ]
     used = {ln.ev for ln in links if ln.ev is not None}
     out = []
     for ln in links:
-        if ln.ev is not None and ln.how in ("synonym", "broader") and converse(lex, claim, ln.k, evidence[ln.ev[0]], ln.ev[1]):
+        if (
+            ln.ev is not None
+            and ln.how in ("synonym", "broader")
+            and converse(lex, claim, ln.k, evidence[ln.ev[0]], ln.ev[1])
+        ):
             ln = Link(ln.k, ln.ev, "converse")
         elif ln.ev is None:
-            hit = next(((e, j) for e, toks in enumerate(evidence) for j, t in enumerate(toks)
-                        if (e, j) not in used and converse(lex, claim, ln.k, toks, j) and swapped(claim, ln.k, toks, j, e, to)), None)
+            hit = next(
+                (
+                    (e, j)
+                    for e, toks in enumerate(evidence)
+                    for j, t in enumerate(toks)
+                    if (e, j) not in used
+                    and converse(lex, claim, ln.k, toks, j)
+                    and swapped(claim, ln.k, toks, j, e, to)
+                ),
+                None,
+            )
             if hit is not None:
                 used.add(hit)
                 ln = Link(ln.k, hit, "converse")
@@ -122,7 +149,9 @@ def converse_links(claim: list[Token], evidence: list[list[Token]], links: list[
     return out
 
 
-def unswapped(lex: GuardLexicon, claim: list[Token], k: int, evidence: list[list[Token]], to: dict) -> tuple[int, int] | None:
+def unswapped(
+    lex: GuardLexicon, claim: list[Token], k: int, evidence: list[list[Token]], to: dict
+) -> tuple[int, int] | None:
     """The evidence word, ``(passage, word)``, that is a converse of unaligned claim word ``k``
     and says the relation of one of the claim's arguments, not with the two swapped (so the
     coverage may have counted it, and it is not what the claim says); None when there is none.

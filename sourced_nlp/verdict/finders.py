@@ -14,5 +14,15 @@ from .guard.moved import find_moved
 from .guard.roles import find_roles
 from .guard.scope import find_scope
 
-__all__ = ["Finding", "bound_value", "claim_hedged", "find_attributed", "find_binding", "find_denied", "find_dropped", "find_moved",
-           "find_roles", "find_scope"]
+__all__ = [
+    "Finding",
+    "bound_value",
+    "claim_hedged",
+    "find_attributed",
+    "find_binding",
+    "find_denied",
+    "find_dropped",
+    "find_moved",
+    "find_roles",
+    "find_scope",
+]

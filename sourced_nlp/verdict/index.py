@@ -13,9 +13,9 @@ import math
 import re
 from collections.abc import Callable
 
+from ..text.quantity import Quantity
 from .lexicon import VerdictLexicon, default_lexicon
 from .passage import Passage
-from ..text.quantity import Quantity
 from .types import ClaimRecord, FeatureRecord, QuantityRecord
 from .values import compare_values, nouns_compatible, to_quantity
 from .words import same_word
@@ -54,10 +54,17 @@ class PassageIndex:
             lines: the words an answer uses for the record's subject ("The Mexican restaurant").
     """
 
-    def __init__(self, sources: list[tuple[str, list[FeatureRecord], bool]], relation_words: frozenset[str] = frozenset(),
-                 sentiment: dict[str, int] | None = None, canon: dict[str, str] | None = None, *,
-                 lexicon: VerdictLexicon | None = None, text_value_words: int = 6,
-                 sampled: dict[str, tuple[float, Callable[[str], float]]] | None = None) -> None:
+    def __init__(
+        self,
+        sources: list[tuple[str, list[FeatureRecord], bool]],
+        relation_words: frozenset[str] = frozenset(),
+        sentiment: dict[str, int] | None = None,
+        canon: dict[str, str] | None = None,
+        *,
+        lexicon: VerdictLexicon | None = None,
+        text_value_words: int = 6,
+        sampled: dict[str, tuple[float, Callable[[str], float]]] | None = None,
+    ) -> None:
         self.relation_words = relation_words
         self.sentiment = sentiment or {}
         self.lex = lexicon or default_lexicon()
@@ -120,7 +127,7 @@ class PassageIndex:
             self._index_values(p, pid, star_lines)
         # a review's text takes the stars of the review it belongs to: the nearest stars line
         # within three lines of the line that opened the text
-        for p in self.passages[head if head is not None else len(self.passages):]:
+        for p in self.passages[head if head is not None else len(self.passages) :]:
             if p.text_of is not None and star_lines:
                 dist, stars = min((abs(sp - p.text_of), v) for sp, v in star_lines)
                 p.stars = stars if dist <= 3 else None
@@ -136,9 +143,14 @@ class PassageIndex:
         # a free-text value (a review) may run over several sentences: they share the line that
         # opened it
         key_line = _RECORD_KEY.match(text)
-        if key_line and not self.lex.record_kind.match(text) and (
-                len(text[key_line.end():].split()) >= self.text_value_words
-                or key_line.group(0).rstrip(": ").lower().endswith(" text")):
+        if (
+            key_line
+            and not self.lex.record_kind.match(text)
+            and (
+                len(text[key_line.end() :].split()) >= self.text_value_words
+                or key_line.group(0).rstrip(": ").lower().endswith(" text")
+            )
+        ):
             p.text_of = pid  # a review's text, however short its first sentence ("Zero tears.")
         elif not key_line and prev is not None:
             p.text_of = self.passages[prev].text_of
@@ -189,7 +201,12 @@ class PassageIndex:
     def _index_values(self, p: Passage, pid: int, star_lines: list[tuple[int, float | None]]) -> None:
         rec, structured = p.f, p.structured
         key_noun = rec["lemmas"][-1] if structured and rec["lemmas"] and _RECORD_NUMBER.search(rec["text"]) else None
-        if structured and key_noun == "star" and not self.lex.record_kind.match(rec["text"]) and "business" not in rec["text"].split(":")[0]:
+        if (
+            structured
+            and key_noun == "star"
+            and not self.lex.record_kind.match(rec["text"])
+            and "business" not in rec["text"].split(":")[0]
+        ):
             star_lines.append((pid, float(rec["quantities"][-1]["low"]) if rec["quantities"] else None))
         elif structured and key_noun == "star" and rec["quantities"] and p.source not in self.business_stars:
             self.business_stars[p.source] = (pid, float(rec["quantities"][-1]["low"]))  # "business stars: 4.5"
@@ -214,7 +231,9 @@ class PassageIndex:
 
     def seen(self, lemma: str) -> bool:
         """Some passage holds the lemma, in some form (:func:`~sourced_nlp.verdict.words.same_word`)."""
-        return lemma in self.idf or (len(lemma) >= 5 and any(same_word(lemma, w) for w in self.by_prefix.get(lemma[:5], ())))
+        return lemma in self.idf or (
+            len(lemma) >= 5 and any(same_word(lemma, w) for w in self.by_prefix.get(lemma[:5], ()))
+        )
 
     def candidates(self, claim: ClaimRecord, limit: int) -> list[int]:
         """Passage ids sharing a lemma, an entity key or a quantity kind with the claim, best first
@@ -257,9 +276,14 @@ class PassageIndex:
         (:func:`~sourced_nlp.verdict.values.compare_values` is ``"match"``, of a compatible noun)."""
         kinds = (q.kind, "money") if q.kind == "number" else (q.kind,)
         pids = dict.fromkeys(pid for kind in kinds for pid in self.by_kind.get(kind, ()))
-        return [pid for pid in pids
-                if any(nouns_compatible(qd, sd) and compare_values(q, s, hours=self.passages[pid].structured) == "match"
-                       for sd, s in self.passages[pid].quantities)]
+        return [
+            pid
+            for pid in pids
+            if any(
+                nouns_compatible(qd, sd) and compare_values(q, s, hours=self.passages[pid].structured) == "match"
+                for sd, s in self.passages[pid].quantities
+            )
+        ]
 
     def _naming(self, a: dict) -> set[int]:
         """The passages that name an anchor, by key or alias, or with the name in a record's line."""
@@ -282,6 +306,7 @@ def passage_at(index: PassageIndex, source: str, start: int, end: int) -> int | 
     the lookup is built on first use and kept on the index."""
     lookup = index.__dict__.get("_at")
     if lookup is None:
-        lookup = index.__dict__["_at"] = {(p.source, p.f["start"], p.f["end"]): pid
-                                          for pid, p in reversed(list(enumerate(index.passages)))}
+        lookup = index.__dict__["_at"] = {
+            (p.source, p.f["start"], p.f["end"]): pid for pid, p in reversed(list(enumerate(index.passages)))
+        }
     return lookup.get((source, start, end))

@@ -57,8 +57,14 @@ class VerdictLexicon:
         return self.false_values | self.true_values
 
     @classmethod
-    def load(cls, records: str = "records", verdict: str = "verdict", negation: str = "negation",
-             lexical: str = "lexical", units: str = "units") -> "VerdictLexicon":
+    def load(
+        cls,
+        records: str = "records",
+        verdict: str = "verdict",
+        negation: str = "negation",
+        lexical: str = "lexical",
+        units: str = "units",
+    ) -> "VerdictLexicon":
         """Read the five lexicons (bundled names or paths) and compile the patterns.
 
         Raises:
@@ -72,11 +78,18 @@ class VerdictLexicon:
         rating_phrase = re.compile(
             r"\b(" + "|".join(sorted(map(re.escape, rating_words), key=len, reverse=True) or [_NEVER]) + r")\s+"
             r"(?:(?:\d(?:\.\d+)?|" + _alternation(stars) + r")(?:[- ]star|\s+out\s+of|\s+stars?\b)"
-            r"|(?:(?:" + _alternation(rec["rating_qualifiers"]) + r")\s+)?(?:" + nouns + r")\b)", re.IGNORECASE)
+            r"|(?:(?:" + _alternation(rec["rating_qualifiers"]) + r")\s+)?(?:" + nouns + r")\b)",
+            re.IGNORECASE,
+        )
         denial = r"\b(?:" + _alternation(ver["negation_words"]) + r")\b"
         denial += "".join(f"|{re.escape(s)}\\b" for s in ver.get("negation_suffixes", ()))
-        clause_end = (r",\s*(?:" + _alternation(ver["clause_end_conjunctions"]) + r")\s|;\s|\s(?:"
-                      + _alternation(ver["clause_end_bare"]) + r")\s")
+        clause_end = (
+            r",\s*(?:"
+            + _alternation(ver["clause_end_conjunctions"])
+            + r")\s|;\s|\s(?:"
+            + _alternation(ver["clause_end_bare"])
+            + r")\s"
+        )
         return cls(
             false_values=frozenset(rec["false_values"]),
             true_values=frozenset(rec["true_values"]),
@@ -94,8 +107,14 @@ class VerdictLexicon:
             article_ones=tuple(ver["article_ones"]),
             not_fields=re.compile(r"\b(?:" + "|".join(re.escape(x) for x in rec.get("not_fields", [_NEVER])) + r")\b"),
             closed=re.compile(r"\b(?:" + _alternation(rec["closed_words"]) + r")\b", re.IGNORECASE),
-            high_praise=re.compile(r"\b(?:" + _alternation(rec["praise_adverbs"]) + r")[- ](?:"
-                                   + _alternation(rec["praise_participles"]) + r")\b", re.IGNORECASE),
+            high_praise=re.compile(
+                r"\b(?:"
+                + _alternation(rec["praise_adverbs"])
+                + r")[- ](?:"
+                + _alternation(rec["praise_participles"])
+                + r")\b",
+                re.IGNORECASE,
+            ),
             rating_phrase=rating_phrase,
             negation_word=re.compile(denial),
             clause_end=re.compile(clause_end),

@@ -42,8 +42,12 @@ class Passage:
 def single(anchor: Anchor) -> Passage:
     """A passage that holds one name and nothing else, to ask whether two names are one."""
     keys = {k: anchor for k in (anchor["key"], *anchor["aliases"])}
-    return Passage(source="", f={"norm": " " + anchor["key"] + " ", "entities": [anchor]},  # type: ignore[typeddict-item]
-                   keys=keys, own_keys={anchor["key"]: anchor})
+    return Passage(
+        source="",
+        f={"norm": " " + anchor["key"] + " ", "entities": [anchor]},  # type: ignore[typeddict-item]
+        keys=keys,
+        own_keys={anchor["key"]: anchor},
+    )
 
 
 def evidence(p: Passage) -> dict:

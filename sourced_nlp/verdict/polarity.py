@@ -28,7 +28,9 @@ def polarity_agrees(claim: ClaimRecord, p: Passage, lex: VerdictLexicon) -> bool
     always denies."""
     if claim["negated"] and p.negated and not p.structured:
         a, b = claim.get("negated_predicate"), p.f.get("negated_predicate")
-        return not a or not b or same_word(a, b) or compound_of(a, b) or a in lex.light_denials or b in lex.light_denials
+        return (
+            not a or not b or same_word(a, b) or compound_of(a, b) or a in lex.light_denials or b in lex.light_denials
+        )
     if claim["negated"] == p.negated:
         return True
     if claim["negated"] or p.structured:
@@ -53,7 +55,8 @@ def polarity_flip(claim: ClaimRecord, p: Passage, lex: VerdictLexicon) -> bool:
         return (
             bool(negated.get("negated_predicate"))
             and any(same_word(negated["negated_predicate"], x) for x in other["predicates"])  # type: ignore[arg-type]
-            and not claim.get("contrast") and not p.f.get("contrast")  # "not A, but B": mixed polarity
+            and not claim.get("contrast")
+            and not p.f.get("contrast")  # "not A, but B": mixed polarity
             and not denied_there(other, negated["negated_predicate"], lex)  # type: ignore[arg-type]
         )
     return False
@@ -71,7 +74,10 @@ def denied_there(f: FeatureRecord, lemma: str, lex: VerdictLexicon) -> bool:
     for i, t in enumerate(toks):
         if not same_word(t.lemma, lemma):
             continue
-        if any(toks[c].dep == "neg" or toks[c].raw.replace("\u2019", "'") in ("not", "n't", "never") for c in _children(toks, i)):
+        if any(
+            toks[c].dep == "neg" or toks[c].raw.replace("\u2019", "'") in ("not", "n't", "never")
+            for c in _children(toks, i)
+        ):
             return True
         if t.head >= 0 and toks[t.head].lemma in lex.verb_denials and t.dep == "xcomp":
             return True
@@ -109,8 +115,8 @@ def polarity_sides(claim: ClaimRecord, lex: VerdictLexicon) -> tuple[str, str] |
         if parsed is not None:
             start, stop = max(pos, parsed[0]), min(stop, parsed[1])
         bounded = bounded or stop < len(text.rstrip(" .!?;"))
-        affirmed.append(text[pos: start])
-        denied.append(text[start: stop])
+        affirmed.append(text[pos:start])
+        denied.append(text[start:stop])
         pos = stop
     if not denied or not (bounded or claim.get("contrast")):
         return None

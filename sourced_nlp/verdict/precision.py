@@ -77,7 +77,6 @@ class PrecisionTable:
             return None
         return round(float(row["precision"]), 3)
 
-
     def contradicts(self, rule: str, *, guard: bool = False) -> bool:
         """Whether ``rule`` (a finding of the guard of grounded when ``guard``) may give
         ``contradicted``: every rule may unless the table's ``admission`` demotes it (its pooled
@@ -141,7 +140,9 @@ def _validate(data: object, name: str) -> None:
                 if not isinstance(r, Mapping):
                     raise ValueError(f"{name}: the row of {where} must be an object, got {r!r}")
                 if r.get("fired") and not _share(r.get("precision")):
-                    raise ValueError(f"{name}: the row of {where} must give a precision in [0, 1], got {r.get('precision')!r}")
+                    raise ValueError(
+                        f"{name}: the row of {where} must give a precision in [0, 1], got {r.get('precision')!r}"
+                    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -153,7 +154,9 @@ def _load(ref: str) -> PrecisionTable:
     except ValueError as err:
         raise ValueError(f"precision table {ref!r}: {err}") from None
     if "rules" not in data:
-        raise ValueError(f"precision table {ref!r} is no precision table: it has no 'rules' (bench/rule_precision.py --write-model writes one)")
+        raise ValueError(
+            f"precision table {ref!r} is no precision table: it has no 'rules' (bench/rule_precision.py --write-model writes one)"
+        )
     return PrecisionTable(data, f"precision table {ref!r}")
 
 
@@ -191,10 +194,14 @@ def check_strict(level: object, name: str = "sourced_verify config: strict", off
     """
     if level is None:
         return None
-    ok = isinstance(level, (int, float)) and not isinstance(level, bool) and not math.isnan(level) and 0.0 < level <= 1.0
+    ok = (
+        isinstance(level, (int, float)) and not isinstance(level, bool) and not math.isnan(level) and 0.0 < level <= 1.0
+    )
     if not ok:
-        raise ValueError(f"{name} must be a number in (0, 1] (the least measured precision of a grounding's rule)"
-                         f"{off}, got {level!r}")
+        raise ValueError(
+            f"{name} must be a number in (0, 1] (the least measured precision of a grounding's rule)"
+            f"{off}, got {level!r}"
+        )
     return round(float(level), 12)  # a config read back through JSON may give 0.95 as 0.9500000000000001
 
 
@@ -214,8 +221,10 @@ def strict_claim(claim: Mapping[str, Any], level: float) -> dict | None:
         reason = f"grounded by {rule}, whose precision is not measured, so under the strict level {_pct(level)}"
     else:
         digits = 1 if _pct(figure) == _pct(level) else 0  # 89.6% under 90%: not "90% is below 90%"
-        reason = (f"grounded by {rule}, whose measured precision {_pct(figure, digits)} is below the strict "
-                  f"level {_pct(level, digits)}")
+        reason = (
+            f"grounded by {rule}, whose measured precision {_pct(figure, digits)} is below the strict "
+            f"level {_pct(level, digits)}"
+        )
     return dict(claim, verdict="unverified", rule=STRICT_RULE, rule_precision=None, reason=reason)
 
 

@@ -48,5 +48,7 @@ def shortfall(claim: ClaimRecord, best: Alignment, index: PassageIndex, aligner:
     if not polarity_agrees(claim, p, aligner.lex):
         return Shortfall("polarity", "the passage about it has the opposite polarity, but not on the same predicate")
     if claim.get("subject") and not aligner.about_subject(claim["subject"], p, index):
-        return Shortfall("subject", "the passage is about another subject: " + " ".join(claim["subject"]) + " is not there")
+        return Shortfall(
+            "subject", "the passage is about another subject: " + " ".join(claim["subject"]) + " is not there"
+        )
     return Shortfall("too_little", f"too little of the claim is stated (coverage {best.coverage:.2f})")

@@ -23,12 +23,23 @@ from .types import ClaimRecord
 from .words import lemma_in
 
 
-def unverified_support(claim: ClaimRecord, cq: Values, best: Alignment, aligns: list[Alignment], index: PassageIndex,
-                       aligner: Aligner, t: Thresholds) -> float:
+def unverified_support(
+    claim: ClaimRecord,
+    cq: Values,
+    best: Alignment,
+    aligns: list[Alignment],
+    index: PassageIndex,
+    aligner: Aligner,
+    t: Thresholds,
+) -> float:
     """0.15 + ``support_best`` x ``best.partial`` + ``support_spread`` x :func:`spread` -
     :func:`novelty` (not clipped: the caller keeps it at 0.15 or more)."""
-    return (0.15 + t.support_best * best.partial + t.support_spread * spread(claim, cq, aligns, index)
-            - novelty(claim, index, t))
+    return (
+        0.15
+        + t.support_best * best.partial
+        + t.support_spread * spread(claim, cq, aligns, index)
+        - novelty(claim, index, t)
+    )
 
 
 def novelty(claim: ClaimRecord, index: PassageIndex, t: Thresholds) -> float:
@@ -40,8 +51,11 @@ def novelty(claim: ClaimRecord, index: PassageIndex, t: Thresholds) -> float:
     lemmas = set(claim["lemmas"])
     total = math.fsum(index.weight(x) for x in lemmas)
     unseen = math.fsum(index.weight(x) for x in lemmas if not index.seen(x))
-    names = sum(1 for a in claim["entities"] if not a.get("inherited")
-                and not any(k in index.entity_keys for k in (a["key"], *a["aliases"])))
+    names = sum(
+        1
+        for a in claim["entities"]
+        if not a.get("inherited") and not any(k in index.entity_keys for k in (a["key"], *a["aliases"]))
+    )
     return t.support_novel_words * (unseen / total if total else 0.0) + t.support_novel_name * min(3, names)
 
 
@@ -55,7 +69,11 @@ def spread(claim: ClaimRecord, cq: Values, aligns: list[Alignment], index: Passa
     words = found / total if total else 1.0
     own = [a for a in claim["entities"] if not a.get("inherited")]
     got = sum(1 for a in own if any(a in al.ents_found for al in aligns))
-    got += sum(1 for qd, _ in cq if any(any(qd is m for m in al.q_match) for al in aligns)
-               and not any(any(qd is c for c, _ in al.q_conflict) for al in aligns))
+    got += sum(
+        1
+        for qd, _ in cq
+        if any(any(qd is m for m in al.q_match) for al in aligns)
+        and not any(any(qd is c for c, _ in al.q_conflict) for al in aligns)
+    )
     n = len(own) + len(cq)
     return (words + (got / n if n else words)) / 2

@@ -74,9 +74,7 @@ def validate_thresholds(thresholds: Thresholds, counts: dict[str, object] | None
             continue
         if isinstance(default, int):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(
-                    f"sourced_verify config: {name} must be an integer >= 1 (a count), got {value!r}"
-                )
+                raise ValueError(f"sourced_verify config: {name} must be an integer >= 1 (a count), got {value!r}")
         elif isinstance(default, float):
             ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0
             if not ok:  # NaN fails the comparison too

@@ -27,7 +27,9 @@ class Token:
 
     __slots__ = ("lemma", "pos", "tag", "dep", "head", "start", "end", "flag", "raw")
 
-    def __init__(self, lemma: str, pos: str, tag: str, dep: str, head: int, start: int, end: int, flag: str, raw: str) -> None:
+    def __init__(
+        self, lemma: str, pos: str, tag: str, dep: str, head: int, start: int, end: int, flag: str, raw: str
+    ) -> None:
         self.lemma, self.pos, self.tag, self.dep, self.head = lemma, pos, tag, dep, head
         self.start, self.end, self.flag, self.raw = start, end, flag, raw
 
@@ -99,7 +101,9 @@ def _subject(toks: list[Token], v: int) -> int | None:
 def _clause(toks: list[Token], j: int) -> int | None:
     """The verb (or root "be") whose clause holds word ``j``."""
     for a in [j, *_ancestors(toks, j, 6)]:
-        if toks[a].pos in ("VERB", "AUX") and (toks[a].dep in ("ROOT", "conj", "ccomp", "advcl", "relcl") or toks[a].head < 0):
+        if toks[a].pos in ("VERB", "AUX") and (
+            toks[a].dep in ("ROOT", "conj", "ccomp", "advcl", "relcl") or toks[a].head < 0
+        ):
             return a
     return None
 
@@ -116,7 +120,9 @@ def _subtree(toks: list[Token], i: int) -> list[int]:
 
 def _negated(toks: list[Token], k: int) -> bool:
     """The word is denied where it stands ("not all"): a negation just before it or on it."""
-    return any(toks[i].dep == "neg" or toks[i].lemma in ("not", "n't") for i in (*range(max(0, k - 2), k), *_children(toks, k)))
+    return any(
+        toks[i].dep == "neg" or toks[i].lemma in ("not", "n't") for i in (*range(max(0, k - 2), k), *_children(toks, k))
+    )
 
 
 #: the children of every word of the token lists read lately, by the list's identity (the list is
@@ -140,7 +146,7 @@ def _children(toks: list[Token], i: int) -> list[int]:
 
 
 def _text(p: Passage, tok: Token) -> str:
-    return p.f["text"][tok.start:tok.end]
+    return p.f["text"][tok.start : tok.end]
 
 
 def _ancestors(toks: list[Token], i: int, depth: int = 3) -> list[int]:

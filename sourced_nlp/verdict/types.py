@@ -14,7 +14,6 @@ from typing import TypedDict
 from typing_extensions import NotRequired
 
 
-
 class Anchor(TypedDict):
     """A named entity of a segment (``Span._.anchors``): ``key`` in ``norm`` form, its
     ``aliases`` (acronym, surname), NER ``label`` (empty for a capitalised run the NER did not
@@ -106,8 +105,15 @@ class Result(TypedDict):
     rule: str
 
 
-def result(verdict: str, reason: str, support: float, evidence: list[Evidence] | None = None,
-           differs: list[Difference] | None = None, *, rule: str) -> Result:
+def result(
+    verdict: str,
+    reason: str,
+    support: float,
+    evidence: list[Evidence] | None = None,
+    differs: list[Difference] | None = None,
+    *,
+    rule: str,
+) -> Result:
     """A :class:`Result`, ``support`` clipped to [0, 1] and rounded to 4 places."""
     return {
         "verdict": verdict,

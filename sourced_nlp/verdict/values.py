@@ -24,9 +24,14 @@ def to_quantity(d: dict) -> Quantity | None:
 
 
 def is_article_one(qd: QuantityRecord, article_ones: tuple[str, ...]) -> bool:
-    """"One reviewer", "one of the best": a spelled-out one (``article_ones`` of
+    """ "One reviewer", "one of the best": a spelled-out one (``article_ones`` of
     ``models/verdict.json``) is an article, not a count to check."""
-    return qd.get("kind") == "number" and qd.get("low") == 1.0 and qd.get("high") == 1.0 and qd.get("text", "").strip().lower() in article_ones
+    return (
+        qd.get("kind") == "number"
+        and qd.get("low") == 1.0
+        and qd.get("high") == 1.0
+        and qd.get("text", "").strip().lower() in article_ones
+    )
 
 
 def compare_values(claim: Quantity, source: Quantity, hours: bool = False) -> str:
@@ -35,14 +40,22 @@ def compare_values(claim: Quantity, source: Quantity, hours: bool = False) -> st
     "over") that overlap without either holding the other ("8-10%" against "9-12%") differ — a
     conflict ("around 600 hours" against "over 600 hours" does not); and two time-of-day ranges with
     other ends ("open 11 AM to 9 PM" against "11:0-23:0") differ even when one holds the other."""
-    if hours and claim.kind == "measure" and claim.low == claim.high == 86400.0 and source.kind == "time" and source.low == source.high == 0.0:
+    if (
+        hours
+        and claim.kind == "measure"
+        and claim.low == claim.high == 86400.0
+        and source.kind == "time"
+        and source.low == source.high == 0.0
+    ):
         return "match"  # "open 24 hours" for Yelp's "0:0-0:0"
     r = compare(claim, source, hours=hours)
     if r == "partial" and claim.kind == source.kind == "time" and claim.low < claim.high and source.low < source.high:
         return "conflict"  # opening hours: both ends are stated, another end is another fact
     stated = all(not q.approx and not math.isinf(q.low) and not math.isinf(q.high) for q in (claim, source))
     if r == "partial" and stated and claim.low < claim.high and source.low < source.high:
-        if not (claim.low <= source.low and source.high <= claim.high) and not (source.low <= claim.low and claim.high <= source.high):
+        if not (claim.low <= source.low and source.high <= claim.high) and not (
+            source.low <= claim.low and claim.high <= source.high
+        ):
             return "conflict"
     return r
 
@@ -56,7 +69,13 @@ def conflict_credible(claim_q: QuantityRecord, source_q: QuantityRecord) -> bool
     at least 10 ("Headcount was 221,000" / "228,000"). Small spelled-out numbers ("one or more joints",
     "the two pieces") are too often not the attribute the source counts."""
     ha, hb = claim_q.get("head"), source_q.get("head")
-    if claim_q.get("kind") == source_q.get("kind") and claim_q.get("kind") in ("measure", "date") and ha and hb and not same_word(ha, hb):
+    if (
+        claim_q.get("kind") == source_q.get("kind")
+        and claim_q.get("kind") in ("measure", "date")
+        and ha
+        and hb
+        and not same_word(ha, hb)
+    ):
         # "rest for 10 minutes" and "roast for about 20 minutes": two steps, two values; "released
         # in 2016" and "first heard in 2005": two events, two dates
         return False
@@ -99,7 +118,9 @@ def hours_range(q: Quantity) -> bool:
     return q.kind == "time" and q.low != q.high and not math.isinf(q.low) and not math.isinf(q.high)
 
 
-def change_amounts(claim: Quantity, levels: list[tuple[QuantityRecord, Quantity]]) -> list[tuple[QuantityRecord, Quantity]]:
+def change_amounts(
+    claim: Quantity, levels: list[tuple[QuantityRecord, Quantity]]
+) -> list[tuple[QuantityRecord, Quantity]]:
     """The amounts of the changes a passage states by their two levels ("rose from 4% to 6%",
     the values marked ``change: "from"`` and the next ``"to"`` of the same kind and unit), in the
     terms of a claimed amount ``claim`` ("rose by 50%"): the relative change in percent for a
@@ -112,7 +133,7 @@ def change_amounts(claim: Quantity, levels: list[tuple[QuantityRecord, Quantity]
     for k, (ad, a) in enumerate(levels):
         if ad.get("change") != "from":
             continue
-        b_pair = next(((bd, b) for bd, b in levels[k + 1:] if bd.get("change") == "to"), None)
+        b_pair = next(((bd, b) for bd, b in levels[k + 1 :] if bd.get("change") == "to"), None)
         if b_pair is None:
             continue
         bd, b = b_pair
@@ -143,8 +164,14 @@ def conversions(values: list[tuple[QuantityRecord, Quantity]], passages: list) -
         if q.kind != "measure":
             continue
         for p in passages:
-            note = next((c for sd, s in p.quantities if nouns_compatible(qd, sd) and compare_values(q, s) == "match"
-                         and (c := conversion(q, s))), None)
+            note = next(
+                (
+                    c
+                    for sd, s in p.quantities
+                    if nouns_compatible(qd, sd) and compare_values(q, s) == "match" and (c := conversion(q, s))
+                ),
+                None,
+            )
             if note:
                 out.append(note)
                 break

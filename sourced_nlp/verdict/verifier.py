@@ -45,10 +45,19 @@ class Verifier:
             ``contradicted`` of a rule it demotes is given as ``unverified.possible`` (:meth:`admitted`).
     """
 
-    def __init__(self, thresholds: Thresholds, opposed: Callable[[str, str], bool], locate: Callable[[str, str], Any],
-                 meta_words: frozenset[str] = frozenset(), *, rules: Sequence[Rule] = DEFAULT_RULES,
-                 word_matcher: WordMatcher = word_in, lexicon: VerdictLexicon | None = None, guard: Guard | None = None,
-                 precision: PrecisionTable | None = None) -> None:
+    def __init__(
+        self,
+        thresholds: Thresholds,
+        opposed: Callable[[str, str], bool],
+        locate: Callable[[str, str], Any],
+        meta_words: frozenset[str] = frozenset(),
+        *,
+        rules: Sequence[Rule] = DEFAULT_RULES,
+        word_matcher: WordMatcher = word_in,
+        lexicon: VerdictLexicon | None = None,
+        guard: Guard | None = None,
+        precision: PrecisionTable | None = None,
+    ) -> None:
         self.t = thresholds
         self.precision = precision or default_precision()
         self.lex = lexicon or default_lexicon()
@@ -56,8 +65,9 @@ class Verifier:
         self.meta_words = meta_words
         self.rules = tuple(rules)
         # a word said from the other end of its relation counts only where the guard checks the swap
-        self.aligner = Aligner(self.lex, opposed, word_matcher, meta_words,
-                               converses=guard.lex if guard is not None else None)
+        self.aligner = Aligner(
+            self.lex, opposed, word_matcher, meta_words, converses=guard.lex if guard is not None else None
+        )
         self.guard = guard.with_meta(meta_words) if guard is not None else None
         if self.guard is not None:
             self.guard.precision = self.precision
@@ -69,8 +79,11 @@ class Verifier:
         words ("Takeout and delivery are available"), and without the rating words that fit the
         record's stars (:func:`~sourced_nlp.verdict.records.rating.without_fitting_words`)."""
         if self.meta_words:
-            claim = dict(claim, lemmas=[x for x in claim["lemmas"] if x not in self.meta_words],  # type: ignore[assignment]
-                         subject=[x for x in claim.get("subject") or () if x not in self.meta_words])
+            claim = dict(
+                claim,
+                lemmas=[x for x in claim["lemmas"] if x not in self.meta_words],  # type: ignore[assignment]
+                subject=[x for x in claim.get("subject") or () if x not in self.meta_words],
+            )
         if not index.has_records and any(a.get("every_day") for a in claim["entities"]):
             # "daily" names the days of opening hours; in prose it is a frequency, not seven names
             claim = dict(claim, entities=[a for a in claim["entities"] if not a.get("every_day")])  # type: ignore[assignment]
@@ -80,21 +93,37 @@ class Verifier:
             claim = dict(claim, entities=[a for a in claim["entities"] if a["key"] not in self.lex.platforms])  # type: ignore[assignment]
         # "Takeout and delivery are available", "offers free Wi-Fi": a capitalised word the
         # tagger took for a name (no NER label), whose words are those of a field of the record
-        as_words = {id(a): w for a in claim["entities"]
-                    if not a.get("inherited") and not a["label"] and (w := record_words(a["key"], index))}
+        as_words = {
+            id(a): w
+            for a in claim["entities"]
+            if not a.get("inherited") and not a["label"] and (w := record_words(a["key"], index))
+        }
         if as_words:
-            claim = dict(claim, entities=[a for a in claim["entities"] if id(a) not in as_words],  # type: ignore[assignment]
-                         lemmas=[*claim["lemmas"], *(w for ws in as_words.values() for w in ws)])
+            claim = dict(
+                claim,
+                entities=[a for a in claim["entities"] if id(a) not in as_words],  # type: ignore[assignment]
+                lemmas=[*claim["lemmas"], *(w for ws in as_words.values() for w in ws)],
+            )
         return without_fitting_words(claim, index, self.lex)
 
-    def context(self, claim: ClaimRecord, index: PassageIndex, source_texts: dict[str, str],
-                cited: CitedSources | None = None) -> ClaimContext:
+    def context(
+        self, claim: ClaimRecord, index: PassageIndex, source_texts: dict[str, str], cited: CitedSources | None = None
+    ) -> ClaimContext:
         """The shared per-claim context of the rules."""
-        return ClaimContext(claim, self.prepare(claim, index), index, source_texts, thresholds=self.t,
-                            aligner=self.aligner, locate=self.locate, cited=cited)
+        return ClaimContext(
+            claim,
+            self.prepare(claim, index),
+            index,
+            source_texts,
+            thresholds=self.t,
+            aligner=self.aligner,
+            locate=self.locate,
+            cited=cited,
+        )
 
-    def verify(self, claim: ClaimRecord, index: PassageIndex, source_texts: dict[str, str],
-               cited: CitedSources | None = None) -> Result:
+    def verify(
+        self, claim: ClaimRecord, index: PassageIndex, source_texts: dict[str, str], cited: CitedSources | None = None
+    ) -> Result:
         """Verdict of one claim.
 
         Args:
@@ -134,8 +163,9 @@ class Verifier:
         if res["verdict"] != "contradicted" or self.precision.contradicts(res["rule"]):
             return res
         reason = possible(res["reason"], res["rule"], self.precision.of(res["rule"]))
-        return result("unverified", reason, max(0.15, res["support"]), res["evidence"], res["differs"],
-                      rule="unverified.possible")
+        return result(
+            "unverified", reason, max(0.15, res["support"]), res["evidence"], res["differs"], rule="unverified.possible"
+        )
 
     def vetoed(self, ctx: ClaimContext, res: Result) -> Result:
         """A grounded ``res`` as the vetoes of the decision order leave it: a rule with a

@@ -183,7 +183,14 @@ def _is_content(tok: Token, lex: GuardLexicon) -> bool:
 def carries(tok: Token, lex: GuardLexicon, meta: frozenset[str] = frozenset()) -> bool:
     """The word carries the claim's meaning (module docstring): it must be aligned."""
     lemma = tok.lemma
-    if tok.flag == "n" or lemma in lex.light or tok.raw in lex.light or tok.raw in meta or tok.dep == "neg" or tok.tag == "MD":
+    if (
+        tok.flag == "n"
+        or lemma in lex.light
+        or tok.raw in lex.light
+        or tok.raw in meta
+        or tok.dep == "neg"
+        or tok.tag == "MD"
+    ):
         return False
     if lemma in lex.hedges:
         return False  # the claim's own hedge: the hedged rule reads it
@@ -230,12 +237,16 @@ def same_name(a: Token, b: Token, a_keys: set[str] | None, b_keys: set[str] | No
     if a_keys and b_keys:
         return bool(a_keys & b_keys) or any(
             len(x.split()) > len(y.split()) and x.endswith(" " + y)
-            for xs, ys in ((a_keys, b_keys), (b_keys, a_keys)) for x in xs for y in ys)
+            for xs, ys in ((a_keys, b_keys), (b_keys, a_keys))
+            for x in xs
+            for y in ys
+        )
     return a.lemma == b.lemma
 
 
-def align_words(claim: list[Token], evidence: list[list[Token]], lex: GuardLexicon,
-                names: tuple[dict, list[dict]] | None = None) -> list[Link]:
+def align_words(
+    claim: list[Token], evidence: list[list[Token]], lex: GuardLexicon, names: tuple[dict, list[dict]] | None = None
+) -> list[Link]:
     """Align each content word of a claim's token records with a word of the evidence's
     (token records of each evidence passage): the strongest relation wins (lemma, form,
     synonym, broader), ties go to the word in the same kind of slot, then the first. A word of
@@ -246,23 +257,39 @@ def align_words(claim: list[Token], evidence: list[list[Token]], lex: GuardLexic
     for k, tok in enumerate(claim):
         if tok.pos == "AUX" and tok.tag != "MD" and tok.head < 0:
             # a root "be"/"have": aligned with the evidence's root of the same lemma, for the slots below it
-            hit = next(((e, j) for e, toks in enumerate(evidence) for j, t in enumerate(toks)
-                        if t.pos == "AUX" and t.lemma == tok.lemma and t.head < 0), None)
+            hit = next(
+                (
+                    (e, j)
+                    for e, toks in enumerate(evidence)
+                    for j, t in enumerate(toks)
+                    if t.pos == "AUX" and t.lemma == tok.lemma and t.head < 0
+                ),
+                None,
+            )
             if hit is not None:
                 links.append(Link(k, hit, "lemma"))
             continue
         if not _is_content(tok, lex):
             continue
         if tok.flag == "n":
-            hit = next(((e, j) for e, toks in enumerate(evidence) for j, t in enumerate(toks)
-                        if t.flag == "n" and same_name(tok, t, names[0].get(k) if names else None,
-                                                        names[1][e].get(j) if names else None)), None)
+            hit = next(
+                (
+                    (e, j)
+                    for e, toks in enumerate(evidence)
+                    for j, t in enumerate(toks)
+                    if t.flag == "n"
+                    and same_name(tok, t, names[0].get(k) if names else None, names[1][e].get(j) if names else None)
+                ),
+                None,
+            )
             links.append(Link(k, hit, "name"))
             continue
         best: tuple | None = None
         for e, toks in enumerate(evidence):
             for j, t in enumerate(toks):
-                how = lex.related(tok.lemma, t.lemma) or (lex.related(tok.raw, t.raw) if tok.raw != tok.lemma or t.raw != t.lemma else None)
+                how = lex.related(tok.lemma, t.lemma) or (
+                    lex.related(tok.raw, t.raw) if tok.raw != tok.lemma or t.raw != t.lemma else None
+                )
                 if how is None:
                     continue
                 key = (rank[how], lex.dep_class.get(t.dep) != lex.dep_class.get(tok.dep), e, j)
@@ -281,7 +308,12 @@ def alignment(record: dict, links: list[Link], passages: list[Passage]) -> list[
     toks, base, text = tokens(record["tokens"]), record["start"], record["text"]
     for ln in links:
         t = toks[ln.k]
-        word = {"word": text[t.start:t.end], "start": base + t.start, "end": base + t.end, "how": ln.how or "unaligned"}
+        word = {
+            "word": text[t.start : t.end],
+            "start": base + t.start,
+            "end": base + t.end,
+            "how": ln.how or "unaligned",
+        }
         if ln.ev is None:
             word["how"] = "unaligned"
         else:

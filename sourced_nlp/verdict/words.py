@@ -47,7 +47,9 @@ def wordwise_close(a: str, b: str) -> bool:
     close word (rapidfuzz ratio >= 80) in the other ("Nadela"/"Nadella", never "University of
     California ..."/"University of Colorado ...")."""
     wa, wb = a.split(), b.split()
-    return all(any(fuzz.ratio(x, y) >= 80 for y in wb) for x in wa) and all(any(fuzz.ratio(y, x) >= 80 for x in wa) for y in wb)
+    return all(any(fuzz.ratio(x, y) >= 80 for y in wb) for x in wa) and all(
+        any(fuzz.ratio(y, x) >= 80 for x in wa) for y in wb
+    )
 
 
 def compound_of(a: str, b: str) -> bool:
@@ -90,7 +92,13 @@ def entity_in(a: Anchor, p: Passage) -> bool:
         if len(words) > 1 and len(pwords) == 1 and words[-1] == pk and a["label"] == pa["label"] == "PERSON":
             return True  # "James Holmes" in a passage that calls him "Holmes"
         if len(words) == 1 and len(pwords) > 1 and (pwords[-1] == words[0] or pwords[0] == words[0]):
-            if not a["label"] or not pa["label"] or a["label"] == pa["label"] or a["label"] in ("PERSON", "ORG") and pa["label"] in ("PERSON", "ORG"):
+            if (
+                not a["label"]
+                or not pa["label"]
+                or a["label"] == pa["label"]
+                or a["label"] in ("PERSON", "ORG")
+                and pa["label"] in ("PERSON", "ORG")
+            ):
                 return True
         if len(a["key"]) >= 6 and fuzz.ratio(a["key"], pk) >= 90 and wordwise_close(a["key"], pk):
             return True

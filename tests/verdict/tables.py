@@ -21,28 +21,69 @@ ANTONYMS = frozenset({frozenset({"rise", "fall"}), frozenset({"open", "close"})}
 
 def name(text: str, label: str = "PERSON", role: str = "subj", **extra) -> dict:
     """An entity anchor: key in ``norm`` form, no aliases unless given."""
-    return {"text": text, "key": " ".join(re.findall(r"[\w&+-]+", text.lower().replace(".", ""))), "label": label,
-            "aliases": list(extra.pop("aliases", ())), "role": role, "inherited": False, **extra}
+    return {
+        "text": text,
+        "key": " ".join(re.findall(r"[\w&+-]+", text.lower().replace(".", ""))),
+        "label": label,
+        "aliases": list(extra.pop("aliases", ())),
+        "role": role,
+        "inherited": False,
+        **extra,
+    }
 
 
 def value(text: str, kind: str, low: float, high: float | None = None, unit: str | None = None, **extra) -> dict:
     """A quantity dict (``Quantity.to_dict`` plus ``noun`` and ``head``)."""
-    return {"kind": kind, "low": float(low), "high": float(low if high is None else high), "unit": unit, "dimension": unit,
-            "precision": 0.0, "approx": None, "text": text, "noun": extra.pop("noun", None), "head": extra.pop("head", None), **extra}
+    return {
+        "kind": kind,
+        "low": float(low),
+        "high": float(low if high is None else high),
+        "unit": unit,
+        "dimension": unit,
+        "precision": 0.0,
+        "approx": None,
+        "text": text,
+        "noun": extra.pop("noun", None),
+        "head": extra.pop("head", None),
+        **extra,
+    }
 
 
-def rec(text: str, lemmas: list[str] | None = None, *, entities: list[dict] = (), quantities: list[dict] = (),
-        predicates: list[str] = (), negated: bool = False, **extra) -> dict:
+def rec(
+    text: str,
+    lemmas: list[str] | None = None,
+    *,
+    entities: list[dict] = (),
+    quantities: list[dict] = (),
+    predicates: list[str] = (),
+    negated: bool = False,
+    **extra,
+) -> dict:
     """A feature record; ``lemmas`` default to the text's words that are no stop word, no word
     of a name and no number."""
     named = {w for a in entities for w in a["key"].split()}
     if lemmas is None:
         lemmas = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in _STOP and w not in named]
-    out = {"start": 0, "end": len(text), "text": text, "kind": "claim", "lemmas": list(lemmas),
-           "predicates": list(predicates), "subject": [], "one_subject": False, "entities": list(entities),
-           "quantities": list(quantities), "negated": negated, "cue": None, "negated_predicate": None, "denied": [],
-           "hedged": False, "contrast": False, "quotes": [],
-           "norm": " " + " ".join(re.sub(r"[^\w\s&+-]", " ", text.lower().replace(".", "")).split()) + " "}
+    out = {
+        "start": 0,
+        "end": len(text),
+        "text": text,
+        "kind": "claim",
+        "lemmas": list(lemmas),
+        "predicates": list(predicates),
+        "subject": [],
+        "one_subject": False,
+        "entities": list(entities),
+        "quantities": list(quantities),
+        "negated": negated,
+        "cue": None,
+        "negated_predicate": None,
+        "denied": [],
+        "hedged": False,
+        "contrast": False,
+        "quotes": [],
+        "norm": " " + " ".join(re.sub(r"[^\w\s&+-]", " ", text.lower().replace(".", "")).split()) + " ",
+    }
     out.update(extra)
     return out
 
@@ -56,7 +97,9 @@ def _placed(passages: list[dict]) -> tuple[list[dict], str]:
     return out, " ".join(p["text"] for p in passages)
 
 
-def _index(sources: dict[str, tuple[bool, list[dict]]], ids: list[str] | None = None) -> tuple[PassageIndex, dict[str, str]]:
+def _index(
+    sources: dict[str, tuple[bool, list[dict]]], ids: list[str] | None = None
+) -> tuple[PassageIndex, dict[str, str]]:
     chosen = [(sid, *_placed(ps), structured) for sid, (structured, ps) in sources.items() if ids is None or sid in ids]
     index = PassageIndex([(sid, ps, structured) for sid, ps, _, structured in chosen])
     return index, {sid: text for sid, _, text, _ in chosen}
@@ -66,8 +109,12 @@ def verifier(**thresholds) -> Verifier:
     """A verifier of the default rules, the table antonyms and a plain substring quote finder;
     its precision table demotes no rule, so a row reads the rule's own verdict (what the shipped
     table demotes is tested in ``test_admission.py``)."""
-    return Verifier(Thresholds(**thresholds), lambda a, b: frozenset({a, b}) in ANTONYMS,
-                    lambda quote, text: quote.lower() in text.lower() or None, precision=load_precision({}))
+    return Verifier(
+        Thresholds(**thresholds),
+        lambda a, b: frozenset({a, b}) in ANTONYMS,
+        lambda quote, text: quote.lower() in text.lower() or None,
+        precision=load_precision({}),
+    )
 
 
 def check(claim: dict, sources, cited: list[str] | None = None, **thresholds) -> dict:
@@ -111,12 +158,21 @@ def table_test(rows: list[tuple]):
 # the records both meaning tiers are tried on (tests/verdict/test_rule_meaning.py, test_entailment.py)
 ACME = name("Acme", "ORG")
 # a paraphrase: the name is there, few of the words (too_little for the rules)
-CLAIM = rec("Acme expanded its workforce quickly.", ["expand", "workforce", "quickly"], entities=[ACME],
-            predicates=["expand"])
-PASSAGE = rec("Acme hired many new staff members fast.", ["hire", "many", "new", "staff", "member", "fast"],
-              entities=[ACME], predicates=["hire"])
-WITH_BERLIN = rec("Acme expanded its workforce in Berlin.", ["expand", "workforce"],
-                  entities=[ACME, name("Berlin", "GPE", "pobj")], predicates=["expand"])
+CLAIM = rec(
+    "Acme expanded its workforce quickly.", ["expand", "workforce", "quickly"], entities=[ACME], predicates=["expand"]
+)
+PASSAGE = rec(
+    "Acme hired many new staff members fast.",
+    ["hire", "many", "new", "staff", "member", "fast"],
+    entities=[ACME],
+    predicates=["hire"],
+)
+WITH_BERLIN = rec(
+    "Acme expanded its workforce in Berlin.",
+    ["expand", "workforce"],
+    entities=[ACME, name("Berlin", "GPE", "pobj")],
+    predicates=["expand"],
+)
 
 
 @contextlib.contextmanager

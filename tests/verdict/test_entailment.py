@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 
 import pytest
-from tables import _index, rec, verifier, ACME, CLAIM, PASSAGE, WITH_BERLIN
+from tables import ACME, CLAIM, PASSAGE, WITH_BERLIN, _index, rec, verifier
 
 from sourced_nlp.verdict import Verifier
 from sourced_nlp.verdict.rules.entailment import EntailmentRule, premise
@@ -38,23 +38,102 @@ class Stub:
 
 ENTAILED, NEUTRAL, CONTRADICTED, UNSURE = (0.97, 0.02, 0.01), (0.03, 0.07, 0.9), (0.01, 0.98, 0.01), (0.5, 0.2, 0.3)
 
-RECORD = {"r1": (True, [rec("name: Acme.", ["name"], entities=[ACME]),
-                        rec("categories: staffing, hiring.", ["category", "staffing", "hiring"])])}
+RECORD = {
+    "r1": (
+        True,
+        [
+            rec("name: Acme.", ["name"], entities=[ACME]),
+            rec("categories: staffing, hiring.", ["category", "staffing", "hiring"]),
+        ],
+    )
+}
 
 # (row id, claim, sources, scorer's probabilities, thresholds (veto, paraphrase), expected rule, verdict)
 ROWS = [
-    ("paraphrase: entailed at the threshold grounds", CLAIM, [PASSAGE], ENTAILED, (0.9, 0.97), "grounded.entailment", "grounded"),
-    ("paraphrase: below the threshold stays unverified", CLAIM, [PASSAGE], UNSURE, (0.9, 0.95), "unverified.too_little", "unverified"),
-    ("paraphrase: the model alone never contradicts", CLAIM, [PASSAGE], CONTRADICTED, (0.9, 0.95), "unverified.too_little", "unverified"),
-    ("paraphrase: a name the passage lacks is not eligible", WITH_BERLIN, [PASSAGE], ENTAILED, (0.9, 0.5), "unverified.missing", "unverified"),
+    (
+        "paraphrase: entailed at the threshold grounds",
+        CLAIM,
+        [PASSAGE],
+        ENTAILED,
+        (0.9, 0.97),
+        "grounded.entailment",
+        "grounded",
+    ),
+    (
+        "paraphrase: below the threshold stays unverified",
+        CLAIM,
+        [PASSAGE],
+        UNSURE,
+        (0.9, 0.95),
+        "unverified.too_little",
+        "unverified",
+    ),
+    (
+        "paraphrase: the model alone never contradicts",
+        CLAIM,
+        [PASSAGE],
+        CONTRADICTED,
+        (0.9, 0.95),
+        "unverified.too_little",
+        "unverified",
+    ),
+    (
+        "paraphrase: a name the passage lacks is not eligible",
+        WITH_BERLIN,
+        [PASSAGE],
+        ENTAILED,
+        (0.9, 0.5),
+        "unverified.missing",
+        "unverified",
+    ),
     ("paraphrase: a record is not prose", CLAIM, RECORD, ENTAILED, (0.9, 0.5), "unverified.too_little", "unverified"),
     ("paraphrase: off above 1", CLAIM, [PASSAGE], (1.0, 0.0, 0.0), (0.9, 1.01), "unverified.too_little", "unverified"),
-    ("veto: a grounded claim read as neutral", PASSAGE, [PASSAGE], NEUTRAL, (0.9, 0.95), "unverified.entailment", "unverified"),
-    ("veto: a grounded claim read as contradicted", PASSAGE, [PASSAGE], CONTRADICTED, (0.9, 0.95), "unverified.entailment", "unverified"),
-    ("veto: entailed, the rule's verdict stands", PASSAGE, [PASSAGE], ENTAILED, (0.9, 0.95), "grounded.passage", "grounded"),
-    ("veto: below its threshold, the rule's verdict stands", PASSAGE, [PASSAGE], UNSURE, (0.9, 0.95), "grounded.passage", "grounded"),
+    (
+        "veto: a grounded claim read as neutral",
+        PASSAGE,
+        [PASSAGE],
+        NEUTRAL,
+        (0.9, 0.95),
+        "unverified.entailment",
+        "unverified",
+    ),
+    (
+        "veto: a grounded claim read as contradicted",
+        PASSAGE,
+        [PASSAGE],
+        CONTRADICTED,
+        (0.9, 0.95),
+        "unverified.entailment",
+        "unverified",
+    ),
+    (
+        "veto: entailed, the rule's verdict stands",
+        PASSAGE,
+        [PASSAGE],
+        ENTAILED,
+        (0.9, 0.95),
+        "grounded.passage",
+        "grounded",
+    ),
+    (
+        "veto: below its threshold, the rule's verdict stands",
+        PASSAGE,
+        [PASSAGE],
+        UNSURE,
+        (0.9, 0.95),
+        "grounded.passage",
+        "grounded",
+    ),
     ("veto: off above 1", PASSAGE, [PASSAGE], CONTRADICTED, (1.01, 0.95), "grounded.passage", "grounded"),
-    ("veto: not of a record's line", RECORD["r1"][1][0], RECORD, CONTRADICTED, (0.0, 0.95), "grounded.passage", "grounded"),
+    (
+        "veto: not of a record's line",
+        RECORD["r1"][1][0],
+        RECORD,
+        CONTRADICTED,
+        (0.0, 0.95),
+        "grounded.passage",
+        "grounded",
+    ),
 ]
 
 
@@ -69,7 +148,9 @@ def check_with(claim: dict, sources, scorer, veto: float = 0.9, paraphrase: floa
     if isinstance(sources, list):
         sources = {"s1": (False, sources)}
     index, texts = _index(sources)
-    return tier_verifier(EntailmentRule(scorer, veto_threshold=veto, paraphrase_threshold=paraphrase)).verify(claim, index, texts)
+    return tier_verifier(EntailmentRule(scorer, veto_threshold=veto, paraphrase_threshold=paraphrase)).verify(
+        claim, index, texts
+    )
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r[0] for r in ROWS])
@@ -84,7 +165,9 @@ def test_a_paraphrase_carries_the_score_the_best_passage_and_its_offsets():
     got = check_with(CLAIM, [rec("Unrelated words here about weather today.", ["weather"]), PASSAGE], stub, 0.9, 0.9)
     assert got["meaning"] == {"model": "stub", "version": "0", "score": 0.97}
     start = len("Unrelated words here about weather today.") + 1
-    assert got["evidence"] == [{"source": "s1", "start": start, "end": start + len(PASSAGE["text"]), "text": PASSAGE["text"]}]
+    assert got["evidence"] == [
+        {"source": "s1", "start": start, "end": start + len(PASSAGE["text"]), "text": PASSAGE["text"]}
+    ]
     assert stub.pairs[0] == (PASSAGE["text"], CLAIM["text"])  # premise: the passage; hypothesis: the claim
     assert 0.7 <= got["support"] <= 0.8
 
@@ -102,8 +185,15 @@ def test_a_short_passage_is_read_with_the_one_before():
     assert premise(ctx, [index.passages[0]]) == PASSAGE["text"]
 
 
-@pytest.mark.parametrize("key,value", [("veto_threshold", -0.1), ("paraphrase_threshold", 1.5), ("veto_threshold", "0.9"),
-                                       ("paraphrase_threshold", True)])
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("veto_threshold", -0.1),
+        ("paraphrase_threshold", 1.5),
+        ("veto_threshold", "0.9"),
+        ("paraphrase_threshold", True),
+    ],
+)
 def test_a_threshold_out_of_range_is_refused(key, value):
     from sourced_nlp.components.meaning_v2 import make_entailment
 
@@ -128,6 +218,7 @@ def test_without_the_runtime_v2_names_the_extra(monkeypatch, tmp_path):
 
 
 # --- the shipped model ---------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def model():
@@ -161,16 +252,18 @@ def test_a_batch_returns_input_order(model):
 
     batched = EntailmentModel.load(batch_size=3)
     got = batched.scores([NEGATED, OTHER, SAME])
-    assert [max(range(3), key=p.__getitem__) for p in got] == [max(range(3), key=p.__getitem__)
-                                                               for p in model.scores([NEGATED, OTHER, SAME])]
+    assert [max(range(3), key=p.__getitem__) for p in got] == [
+        max(range(3), key=p.__getitem__) for p in model.scores([NEGATED, OTHER, SAME])
+    ]
 
 
 @pytest.fixture(scope="module")
 def v2_nlp(model):
     import sourced_nlp
 
-    return sourced_nlp.load_pipeline(config={"meaning": {"@misc": "sourced.meaning.v2", "paraphrase_threshold": 0.5,
-                                                         "veto_threshold": 0.95}})
+    return sourced_nlp.load_pipeline(
+        config={"meaning": {"@misc": "sourced.meaning.v2", "paraphrase_threshold": 0.5, "veto_threshold": 0.95}}
+    )
 
 
 def test_the_config_sets_the_thresholds(v2_nlp):

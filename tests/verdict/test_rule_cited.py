@@ -2,21 +2,42 @@
 
 from tables import check, rec, table_test, value
 
-CLAIM = rec("Revenue rose 8% in the quarter.", ["revenue", "rise", "quarter"],
-            quantities=[value("8%", "percent", 8, unit="%", head="rise")])
-STATES = rec("Revenue rose 8% in the quarter.", ["revenue", "rise", "quarter"],
-             quantities=[value("8%", "percent", 8, unit="%", head="rise")])
-DIFFERS = rec("Revenue rose 5% in the quarter.", ["revenue", "rise", "quarter"],
-              quantities=[value("5%", "percent", 5, unit="%", head="rise")])
+CLAIM = rec(
+    "Revenue rose 8% in the quarter.",
+    ["revenue", "rise", "quarter"],
+    quantities=[value("8%", "percent", 8, unit="%", head="rise")],
+)
+STATES = rec(
+    "Revenue rose 8% in the quarter.",
+    ["revenue", "rise", "quarter"],
+    quantities=[value("8%", "percent", 8, unit="%", head="rise")],
+)
+DIFFERS = rec(
+    "Revenue rose 5% in the quarter.",
+    ["revenue", "rise", "quarter"],
+    quantities=[value("5%", "percent", 5, unit="%", head="rise")],
+)
 SILENT = rec("The weather was mild.", ["weather", "mild"])
 SOURCES = {"s1": (False, [DIFFERS]), "s2": (False, [STATES]), "s3": (False, [SILENT])}
 
 ROWS = [
     ("the cited source states it", CLAIM, SOURCES, "grounded.cited", "grounded", {"cited": ["s2"]}),
-    ("the cited source contradicts it", CLAIM, {"s1": (False, [DIFFERS]), "s3": (False, [SILENT])},
-     "contradicted.cited", "contradicted", {"cited": ["s1"]}),
-    ("the cited source is silent", CLAIM, {"s2": (False, [STATES]), "s3": (False, [SILENT])}, "grounded.passage", "grounded",
-     {"cited": ["s3"]}),
+    (
+        "the cited source contradicts it",
+        CLAIM,
+        {"s1": (False, [DIFFERS]), "s3": (False, [SILENT])},
+        "contradicted.cited",
+        "contradicted",
+        {"cited": ["s1"]},
+    ),
+    (
+        "the cited source is silent",
+        CLAIM,
+        {"s2": (False, [STATES]), "s3": (False, [SILENT])},
+        "grounded.passage",
+        "grounded",
+        {"cited": ["s3"]},
+    ),
     ("no citation", CLAIM, {"s2": (False, [STATES])}, "grounded.passage", "grounded"),
 ]
 

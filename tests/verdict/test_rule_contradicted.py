@@ -17,34 +17,103 @@ LEVELS = [rise(pct(4, change="from"), pct(6, change="to"))]
 
 
 ROWS = [
-    ("another percent", rec("Revenue rose 8% in the quarter.", ["revenue", "rise", "quarter"], quantities=[pct(8)]),
-     [rec("Revenue rose 5% in the quarter.", ["revenue", "rise", "quarter"], quantities=[pct(5)])],
-     "contradicted.value", "contradicted"),
-    ("the predicate denied", rec("Revenue rose in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"]),
-     [rec("Revenue did not rise in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"], negated=True,
-          cue="not", negated_predicate="rise")], "contradicted.polarity", "contradicted"),
-    ("an antonym", rec("Revenue rose in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"]),
-     [rec("Revenue fell in the quarter.", ["revenue", "fall", "quarter"], predicates=["fall"])],
-     "contradicted.antonym", "contradicted"),
-    ("another name in the same role", rec("The product was announced by CEO Sundar Pichai.", ["product", "announce", "ceo"],
-                                          entities=[name("Sundar Pichai", role="pobj")]),
-     [rec("The product was announced by CEO Satya Nadella.", ["product", "announce", "ceo"],
-          entities=[name("Satya Nadella", role="pobj")])], "contradicted.entity", "contradicted"),
-    ("a value said of another step", rec("Cook for 5 minutes.", ["cook", "minute", "pasta", "sauce"],
-                                         quantities=[value("5 minutes", "measure", 300, unit="second")]),
-     [rec("Cook for 10 minutes.", ["cook", "minute", "rice", "water"],
-          quantities=[value("10 minutes", "measure", 600, unit="second")])], "unverified.too_little", "unverified"),
+    (
+        "another percent",
+        rec("Revenue rose 8% in the quarter.", ["revenue", "rise", "quarter"], quantities=[pct(8)]),
+        [rec("Revenue rose 5% in the quarter.", ["revenue", "rise", "quarter"], quantities=[pct(5)])],
+        "contradicted.value",
+        "contradicted",
+    ),
+    (
+        "the predicate denied",
+        rec("Revenue rose in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"]),
+        [
+            rec(
+                "Revenue did not rise in the quarter.",
+                ["revenue", "rise", "quarter"],
+                predicates=["rise"],
+                negated=True,
+                cue="not",
+                negated_predicate="rise",
+            )
+        ],
+        "contradicted.polarity",
+        "contradicted",
+    ),
+    (
+        "an antonym",
+        rec("Revenue rose in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"]),
+        [rec("Revenue fell in the quarter.", ["revenue", "fall", "quarter"], predicates=["fall"])],
+        "contradicted.antonym",
+        "contradicted",
+    ),
+    (
+        "another name in the same role",
+        rec(
+            "The product was announced by CEO Sundar Pichai.",
+            ["product", "announce", "ceo"],
+            entities=[name("Sundar Pichai", role="pobj")],
+        ),
+        [
+            rec(
+                "The product was announced by CEO Satya Nadella.",
+                ["product", "announce", "ceo"],
+                entities=[name("Satya Nadella", role="pobj")],
+            )
+        ],
+        "contradicted.entity",
+        "contradicted",
+    ),
+    (
+        "a value said of another step",
+        rec(
+            "Cook for 5 minutes.",
+            ["cook", "minute", "pasta", "sauce"],
+            quantities=[value("5 minutes", "measure", 300, unit="second")],
+        ),
+        [
+            rec(
+                "Cook for 10 minutes.",
+                ["cook", "minute", "rice", "water"],
+                quantities=[value("10 minutes", "measure", 600, unit="second")],
+            )
+        ],
+        "unverified.too_little",
+        "unverified",
+    ),
     # an amount of change is compared with the change the levels make, never with a level
     ("a relative change of the levels", rise(pct(50, change="by")), LEVELS, "grounded.passage", "grounded"),
     ("another relative change", rise(pct(40, change="by")), LEVELS, "contradicted.value", "contradicted"),
-    ("a change in points", rise(value("2 percentage points", "percent", 2, unit="pp", head="rise", change="by")), LEVELS,
-     "grounded.passage", "grounded"),
+    (
+        "a change in points",
+        rise(value("2 percentage points", "percent", 2, unit="pp", head="rise", change="by")),
+        LEVELS,
+        "grounded.passage",
+        "grounded",
+    ),
     ("'2%' may mean 2 points", rise(pct(2, change="by")), LEVELS, "unverified.missing", "unverified"),
     ("a level against levels", rise(pct(50)), LEVELS, "contradicted.value", "contradicted"),
-    ("a level of a change against an amount", rise(pct(4, change="to")), [rise(pct(4, change="by"))],
-     "unverified.missing", "unverified"),
-    ("a value of no known role against an amount", rise(pct(4)), [rise(pct(4, change="by"))], "grounded.passage", "grounded"),
-    ("a change against another", rise(pct(12, change="by")), [rise(pct(15, change="by"))], "contradicted.value", "contradicted"),
+    (
+        "a level of a change against an amount",
+        rise(pct(4, change="to")),
+        [rise(pct(4, change="by"))],
+        "unverified.missing",
+        "unverified",
+    ),
+    (
+        "a value of no known role against an amount",
+        rise(pct(4)),
+        [rise(pct(4, change="by"))],
+        "grounded.passage",
+        "grounded",
+    ),
+    (
+        "a change against another",
+        rise(pct(12, change="by")),
+        [rise(pct(15, change="by"))],
+        "contradicted.value",
+        "contradicted",
+    ),
 ]
 
 
@@ -66,6 +135,7 @@ def test_a_provisional_figure_does_not_resolve_a_conflict():
     """A passage that states the claim's value but marks it as not final ("preliminary,
     superseded") holds nothing against one that states another value flatly."""
     from tables import _index, verifier
+
     from sourced_nlp.verdict.rules.contradicted import contradicted
 
     def revenue(n, *words):
@@ -80,11 +150,20 @@ def test_a_provisional_figure_does_not_resolve_a_conflict():
         assert (got and got["rule"]) == expected, got
 
 
-@pytest.mark.parametrize("a,b,expected", [
-    ("by", "by", True), (None, None, True), (None, "by", True), ("to", None, True), ("from", "to", True),
-    ("by", "from", False), ("to", "by", False),
-])
+@pytest.mark.parametrize(
+    "a,b,expected",
+    [
+        ("by", "by", True),
+        (None, None, True),
+        (None, "by", True),
+        ("to", None, True),
+        ("from", "to", True),
+        ("by", "from", False),
+        ("to", "by", False),
+    ],
+)
 def test_roles_compatible(a, b, expected):
     """An amount of change is never compared with a level of a change, in either order."""
     from sourced_nlp.verdict.values import roles_compatible
+
     assert roles_compatible({"change": a}, {"change": b}) is expected

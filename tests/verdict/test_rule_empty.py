@@ -14,6 +14,12 @@ test_rows = table_test(ROWS)
 
 
 def test_no_sources_and_no_features():
-    assert no_sources() == {"verdict": "unverified", "reason": "no sources", "support": 0.0, "evidence": [], "differs": [],
-                            "rule": "unverified.no_sources"}
+    assert no_sources() == {
+        "verdict": "unverified",
+        "reason": "no sources",
+        "support": 0.0,
+        "evidence": [],
+        "differs": [],
+        "rule": "unverified.no_sources",
+    }
     assert no_features()["rule"] == "unverified.no_features"

@@ -9,11 +9,11 @@ a stub that would ground everything grounds only the claims the gate lets throug
 from dataclasses import dataclass
 
 import pytest
-from tables import _index, rec, value, verifier, ACME, CLAIM, PASSAGE, WITH_BERLIN
+from tables import ACME, CLAIM, PASSAGE, WITH_BERLIN, _index, rec, value, verifier
 
+from sourced_nlp.verdict import CitedSources, Verifier
 from sourced_nlp.verdict.meaning.features import FEATURES, features
 from sourced_nlp.verdict.meaning.model import MeaningModel
-from sourced_nlp.verdict import CitedSources, Verifier
 from sourced_nlp.verdict.rules.meaning import MeaningRule, eligible
 
 
@@ -32,33 +32,81 @@ class Stub:
         return self.fixed
 
 
-WITH_VALUE = rec("Acme expanded its workforce by 40%.", ["expand", "workforce"], entities=[ACME],
-                 quantities=[value("40%", "percent", 40, unit="percent")], predicates=["expand"])
-PASSAGE_8 = rec("Acme hired 8% more staff.", ["hire", "more", "staff"], entities=[ACME],
-                quantities=[value("8%", "percent", 8, unit="percent")], predicates=["hire"])
-SAME_8 = rec("Acme expanded its workforce by 8%.", ["expand", "workforce"], entities=[ACME],
-             quantities=[value("8%", "percent", 8, unit="percent")], predicates=["expand"])
-DENIED = rec("Acme did not hire many new staff members fast.", ["hire", "many", "new", "staff", "member", "fast"],
-             entities=[ACME], predicates=["hire"], negated=True, cue="not", negated_predicate="hire")
+WITH_VALUE = rec(
+    "Acme expanded its workforce by 40%.",
+    ["expand", "workforce"],
+    entities=[ACME],
+    quantities=[value("40%", "percent", 40, unit="percent")],
+    predicates=["expand"],
+)
+PASSAGE_8 = rec(
+    "Acme hired 8% more staff.",
+    ["hire", "more", "staff"],
+    entities=[ACME],
+    quantities=[value("8%", "percent", 8, unit="percent")],
+    predicates=["hire"],
+)
+SAME_8 = rec(
+    "Acme expanded its workforce by 8%.",
+    ["expand", "workforce"],
+    entities=[ACME],
+    quantities=[value("8%", "percent", 8, unit="percent")],
+    predicates=["expand"],
+)
+DENIED = rec(
+    "Acme did not hire many new staff members fast.",
+    ["hire", "many", "new", "staff", "member", "fast"],
+    entities=[ACME],
+    predicates=["hire"],
+    negated=True,
+    cue="not",
+    negated_predicate="hire",
+)
 QUOTED = rec('Acme said "we grow fast".', ["say", "grow", "fast"], entities=[ACME], quotes=["we grow fast"])
-RECORD = {"r1": (True, [rec("name: Acme.", ["name"], entities=[ACME]),
-                        rec("categories: staffing, hiring.", ["category", "staffing", "hiring"])])}
+RECORD = {
+    "r1": (
+        True,
+        [
+            rec("name: Acme.", ["name"], entities=[ACME]),
+            rec("categories: staffing, hiring.", ["category", "staffing", "hiring"]),
+        ],
+    )
+}
 
 ROWS = [
     ("a paraphrase, every name there", CLAIM, [PASSAGE], "grounded.meaning", "grounded", {"score": 0.99}),
     ("below the grounded threshold", CLAIM, [PASSAGE], "unverified.too_little", "unverified", {"score": 0.5}),
-    ("at or below the contradicted threshold", CLAIM, [PASSAGE], "contradicted.meaning", "contradicted",
-     {"score": 0.05, "contra": 0.1}),
+    (
+        "at or below the contradicted threshold",
+        CLAIM,
+        [PASSAGE],
+        "contradicted.meaning",
+        "contradicted",
+        {"score": 0.05, "contra": 0.1},
+    ),
     ("no contradicted threshold: unverified", CLAIM, [PASSAGE], "unverified.too_little", "unverified", {"score": 0.05}),
     ("a name the passage lacks", WITH_BERLIN, [PASSAGE], "unverified.missing", "unverified", {"score": 0.99}),
     ("a value no passage holds", WITH_VALUE, [PASSAGE], "unverified.missing", "unverified", {"score": 0.99}),
     ("a value that differs", WITH_VALUE, [SAME_8], "contradicted.value", "contradicted", {"score": 0.99}),
-    ("a value that differs, too little shared to contradict", WITH_VALUE, [PASSAGE_8], "unverified.too_little",
-     "unverified", {"score": 0.99}),
+    (
+        "a value that differs, too little shared to contradict",
+        WITH_VALUE,
+        [PASSAGE_8],
+        "unverified.too_little",
+        "unverified",
+        {"score": 0.99},
+    ),
     ("the passage denies another predicate", CLAIM, [DENIED], "unverified.too_little", "unverified", {"score": 0.99}),
     ("a quote", QUOTED, [PASSAGE], "unverified.quote", "unverified", {"score": 0.99}),
     ("a record, not prose", CLAIM, RECORD, "unverified.too_little", "unverified", {"score": 0.99}),
-    ("what a rule grounds stays the rule's", PASSAGE, [PASSAGE], "grounded.passage", "grounded", {"score": 0.0, "contra": 0.5}),
+    (
+        "what a rule grounds stays the rule's",
+        PASSAGE,
+        [PASSAGE],
+        "grounded.passage",
+        "grounded",
+        {"score": 0.0, "contra": 0.5},
+    ),
 ]
 
 

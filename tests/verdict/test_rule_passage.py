@@ -5,16 +5,38 @@ from tables import check, rec, table_test, value
 REVENUE = rec("Revenue rose in the quarter.", predicates=["rise"], lemmas=["revenue", "rise", "quarter"])
 
 ROWS = [
-    ("same words", rec("Revenue rose in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"]), [REVENUE],
-     "grounded.passage", "grounded"),
-    ("matched value, half the words", rec("Revenue rose 8% in Europe.", ["revenue", "rise", "europe", "growth"],
-                                          quantities=[value("8%", "percent", 8, unit="%")]),
-     [rec("Revenue rose 8%.", ["revenue", "rise"], quantities=[value("8%", "percent", 8, unit="%")])],
-     "grounded.passage", "grounded"),
-    ("hedged claim, plain source", rec("Revenue may have risen in the quarter.", ["revenue", "rise", "quarter"],
-                                       predicates=["rise"], hedged=True), [REVENUE], "unverified.hedged", "unverified"),
-    ("two of four words", rec("Revenue rose in Europe and Asia.", ["revenue", "rise", "europe", "asia"]), [REVENUE],
-     "unverified.too_little", "unverified"),
+    (
+        "same words",
+        rec("Revenue rose in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"]),
+        [REVENUE],
+        "grounded.passage",
+        "grounded",
+    ),
+    (
+        "matched value, half the words",
+        rec(
+            "Revenue rose 8% in Europe.",
+            ["revenue", "rise", "europe", "growth"],
+            quantities=[value("8%", "percent", 8, unit="%")],
+        ),
+        [rec("Revenue rose 8%.", ["revenue", "rise"], quantities=[value("8%", "percent", 8, unit="%")])],
+        "grounded.passage",
+        "grounded",
+    ),
+    (
+        "hedged claim, plain source",
+        rec("Revenue may have risen in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"], hedged=True),
+        [REVENUE],
+        "unverified.hedged",
+        "unverified",
+    ),
+    (
+        "two of four words",
+        rec("Revenue rose in Europe and Asia.", ["revenue", "rise", "europe", "asia"]),
+        [REVENUE],
+        "unverified.too_little",
+        "unverified",
+    ),
 ]
 
 

@@ -5,10 +5,24 @@ from tables import check, rec, table_test
 SOURCE = rec('The mayor called the plan "a bold step".', ["mayor", "call", "plan", "bold", "step"])
 
 ROWS = [
-    ("a quote in no source", rec('The mayor called the plan "a disaster".', ["mayor", "call", "plan", "disaster"],
-                                 quotes=["a disaster"]), [SOURCE], "unverified.quote", "unverified"),
-    ("a quote the source holds", rec('The mayor called the plan "a bold step".', ["mayor", "call", "plan", "bold", "step"],
-                                     quotes=["a bold step"]), [SOURCE], "grounded.passage", "grounded"),
+    (
+        "a quote in no source",
+        rec('The mayor called the plan "a disaster".', ["mayor", "call", "plan", "disaster"], quotes=["a disaster"]),
+        [SOURCE],
+        "unverified.quote",
+        "unverified",
+    ),
+    (
+        "a quote the source holds",
+        rec(
+            'The mayor called the plan "a bold step".',
+            ["mayor", "call", "plan", "bold", "step"],
+            quotes=["a bold step"],
+        ),
+        [SOURCE],
+        "grounded.passage",
+        "grounded",
+    ),
 ]
 
 

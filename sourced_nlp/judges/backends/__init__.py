@@ -11,14 +11,31 @@ backend: what the backends over a chat API share (requests of ``max_claims`` cla
 
 from __future__ import annotations
 
-from . import anthropic  # noqa: F401  (each import declares one backend, in --judge order)
+# each import declares one backend, in --judge order
+# isort: off
+from . import anthropic  # noqa: F401
 from . import openai  # noqa: F401
 from . import replay  # noqa: F401
 from . import function  # noqa: F401
+
+# isort: on
 from .function import CallableJudge, JudgeFunction, import_function, make_callable_judge
 from .replay import ReplayJudge, make_replay_judge, read_recording, record_answers, replayed
 from .spec import BACKENDS, Backend, backend, names_text, register
 
-__all__ = ["BACKENDS", "Backend", "backend", "names_text", "register", "CallableJudge", "JudgeFunction",
-           "import_function", "make_callable_judge", "ReplayJudge", "make_replay_judge", "read_recording",
-           "record_answers", "replayed"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "backend",
+    "names_text",
+    "register",
+    "CallableJudge",
+    "JudgeFunction",
+    "import_function",
+    "make_callable_judge",
+    "ReplayJudge",
+    "make_replay_judge",
+    "read_recording",
+    "record_answers",
+    "replayed",
+]

@@ -57,9 +57,17 @@ class AnthropicJudge(ChatJudge):
 
     backend = "anthropic"
 
-    def __init__(self, model: str = DEFAULT_MODEL, prompt: str = DEFAULT_PROMPT, timeout: float = 60.0,
-                 max_tokens: int = 4096, max_claims: int = 50, concurrency: int = 4, client: Any = None,
-                 cache: Optional[JudgmentCache] = None) -> None:
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        prompt: str = DEFAULT_PROMPT,
+        timeout: float = 60.0,
+        max_tokens: int = 4096,
+        max_claims: int = 50,
+        concurrency: int = 4,
+        client: Any = None,
+        cache: Optional[JudgmentCache] = None,
+    ) -> None:
         for name, value in (("max_claims", max_claims), ("concurrency", concurrency), ("max_tokens", max_tokens)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"judge {name} must be an integer >= 1, got {value!r}")
@@ -85,7 +93,9 @@ class AnthropicJudge(ChatJudge):
         """
         system = [{"type": "text", "text": system_prompt(self.prompt, sources), "cache_control": {"type": "ephemeral"}}]
         resp = self._client().messages.create(
-            model=self.model, max_tokens=self.max_tokens, system=system,
+            model=self.model,
+            max_tokens=self.max_tokens,
+            system=system,
             messages=[{"role": "user", "content": user_message(inputs)}],
         )
         stop = getattr(resp, "stop_reason", None)
@@ -96,15 +106,29 @@ class AnthropicJudge(ChatJudge):
         return "".join(getattr(b, "text", "") for b in resp.content if getattr(b, "type", "text") == "text")
 
 
-def make_anthropic_judge(model: str = DEFAULT_MODEL, prompt: str = DEFAULT_PROMPT, timeout: float = 60.0,
-                         max_tokens: int = 4096, max_claims: int = 50, concurrency: int = 4,
-                         cache_dir: Optional[str] = "default", record: Optional[str] = None,
-                         scope: str = "unverified") -> AnthropicJudge:
+def make_anthropic_judge(
+    model: str = DEFAULT_MODEL,
+    prompt: str = DEFAULT_PROMPT,
+    timeout: float = 60.0,
+    max_tokens: int = 4096,
+    max_claims: int = 50,
+    concurrency: int = 4,
+    cache_dir: Optional[str] = "default",
+    record: Optional[str] = None,
+    scope: str = "unverified",
+) -> AnthropicJudge:
     """The ``anthropic`` backend; ``cache_dir`` ``"default"`` is :func:`default_dir`, None or
     ``""`` turns the cache off; ``scope``: what it is asked about (``unverified`` or ``all``)."""
     folder = default_dir() if cache_dir == "default" else cache_dir
-    judge = AnthropicJudge(model=model, prompt=prompt, timeout=timeout, max_tokens=max_tokens, max_claims=max_claims,
-                           concurrency=concurrency, cache=JudgmentCache(folder) if folder else None)
+    judge = AnthropicJudge(
+        model=model,
+        prompt=prompt,
+        timeout=timeout,
+        max_tokens=max_tokens,
+        max_claims=max_claims,
+        concurrency=concurrency,
+        cache=JudgmentCache(folder) if folder else None,
+    )
     return recording(judge, record, scope)
 
 

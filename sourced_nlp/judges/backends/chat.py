@@ -44,7 +44,7 @@ class ChatJudge:
 
     def judge(self, inputs: Sequence[JudgeInput], sources: Mapping[str, str]) -> list[Judgment]:
         """The judgments of ``inputs``, in order: one request per ``max_claims`` claims."""
-        chunks = [list(inputs[i:i + self.max_claims]) for i in range(0, len(inputs), self.max_claims)]
+        chunks = [list(inputs[i : i + self.max_claims]) for i in range(0, len(inputs), self.max_claims)]
         if len(chunks) <= 1 or self.concurrency == 1:
             done = [self._request(c, sources) for c in chunks]
         else:

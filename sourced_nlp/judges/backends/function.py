@@ -11,7 +11,6 @@ from ..cache import JudgmentCache
 from ..prompt import DEFAULT_PROMPT, judgment_of, load_prompt, parse_reply
 from .spec import backend, cache, recording
 
-
 JudgeFunction = Callable[[JudgeInput], Union[str, Judgment, Mapping]]
 
 
@@ -22,8 +21,14 @@ class CallableJudge:
 
     backend = "callable"
 
-    def __init__(self, function: JudgeFunction, model: str = "callable", prompt: str = DEFAULT_PROMPT,
-                 concurrency: int = 4, cache: Optional[JudgmentCache] = None) -> None:
+    def __init__(
+        self,
+        function: JudgeFunction,
+        model: str = "callable",
+        prompt: str = DEFAULT_PROMPT,
+        concurrency: int = 4,
+        cache: Optional[JudgmentCache] = None,
+    ) -> None:
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ValueError(f"judge concurrency must be an integer >= 1, got {concurrency!r}")
         self.function = function
@@ -69,8 +74,10 @@ def import_function(ref: str) -> JudgeFunction:
 
     module, _, attr = ref.partition(":")
     if not module or not attr:
-        raise ValueError(f'judge function must be "MODULE:FUNCTION" (a module importable from the working '
-                         f'directory, or a path to a .py file), got {ref!r}')
+        raise ValueError(
+            f'judge function must be "MODULE:FUNCTION" (a module importable from the working '
+            f"directory, or a path to a .py file), got {ref!r}"
+        )
     try:
         obj: Any = import_user_module(module, "judge function module")
     except ValueError as err:  # SourceError: the file is not there
@@ -86,12 +93,23 @@ def import_function(ref: str) -> JudgeFunction:
     return obj
 
 
-def make_callable_judge(function: str, model: str = "callable", prompt: str = DEFAULT_PROMPT,
-                        concurrency: int = 4, cache_dir: Optional[str] = None,
-                        record: Optional[str] = None, scope: str = "unverified") -> CallableJudge:
+def make_callable_judge(
+    function: str,
+    model: str = "callable",
+    prompt: str = DEFAULT_PROMPT,
+    concurrency: int = 4,
+    cache_dir: Optional[str] = None,
+    record: Optional[str] = None,
+    scope: str = "unverified",
+) -> CallableJudge:
     """The ``callable`` backend: the function at ``"package.module:function"``."""
-    return recording(CallableJudge(import_function(function), model=model, prompt=prompt,
-                                   concurrency=concurrency, cache=cache(cache_dir)), record, scope)
+    return recording(
+        CallableJudge(
+            import_function(function), model=model, prompt=prompt, concurrency=concurrency, cache=cache(cache_dir)
+        ),
+        record,
+        scope,
+    )
 
 
 def _options(model: Optional[str], concurrency: int, file: Optional[str]) -> dict:
@@ -100,8 +118,10 @@ def _options(model: Optional[str], concurrency: int, file: Optional[str]) -> dic
 
 def _check(model: Optional[str], concurrency: int, file: Optional[str]) -> None:
     if not model:
-        raise ValueError('--judge callable needs --judge-model "MODULE:FUNCTION" (a module importable from the '
-                         'working directory, or a path to a .py file)')
+        raise ValueError(
+            '--judge callable needs --judge-model "MODULE:FUNCTION" (a module importable from the '
+            "working directory, or a path to a .py file)"
+        )
     try:
         import_function(model)  # before any input is read: a bad one is one line, exit 2
     except ValueError as err:

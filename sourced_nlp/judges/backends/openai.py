@@ -44,13 +44,23 @@ CONNECT_TIMEOUT = 5.0
 #: The reply's shape (the prompt's), as a strict JSON schema for structured output.
 SCHEMA = {
     "type": "object",
-    "properties": {"judgments": {"type": "array", "items": {
-        "type": "object",
-        "properties": {"claim": {"type": "integer"}, "verdict": {"type": "string", "enum": list(VERDICTS)},
-                       "source": {"type": "string"}, "quote": {"type": "string"}, "reason": {"type": "string"}},
-        "required": ["claim", "verdict", "source", "quote", "reason"],
-        "additionalProperties": False,
-    }}},
+    "properties": {
+        "judgments": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "claim": {"type": "integer"},
+                    "verdict": {"type": "string", "enum": list(VERDICTS)},
+                    "source": {"type": "string"},
+                    "quote": {"type": "string"},
+                    "reason": {"type": "string"},
+                },
+                "required": ["claim", "verdict", "source", "quote", "reason"],
+                "additionalProperties": False,
+            },
+        }
+    },
     "required": ["judgments"],
     "additionalProperties": False,
 }
@@ -92,14 +102,21 @@ def reach(url: str, timeout: float = CONNECT_TIMEOUT) -> None:
     if _proxied(parts.scheme, parts.hostname):
         return
     try:
-        socket.create_connection((parts.hostname, port or (443 if parts.scheme == "https" else 80)),
-                                 timeout=timeout).close()
+        socket.create_connection(
+            (parts.hostname, port or (443 if parts.scheme == "https" else 80)), timeout=timeout
+        ).close()
     except OSError as err:
-        why = ("no such host" if isinstance(err, socket.gaierror) else
-               f"no answer in {timeout:g} s" if isinstance(err, socket.timeout) else
-               (err.strerror or type(err).__name__).lower())
-        raise JudgeUnavailable(f"--judge openai cannot reach {url} ({why}): start the server or give the right "
-                               f"--judge-base-url (nothing was checked)") from None
+        why = (
+            "no such host"
+            if isinstance(err, socket.gaierror)
+            else f"no answer in {timeout:g} s"
+            if isinstance(err, socket.timeout)
+            else (err.strerror or type(err).__name__).lower()
+        )
+        raise JudgeUnavailable(
+            f"--judge openai cannot reach {url} ({why}): start the server or give the right "
+            f"--judge-base-url (nothing was checked)"
+        ) from None
 
 
 def preflight(base_url: Optional[str] = None, timeout: float = CONNECT_TIMEOUT) -> None:
@@ -111,14 +128,20 @@ def preflight(base_url: Optional[str] = None, timeout: float = CONNECT_TIMEOUT) 
     """
     if azure(base_url):
         if not (os.environ.get("AZURE_OPENAI_API_KEY") or os.environ.get("AZURE_OPENAI_AD_TOKEN")):
-            raise JudgeUnavailable("--judge openai on Azure (AZURE_OPENAI_ENDPOINT) needs an API key: set "
-                                   "AZURE_OPENAI_API_KEY (nothing was checked)")
+            raise JudgeUnavailable(
+                "--judge openai on Azure (AZURE_OPENAI_ENDPOINT) needs an API key: set "
+                "AZURE_OPENAI_API_KEY (nothing was checked)"
+            )
         if not os.environ.get("OPENAI_API_VERSION"):
-            raise JudgeUnavailable("--judge openai on Azure (AZURE_OPENAI_ENDPOINT) needs OPENAI_API_VERSION "
-                                   "(e.g. 2024-10-21; nothing was checked)")
+            raise JudgeUnavailable(
+                "--judge openai on Azure (AZURE_OPENAI_ENDPOINT) needs OPENAI_API_VERSION "
+                "(e.g. 2024-10-21; nothing was checked)"
+            )
     elif not os.environ.get("OPENAI_API_KEY"):
-        raise JudgeUnavailable("--judge openai needs an API key: set OPENAI_API_KEY (a local server takes any "
-                               "value, e.g. OPENAI_API_KEY=local; nothing was checked)")
+        raise JudgeUnavailable(
+            "--judge openai needs an API key: set OPENAI_API_KEY (a local server takes any "
+            "value, e.g. OPENAI_API_KEY=local; nothing was checked)"
+        )
     try:
         import openai  # noqa: F401
     except ImportError:
@@ -128,8 +151,12 @@ def preflight(base_url: Optional[str] = None, timeout: float = CONNECT_TIMEOUT) 
 
 def _response_format(fmt: str) -> dict:
     if fmt == "json_schema":
-        return {"response_format": {"type": "json_schema",
-                                    "json_schema": {"name": "judgments", "strict": True, "schema": SCHEMA}}}
+        return {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "judgments", "strict": True, "schema": SCHEMA},
+            }
+        }
     if fmt == "json_object":
         return {"response_format": {"type": "json_object"}}
     return {}
@@ -156,10 +183,20 @@ class OpenAIJudge(ChatJudge):
 
     backend = "openai"
 
-    def __init__(self, model: str = DEFAULT_MODEL, base_url: Optional[str] = None, prompt: str = DEFAULT_PROMPT,
-                 timeout: float = 60.0, max_retries: int = 2, max_tokens: int = 4096, max_claims: int = 50,
-                 concurrency: int = 4, response_format: str = FORMATS[0], client: Any = None,
-                 cache: Optional[JudgmentCache] = None) -> None:
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        base_url: Optional[str] = None,
+        prompt: str = DEFAULT_PROMPT,
+        timeout: float = 60.0,
+        max_retries: int = 2,
+        max_tokens: int = 4096,
+        max_claims: int = 50,
+        concurrency: int = 4,
+        response_format: str = FORMATS[0],
+        client: Any = None,
+        cache: Optional[JudgmentCache] = None,
+    ) -> None:
         for name, value in (("max_claims", max_claims), ("concurrency", concurrency), ("max_tokens", max_tokens)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"judge {name} must be an integer >= 1, got {value!r}")
@@ -182,8 +219,11 @@ class OpenAIJudge(ChatJudge):
                 import openai
 
                 options = {"timeout": self.timeout, "max_retries": self.max_retries}
-                self.client = (openai.AzureOpenAI(**options) if azure(self.base_url)
-                               else openai.OpenAI(base_url=self.base_url, **options))
+                self.client = (
+                    openai.AzureOpenAI(**options)
+                    if azure(self.base_url)
+                    else openai.OpenAI(base_url=self.base_url, **options)
+                )
             return self.client
 
     def _adapt(self, err: Exception, fmt: str, tokens: str) -> bool:
@@ -212,13 +252,16 @@ class OpenAIJudge(ChatJudge):
         import openai
 
         client = self._client()
-        messages = [{"role": "system", "content": system_prompt(self.prompt, sources)},
-                    {"role": "user", "content": user_message(inputs)}]
+        messages = [
+            {"role": "system", "content": system_prompt(self.prompt, sources)},
+            {"role": "user", "content": user_message(inputs)},
+        ]
         for _ in range(len(FORMATS) + 1):
             fmt, tokens = self.format, self.tokens
             try:
-                resp = client.chat.completions.create(model=self.model, messages=messages,
-                                                      **{tokens: self.max_tokens}, **_response_format(fmt))
+                resp = client.chat.completions.create(
+                    model=self.model, messages=messages, **{tokens: self.max_tokens}, **_response_format(fmt)
+                )
                 break
             except openai.BadRequestError as err:
                 if not self._adapt(err, fmt, tokens):
@@ -238,27 +281,53 @@ class OpenAIJudge(ChatJudge):
         return choice.message.content or ""
 
 
-def make_openai_judge(model: str = DEFAULT_MODEL, base_url: Optional[str] = None, prompt: str = DEFAULT_PROMPT,
-                      timeout: float = 60.0, max_retries: int = 2, max_tokens: int = 4096, max_claims: int = 50,
-                      concurrency: int = 4, response_format: str = FORMATS[0], cache_dir: Optional[str] = "default",
-                      record: Optional[str] = None, scope: str = "unverified") -> OpenAIJudge:
+def make_openai_judge(
+    model: str = DEFAULT_MODEL,
+    base_url: Optional[str] = None,
+    prompt: str = DEFAULT_PROMPT,
+    timeout: float = 60.0,
+    max_retries: int = 2,
+    max_tokens: int = 4096,
+    max_claims: int = 50,
+    concurrency: int = 4,
+    response_format: str = FORMATS[0],
+    cache_dir: Optional[str] = "default",
+    record: Optional[str] = None,
+    scope: str = "unverified",
+) -> OpenAIJudge:
     """The ``openai`` backend; ``cache_dir`` ``"default"`` is :func:`default_dir`, None or ``""``
     turns the cache off; ``scope``: what it is asked about (``unverified`` or ``all``)."""
     folder = default_dir() if cache_dir == "default" else cache_dir
-    judge = OpenAIJudge(model=model, base_url=base_url, prompt=prompt, timeout=timeout, max_retries=max_retries,
-                        max_tokens=max_tokens, max_claims=max_claims, concurrency=concurrency,
-                        response_format=response_format, cache=JudgmentCache(folder) if folder else None)
+    judge = OpenAIJudge(
+        model=model,
+        base_url=base_url,
+        prompt=prompt,
+        timeout=timeout,
+        max_retries=max_retries,
+        max_tokens=max_tokens,
+        max_claims=max_claims,
+        concurrency=concurrency,
+        response_format=response_format,
+        cache=JudgmentCache(folder) if folder else None,
+    )
     return recording(judge, record, scope)
 
 
 def _options(model: Optional[str], concurrency: int, file: Optional[str], base_url: Optional[str] = None) -> dict:
-    return {"concurrency": concurrency, **({"model": model} if model else {}), **({"base_url": base_url} if base_url else {})}
+    return {
+        "concurrency": concurrency,
+        **({"model": model} if model else {}),
+        **({"base_url": base_url} if base_url else {}),
+    }
 
 
 def _check(model: Optional[str], concurrency: int, file: Optional[str], base_url: Optional[str] = None) -> None:
     if not model and (base_url or azure(base_url)):
-        where = "on Azure (AZURE_OPENAI_ENDPOINT) needs --judge-model DEPLOYMENT" if not base_url else \
-            "--judge-base-url needs --judge-model NAME (a model the server serves)"
+        where = (
+            "on Azure (AZURE_OPENAI_ENDPOINT) needs --judge-model DEPLOYMENT"
+            if not base_url
+            else "--judge-base-url needs --judge-model NAME (a model the server serves)"
+        )
         raise ValueError(f"--judge openai {where}")
     try:
         preflight(base_url)

@@ -86,24 +86,32 @@ class ReplayJudge:
         out = []
         for inp in inputs:
             entry = self.answers.get(_key(inp.claim))
-            out.append(replayed(entry, inp.index) if entry is not None
-                       else Judgment.failed(f"no recorded answer for this claim in {self.path}"))
+            out.append(
+                replayed(entry, inp.index)
+                if entry is not None
+                else Judgment.failed(f"no recorded answer for this claim in {self.path}")
+            )
         return out
 
 
-def record_answers(path: str | Path, inputs: Sequence[JudgeInput], judgments: Sequence[Judgment],
-                   model: str, prompt_version: str) -> None:
+def record_answers(
+    path: str | Path, inputs: Sequence[JudgeInput], judgments: Sequence[Judgment], model: str, prompt_version: str
+) -> None:
     """Append one replay line per claim to ``path`` (the format of the module docstring)."""
     with open(path, "a", encoding="utf8") as fh:
         for inp, j in zip(inputs, judgments):
             row: dict = {"claim": inp.claim, "model": model, "prompt_version": prompt_version}
-            row.update({"error": j.error} if j.error is not None else
-                       {"verdict": j.verdict, "source": j.source, "quote": j.quote, "reason": j.reason})
+            row.update(
+                {"error": j.error}
+                if j.error is not None
+                else {"verdict": j.verdict, "source": j.source, "quote": j.quote, "reason": j.reason}
+            )
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-def make_replay_judge(path: str, cache_dir: Optional[str] = None, record: Optional[str] = None,
-                      scope: str = "unverified") -> ReplayJudge:
+def make_replay_judge(
+    path: str, cache_dir: Optional[str] = None, record: Optional[str] = None, scope: str = "unverified"
+) -> ReplayJudge:
     """The ``replay`` backend: recorded answers from ``path`` (JSONL; module docstring)."""
     return recording(ReplayJudge(path, cache=cache(cache_dir)), record, scope)
 
@@ -114,8 +122,10 @@ def _options(model: Optional[str], concurrency: int, file: Optional[str]) -> dic
 
 def _check(model: Optional[str], concurrency: int, file: Optional[str]) -> None:
     if not file or not Path(file).is_file():
-        raise ValueError("--judge replay needs --judge-file FILE, an existing recorded answers file"
-                         + (f" (no such file: {file})" if file else ""))
+        raise ValueError(
+            "--judge replay needs --judge-file FILE, an existing recorded answers file"
+            + (f" (no such file: {file})" if file else "")
+        )
 
 
 BACKEND = backend("replay", make_replay_judge, _options, _check)

@@ -57,8 +57,13 @@ class Backend:
         return f"sourced.judge.{self.name}.v1"
 
 
-def backend(name: str, factory: Callable[..., Any], config: Callable[..., dict], check: Callable[..., None] = _no_check,
-            options: tuple[str, ...] = ()) -> Backend:
+def backend(
+    name: str,
+    factory: Callable[..., Any],
+    config: Callable[..., dict],
+    check: Callable[..., None] = _no_check,
+    options: tuple[str, ...] = (),
+) -> Backend:
     """Declare a backend: made once, by its module, and kept in :data:`BACKENDS`.
 
     Raises:

@@ -86,7 +86,17 @@ from ..precision import PrecisionTable, default_precision, possible
 from ..tree import Token, tokens
 from ..types import Result, result
 from ..wordalign import (  # noqa: F401
-    GuardLexicon, Link, _is_content, align_words, alignment, carries, default_guard_lexicon, name_keys, name_labels, same_name)
+    GuardLexicon,
+    Link,
+    _is_content,
+    align_words,
+    alignment,
+    carries,
+    default_guard_lexicon,
+    name_keys,
+    name_labels,
+    same_name,
+)
 from .binding import bound_value, find_binding
 from .context import Finder, GuardContext, claim_hedged
 from .denied import find_denied
@@ -101,9 +111,19 @@ from .unaccounted import WORD_FINDERS, find_unaccounted
 from .unasserted import find_unasserted
 
 #: the rule names the guard gives: those of its finders' modules (each module's ``DECIDES``)
-DECIDES = ("contradicted.antonym", "contradicted.polarity", "contradicted.scope", "contradicted.qualifier", "contradicted.roles",
-           "contradicted.entity", "contradicted.value", "unverified.hedged", "unverified.unaligned", "unverified.unbound",
-           "unverified.language")
+DECIDES = (
+    "contradicted.antonym",
+    "contradicted.polarity",
+    "contradicted.scope",
+    "contradicted.qualifier",
+    "contradicted.roles",
+    "contradicted.entity",
+    "contradicted.value",
+    "unverified.hedged",
+    "unverified.unaligned",
+    "unverified.unbound",
+    "unverified.language",
+)
 
 #: which claim words with no counterpart in the evidence keep a claim from ``grounded``: every
 #: word that carries meaning (``all``); the main predicates and the closed classes (quantifiers,
@@ -114,16 +134,16 @@ UNALIGNED = ("all", "predicates", "slots")
 #: the finders, in the order their findings are listed (and weighed: the first contradicted
 #: finding takes the grounding back, else the first finding)
 DEFAULT_FINDERS: tuple[Finder, ...] = (
-    find_language,     # unverified.language (alone: see ALONE)
-    find_roles,        # contradicted.roles: two names in each other's place
-    find_moved,        # contradicted.roles: two nouns each in the other's slot
-    find_denied,       # contradicted.polarity: a word the claim denies, affirmed in the evidence
-    find_excluded,     # contradicted.polarity: a word the evidence sets aside ("rather than")
-    find_rate,         # contradicted.value: a rate per another noun
-    find_binding,      # contradicted.entity / contradicted.value / unverified.unbound
+    find_language,  # unverified.language (alone: see ALONE)
+    find_roles,  # contradicted.roles: two names in each other's place
+    find_moved,  # contradicted.roles: two nouns each in the other's slot
+    find_denied,  # contradicted.polarity: a word the claim denies, affirmed in the evidence
+    find_excluded,  # contradicted.polarity: a word the evidence sets aside ("rather than")
+    find_rate,  # contradicted.value: a rate per another noun
+    find_binding,  # contradicted.entity / contradicted.value / unverified.unbound
     find_unaccounted,  # per unaligned claim word: contradicted.antonym / contradicted.scope / unverified.unaligned
-    find_dropped,      # contradicted.qualifier / unverified.hedged: what the claim drops
-    find_unasserted,   # unverified.hedged: a predicate the evidence does not assert
+    find_dropped,  # contradicted.qualifier / unverified.hedged: what the claim drops
+    find_unasserted,  # unverified.hedged: a predicate the evidence does not assert
 )
 
 #: the finders whose finding is the only one: a claim not in English is read no further
@@ -160,11 +180,18 @@ class Guard:
     #: the finders the guard asks, in order
     finders: tuple[Finder, ...] = DEFAULT_FINDERS
 
-    def __init__(self, lexicon: GuardLexicon | None = None, meta_words: frozenset[str] = frozenset(),
-                 unaligned: str = "slots", lexicons: Mapping[str, str | None] | None = None,
-                 precision: PrecisionTable | None = None) -> None:
+    def __init__(
+        self,
+        lexicon: GuardLexicon | None = None,
+        meta_words: frozenset[str] = frozenset(),
+        unaligned: str = "slots",
+        lexicons: Mapping[str, str | None] | None = None,
+        precision: PrecisionTable | None = None,
+    ) -> None:
         if unaligned not in UNALIGNED:
-            raise ValueError(f"sourced_verify config: guard_unaligned must be one of {', '.join(UNALIGNED)}, got {unaligned!r}")
+            raise ValueError(
+                f"sourced_verify config: guard_unaligned must be one of {', '.join(UNALIGNED)}, got {unaligned!r}"
+            )
         unknown = dict.fromkeys(OWN_LEXICONS) if lexicon is not None else {}
         #: the bundled name or path of each lexicon the guard reads (:data:`LEXICONS`; None: a
         #: lexicon given as an object, :class:`GuardLexicon`, whose files are not known)
@@ -180,11 +207,20 @@ class Guard:
         #: ``unverified.possible``, not ``contradicted``
         self.precision = precision
         #: the words of the lexical antonym groups (``models/lexical.json``), canonical lemmas
-        self.group_words: tuple[str, ...] = tuple(sorted(
-            w for sides in load_lexicon(refs["lexicon"])["antonym_groups"] for side in sides for w in side if " " not in w))  # type: ignore[arg-type]
+        self.group_words: tuple[str, ...] = tuple(
+            sorted(
+                w
+                for sides in load_lexicon(refs["lexicon"])["antonym_groups"]
+                for side in sides
+                for w in side
+                if " " not in w
+            )
+        )  # type: ignore[arg-type]
         neg = load_lexicon(refs["negation"])  # type: ignore[arg-type]
         #: the negation cues and pseudo-negations of ``models/negation.json`` (:func:`find_denied`)
-        self.neg_cues = frozenset((*neg["neg_dep_cues"], *neg["determiner_cues"], *neg["preposition_cues"], *neg["verb_cues"]))
+        self.neg_cues = frozenset(
+            (*neg["neg_dep_cues"], *neg["determiner_cues"], *neg["preposition_cues"], *neg["verb_cues"])
+        )
         self.neg_pseudo = frozenset(neg["pseudo"])
         #: the exclusion cues of ``models/negation.json``, longest first (:func:`find_excluded`)
         self.exclusion = tuple(sorted((tuple(c.split()) for c in neg.get("exclusion_cues", ())), key=len, reverse=True))
@@ -209,7 +245,9 @@ class Guard:
         new = {**self.lexicons, **refs}
         lex = self.lex
         if any(new[k] != self.lexicons[k] for k in OWN_LEXICONS):
-            lex = GuardLexicon.load(wordnet=new["wordnet"] or "wordnet", guard=new["guard"] or "guard", lexical=new["lexicon"] or "lexical")
+            lex = GuardLexicon.load(
+                wordnet=new["wordnet"] or "wordnet", guard=new["guard"] or "guard", lexical=new["lexicon"] or "lexical"
+            )
         elif new["lexicon"] != self.lexicons["lexicon"]:
             lex = dataclasses.replace(lex, hedges=frozenset(load_lexicon(new["lexicon"] or "lexical")["hedges"]))
         return Guard(lex, self.meta, self.unaligned, new, self.precision)
@@ -228,8 +266,16 @@ class Guard:
                 return {**res, "reason": f"{res['reason']}; possible: {shown[0].reason}", "alignment": words}  # type: ignore[typeddict-item]
             return {**res, "alignment": words}  # type: ignore[typeddict-item]
         table = self.precision or default_precision()
-        first = min(found, key=lambda f: 0 if f.verdict == "contradicted" and table.contradicts(f.rule, guard=True)
-                    else 1 if f.verdict == "contradicted" else 2)
+        first = min(
+            found,
+            key=lambda f: (
+                0
+                if f.verdict == "contradicted" and table.contradicts(f.rule, guard=True)
+                else 1
+                if f.verdict == "contradicted"
+                else 2
+            ),
+        )
         ev = res["evidence"][first.passage]
         if first.verdict == "contradicted" and table.contradicts(first.rule, guard=True):
             out = result("contradicted", first.reason, 0.05, [ev], first.differs, rule=first.rule)
@@ -237,10 +283,14 @@ class Guard:
             # demoted by its precision on natural text: the grounding is taken back, not contradicted
             reason = possible(first.reason, first.rule, table.guard_of(first.rule), guard=True)
             support = ctx.support if ctx.best is not None else 0.4
-            out = result("unverified", reason, max(0.15, min(0.65, support)), [ev], first.differs, rule="unverified.possible")
+            out = result(
+                "unverified", reason, max(0.15, min(0.65, support)), [ev], first.differs, rule="unverified.possible"
+            )
         else:
             support = ctx.support if ctx.best is not None else 0.4
-            out = result("unverified", first.reason, max(0.15, min(0.65, support)), [ev], first.differs, rule=first.rule)
+            out = result(
+                "unverified", first.reason, max(0.15, min(0.65, support)), [ev], first.differs, rule=first.rule
+            )
         return {**out, "alignment": words}  # type: ignore[typeddict-item]
 
     def read(self, ctx: ClaimContext, res: Result) -> list[Finding]:
@@ -266,10 +316,23 @@ class Guard:
         links = converse_links(claim, ev, align_words(claim, ev, self.lex, names), self.lex)
         to = {ln.k: ln.ev for ln in links if ln.ev is not None}
         return GuardContext(
-            ctx=ctx, claim=claim, passages=passages, ev=ev, links=links, to=to,  # type: ignore[arg-type]
-            hows={ln.k: ln.how for ln in links}, used=set(to.values()), names=names, lex=self.lex, meta=self.meta,
-            unaligned=self.unaligned, group_words=self.group_words, neg_cues=self.neg_cues, neg_pseudo=self.neg_pseudo,
-            exclusion=self.exclusion)
+            ctx=ctx,
+            claim=claim,
+            passages=passages,
+            ev=ev,
+            links=links,
+            to=to,  # type: ignore[arg-type]
+            hows={ln.k: ln.how for ln in links},
+            used=set(to.values()),
+            names=names,
+            lex=self.lex,
+            meta=self.meta,
+            unaligned=self.unaligned,
+            group_words=self.group_words,
+            neg_cues=self.neg_cues,
+            neg_pseudo=self.neg_pseudo,
+            exclusion=self.exclusion,
+        )
 
     def findings(self, gctx: GuardContext) -> list[Finding]:
         """Every finding of the finders (:attr:`finders`) against grounding the claim, in their
@@ -288,8 +351,43 @@ class Guard:
         return None if pid is None else ctx.index.passages[pid]
 
 
-__all__ = ["ALONE", "DECIDES", "DEFAULT_FINDERS", "LEXICONS", "OWN_LEXICONS", "UNALIGNED", "WORD_FINDERS", "Finder", "Finding", "Guard", "GuardContext",
-           "GuardLexicon", "Link", "Token", "align_words", "alignment", "bound_value", "carries", "claim_hedged", "default_guard_lexicon",
-           "denominator", "excluded_by", "find_attributed", "find_binding", "find_denied", "find_dropped", "find_excluded",
-           "find_language", "find_moved", "find_rate", "find_roles", "find_scope", "find_unaccounted", "find_unasserted",
-           "name_keys", "name_labels", "same_name", "tokens"]
+__all__ = [
+    "ALONE",
+    "DECIDES",
+    "DEFAULT_FINDERS",
+    "LEXICONS",
+    "OWN_LEXICONS",
+    "UNALIGNED",
+    "WORD_FINDERS",
+    "Finder",
+    "Finding",
+    "Guard",
+    "GuardContext",
+    "GuardLexicon",
+    "Link",
+    "Token",
+    "align_words",
+    "alignment",
+    "bound_value",
+    "carries",
+    "claim_hedged",
+    "default_guard_lexicon",
+    "denominator",
+    "excluded_by",
+    "find_attributed",
+    "find_binding",
+    "find_denied",
+    "find_dropped",
+    "find_excluded",
+    "find_language",
+    "find_moved",
+    "find_rate",
+    "find_roles",
+    "find_scope",
+    "find_unaccounted",
+    "find_unasserted",
+    "name_keys",
+    "name_labels",
+    "same_name",
+    "tokens",
+]

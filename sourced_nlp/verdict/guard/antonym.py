@@ -35,21 +35,42 @@ def find_antonym(gctx: GuardContext, k: int) -> Finding | None:
         other = ev[e][j]
         if opposed(gctx, tok, other, cword(k), _text(passages[e], other), groups):
             w, s = cword(k), _text(passages[e], other)
-            return Finding("contradicted", "contradicted.antonym", f"the claim says '{w}'; the source says '{s}'",
-                           [{"claim": w, "source": s, "kind": "antonym"}], e)
+            return Finding(
+                "contradicted",
+                "contradicted.antonym",
+                f"the claim says '{w}'; the source says '{s}'",
+                [{"claim": w, "source": s, "kind": "antonym"}],
+                e,
+            )
     if slot is None and _is_predicate(claim, k):
-        pred = next(((e, j) for e, toks in enumerate(ev) for j in range(len(toks))
-                     if (e, j) not in gctx.used and _is_predicate(toks, j) and toks[j].pos in ("VERB", "ADJ")
-                     and opposed(gctx, tok, toks[j], cword(k), _text(passages[e], toks[j]), groups)), None)
+        pred = next(
+            (
+                (e, j)
+                for e, toks in enumerate(ev)
+                for j in range(len(toks))
+                if (e, j) not in gctx.used
+                and _is_predicate(toks, j)
+                and toks[j].pos in ("VERB", "ADJ")
+                and opposed(gctx, tok, toks[j], cword(k), _text(passages[e], toks[j]), groups)
+            ),
+            None,
+        )
         if pred is not None:
             e, j = pred
             w, s = cword(k), _text(passages[e], ev[e][j])
-            return Finding("contradicted", "contradicted.antonym", f"the claim says '{w}'; the source says '{s}'",
-                           [{"claim": w, "source": s, "kind": "antonym"}], e)
+            return Finding(
+                "contradicted",
+                "contradicted.antonym",
+                f"the claim says '{w}'; the source says '{s}'",
+                [{"claim": w, "source": s, "kind": "antonym"}],
+                e,
+            )
     return None
 
 
-def opposed(gctx: GuardContext, a: Token, b: Token, a_text: str, b_text: str, groups: Callable[[str, str], bool]) -> bool:
+def opposed(
+    gctx: GuardContext, a: Token, b: Token, a_text: str, b_text: str, groups: Callable[[str, str], bool]
+) -> bool:
     """Two words stand against each other: by lemma, spaCy's own lemma or as written
     ("required" the adjective, whose lemma is the verb's), in WordNet or in the antonym
     groups of ``models/lexical.json`` (``groups``); or the evidence's noun is a synonym or

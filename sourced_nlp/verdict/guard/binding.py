@@ -33,7 +33,15 @@ def find_binding(gctx: GuardContext) -> list[Finding]:
     has a modifier of its own ("the team tier" / "the basic tier"): :func:`_bare`. Two person
     names of one word each ("Smith" / "Marion") may be one person's: unverified.unbound, not
     contradicted.entity (:func:`_maybe_one_person`)."""
-    lex, claim, ev, to, passages, cword, names = gctx.lex, gctx.claim, gctx.ev, gctx.to, gctx.passages, gctx.cword, gctx.names
+    lex, claim, ev, to, passages, cword, names = (
+        gctx.lex,
+        gctx.claim,
+        gctx.ev,
+        gctx.to,
+        gctx.passages,
+        gctx.cword,
+        gctx.names,
+    )
     labels = name_labels(gctx.ctx.record)
     for c, (e, j) in to.items():
         tok = claim[c]
@@ -43,13 +51,18 @@ def find_binding(gctx: GuardContext) -> list[Finding]:
             continue
         # the subject's own words: its head and the words that name or describe it ("free
         # plan", "Dr. Patel"), not the clauses and phrases hung on it
-        subj_words = [i for i in (cs, *_children(claim, cs))
-                      if (i == cs or claim[i].dep in ("compound", "amod", "nmod", "flat")) and _is_content(claim[i], lex)]
+        subj_words = [
+            i
+            for i in (cs, *_children(claim, cs))
+            if (i == cs or claim[i].dep in ("compound", "amod", "nmod", "flat")) and _is_content(claim[i], lex)
+        ]
         named = cs in labels  # the subject is a name (of the NER or a proper-noun run), not a value
         is_value = tok.flag == "n" and (tok.pos == "NUM" or labels.get(c) in ("DAY", "ID", "DATE", "TIME"))
         # "Version 2.0 removed": the act is the name's, when it is the claim's main predicate (not a
         # word deep in a list that the parser took for a verb: "..., bay leaf, slivered almonds")
-        said_of_name = c == cc and named and tok.pos == "VERB" and tok.tag in ("VBD", "VBZ", "VBP") and _is_predicate(claim, c)
+        said_of_name = (
+            c == cc and named and tok.pos == "VERB" and tok.tag in ("VBD", "VBZ", "VBP") and _is_predicate(claim, c)
+        )
         if not subj_words or not (is_value or said_of_name):
             continue
         toks = ev[e]
@@ -62,6 +75,7 @@ def find_binding(gctx: GuardContext) -> list[Finding]:
             continue
         inside = _subtree(toks, es)
         heads = [cs] if named else subj_words  # a name by its head ("James Holmes" / "Holmes")
+
         def holds(w: int, i: int) -> bool:
             if named:
                 return toks[i].flag == "n" and same_name(claim[w], toks[i], names[0].get(w), names[1][e].get(i))
@@ -70,31 +84,62 @@ def find_binding(gctx: GuardContext) -> list[Finding]:
         missing = [w for w in heads if not any(holds(w, i) for i in inside)]
         if j in inside or not missing:
             continue  # the value describes the subject itself, or the subject is the claim's
-        if not named and all(claim[w].pos == "ADJ" for w in missing) and _bare(lex, toks, e, inside, to, lambda i: holds(cs, i)):
+        if (
+            not named
+            and all(claim[w].pos == "ADJ" for w in missing)
+            and _bare(lex, toks, e, inside, to, lambda i: holds(cs, i))
+        ):
             continue  # "the massive burrito costs $8" / "the burrito is $8": the evidence's subject is the claim's, unqualified
         if not named and cs not in to:
             continue  # a subject in other words ("on-time rate" / "on-time performance"): the coverage rules' call
         p = passages[e]
-        theirs = p.f["text"][toks[min(inside)].start:toks[max(inside)].end]
+        theirs = p.f["text"][toks[min(inside)].start : toks[max(inside)].end]
         ours = " ".join(cword(w) for w in sorted(subj_words))
         if named:
             if toks[es].flag != "n" or any(holds(cs, i) for i in range(len(toks))):
                 continue  # a description that may be the name's; a passage that names both
             if _maybe_one_person(claim, cs, labels, toks, es, name_labels(p.f)):
-                return [Finding("unverified", "unverified.unbound",
-                                f"the source says '{cword(c)}' of '{theirs}': it may or may not be '{ours}' (a first name and a surname)",
-                                [{"claim": ours, "source": theirs, "kind": "subject"}], e)]
-            return [Finding("contradicted", "contradicted.entity", f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
-                            [{"claim": ours, "source": theirs, "kind": "entity"}], e)]
+                return [
+                    Finding(
+                        "unverified",
+                        "unverified.unbound",
+                        f"the source says '{cword(c)}' of '{theirs}': it may or may not be '{ours}' (a first name and a surname)",
+                        [{"claim": ours, "source": theirs, "kind": "subject"}],
+                        e,
+                    )
+                ]
+            return [
+                Finding(
+                    "contradicted",
+                    "contradicted.entity",
+                    f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
+                    [{"claim": ours, "source": theirs, "kind": "entity"}],
+                    e,
+                )
+            ]
         if toks[es].flag == "n":
             continue
         other = bound_value(lex, claim, c, subj_words, ev, passages)
         if other is not None:
             oe, text = other
-            return [Finding("contradicted", "contradicted.value", f"the source gives '{text}' for '{ours}'",
-                            [{"claim": cword(c), "source": text, "kind": "quantity"}], oe)]
-        return [Finding("unverified", "unverified.unbound", f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
-                        [{"claim": ours, "source": theirs, "kind": "subject"}], e)]
+            return [
+                Finding(
+                    "contradicted",
+                    "contradicted.value",
+                    f"the source gives '{text}' for '{ours}'",
+                    [{"claim": cword(c), "source": text, "kind": "quantity"}],
+                    oe,
+                )
+            ]
+        return [
+            Finding(
+                "unverified",
+                "unverified.unbound",
+                f"the source says '{cword(c)}' of '{theirs}', not of '{ours}'",
+                [{"claim": ours, "source": theirs, "kind": "subject"}],
+                e,
+            )
+        ]
     return []
 
 
@@ -104,8 +149,14 @@ def _maybe_one_person(claim, cs, labels, toks, es, ev_labels) -> bool:
     organisation's: the NER often calls a lone first name an organisation ("Davina" for the
     defendant the source calls "Ayrton" and "now ... called Davina", one of the two firings of
     ``contradicted.entity`` here on natural text, both wrong)."""
+
     def single(ts, i, lab) -> bool:  # "Dr." of "Dr. Okafor" is a compound too
-        return lab.get(i) in ("PERSON", "ORG", "", None) and ts[i].pos == "PROPN" and not any(ts[c].dep in ("compound", "flat") for c in _children(ts, i))
+        return (
+            lab.get(i) in ("PERSON", "ORG", "", None)
+            and ts[i].pos == "PROPN"
+            and not any(ts[c].dep in ("compound", "flat") for c in _children(ts, i))
+        )
+
     return single(claim, cs, labels) and single(toks, es, ev_labels) and "PERSON" in (labels.get(cs), ev_labels.get(es))
 
 
@@ -118,7 +169,9 @@ def _bare(lex: GuardLexicon, toks, e, inside, to, holds) -> bool:
     aligned = set(to.values())
     return bool(held) and not any(
         toks[c].dep in ("amod", "compound", "nmod", "poss") and (e, c) not in aligned and _is_content(toks[c], lex)
-        for i in held for c in _children(toks, i))
+        for i in held
+        for c in _children(toks, i)
+    )
 
 
 def bound_value(lex: GuardLexicon, claim, c, subj_words, ev, passages) -> tuple[int, str] | None:
@@ -140,5 +193,5 @@ def bound_value(lex: GuardLexicon, claim, c, subj_words, ev, passages) -> tuple[
                 # dependency alone put the "2" of "CO 2" in the slot of "29 billion tonnes" (the one
                 # firing of this finding on natural text, wrong)
                 if h >= 0 and th >= 0 and lex.related(claim[h].lemma, toks[th].lemma) and t.dep == tok.dep:
-                    return e, passages[e].f["text"][t.start:t.end]
+                    return e, passages[e].f["text"][t.start : t.end]
     return None

@@ -44,12 +44,17 @@ def status_bound(claim: list[Token], toks: list[Token], e: int, title: int, to: 
     manager" of a claim that names "ex manager Micky Adams" in another role)."""
     if (toks[title].flag == "n" or toks[title].pos == "PROPN") and toks[title].dep not in ("compound", "flat"):
         return False  # the head of a name is the person, not a title ("interim spell locke shakes": a misparse)
-    ks = [k for k, v in to.items() if v == (e, title)] or [k for k, t in enumerate(claim) if t.lemma == toks[title].lemma]
+    ks = [k for k, v in to.items() if v == (e, title)] or [
+        k for k, t in enumerate(claim) if t.lemma == toks[title].lemma
+    ]
     if not ks:
         return False
     names = set(linked_names(toks, title))
     for k in ks:
-        if any(claim[c].dep in ("amod", "advmod") and claim[c].pos in ("ADJ", "ADV") and c not in to for c in _children(claim, k)):
+        if any(
+            claim[c].dep in ("amod", "advmod") and claim[c].pos in ("ADJ", "ADV") and c not in to
+            for c in _children(claim, k)
+        ):
             continue
         if not names:
             return True
@@ -82,9 +87,17 @@ def one_thing(toks: list[Token], i: int, j: int) -> bool:
         if toks[x].head == y and toks[x].dep in ("appos", "compound", "flat", "attr", "poss"):
             return True
     ha, hb = toks[a].head, toks[b].head
-    if ha >= 0 and ha == hb and toks[ha].lemma == "be" and {toks[a].dep, toks[b].dep} & {"nsubj", "nsubjpass"} \
-            and {toks[a].dep, toks[b].dep} & {"attr", "acomp", "appos"} \
-            and not any(toks[c].dep in ("predet", "quantmod", "nummod") or toks[c].tag in ("JJR", "RBR")
-                        for x in (a, b) for c in _children(toks, x)):
+    if (
+        ha >= 0
+        and ha == hb
+        and toks[ha].lemma == "be"
+        and {toks[a].dep, toks[b].dep} & {"nsubj", "nsubjpass"}
+        and {toks[a].dep, toks[b].dep} & {"attr", "acomp", "appos"}
+        and not any(
+            toks[c].dep in ("predet", "quantmod", "nummod") or toks[c].tag in ("JJR", "RBR")
+            for x in (a, b)
+            for c in _children(toks, x)
+        )
+    ):
         return True  # "X is a Y"; not a measure of one against the other ("revenue was twice its costs")
     return False

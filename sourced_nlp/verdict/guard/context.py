@@ -54,7 +54,7 @@ class GuardContext:
     def cword(self, k: int) -> str:
         """Claim word ``k`` as written in the claim."""
         t = self.claim[k]
-        return self.ctx.record["text"][t.start:t.end]
+        return self.ctx.record["text"][t.start : t.end]
 
     def text(self, e: int, tok: Token) -> str:
         """Word ``tok`` of evidence passage ``e`` as written there."""
@@ -64,8 +64,11 @@ class GuardContext:
         """The words of every passage of the sources (the evidence's included) that has any: not
         a line of a record (read on first use, then kept)."""
         if self._others is None:
-            self._others = [tokens(p.f["tokens"]) for p in self.ctx.index.passages  # type: ignore[typeddict-item]
-                            if not p.structured and "tokens" in p.f]
+            self._others = [
+                tokens(p.f["tokens"])
+                for p in self.ctx.index.passages  # type: ignore[typeddict-item]
+                if not p.structured and "tokens" in p.f
+            ]
         return self._others
 
     @property
@@ -94,11 +97,18 @@ WordFinder = Callable[[GuardContext, int], "Finding | None"]
 def claim_hedged(lex: GuardLexicon, ctx, claim) -> bool:
     """A claim that hedges or attributes itself ("can", "prosecutors say") states no bare fact."""
     return bool(ctx.record.get("hedged")) or any(
-        t.tag == "MD" and t.lemma != "will" or t.pos == "VERB" and t.lemma in lex.attribution_verbs
-        or t.lemma in ("say", "accord", "report", "state") for t in claim)  # a verb: "the plan will cut" attributes nothing
+        t.tag == "MD"
+        and t.lemma != "will"
+        or t.pos == "VERB"
+        and t.lemma in lex.attribution_verbs
+        or t.lemma in ("say", "accord", "report", "state")
+        for t in claim
+    )  # a verb: "the plan will cut" attributes nothing
 
 
-def _counterpart(lex: GuardLexicon, claim: list[Token], k: int, ev: list[list[Token]], to: dict, used: set) -> tuple[int, int] | None:
+def _counterpart(
+    lex: GuardLexicon, claim: list[Token], k: int, ev: list[list[Token]], to: dict, used: set
+) -> tuple[int, int] | None:
     """:meth:`GuardContext.slot`."""
     tok = claim[k]
     cls = lex.dep_class.get(tok.dep, tok.dep)
@@ -107,8 +117,12 @@ def _counterpart(lex: GuardLexicon, claim: list[Token], k: int, ev: list[list[To
         e, he = to[h]
         for j in _children(ev[e], he):
             t = ev[e][j]
-            if (e, j) not in used and lex.dep_class.get(t.dep, t.dep) == cls and _is_content(t, lex) \
-                    and _word_class(t) == _word_class(tok):
+            if (
+                (e, j) not in used
+                and lex.dep_class.get(t.dep, t.dep) == cls
+                and _is_content(t, lex)
+                and _word_class(t) == _word_class(tok)
+            ):
                 return e, j
         return None
     votes: dict[tuple[int, int], int] = {}
@@ -116,6 +130,11 @@ def _counterpart(lex: GuardLexicon, claim: list[Token], k: int, ev: list[list[To
         if c in to:
             e, j = to[c]
             head = ev[e][j].head
-            if head >= 0 and (e, head) not in used and _is_content(ev[e][head], lex) and _word_class(ev[e][head]) == _word_class(tok):
+            if (
+                head >= 0
+                and (e, head) not in used
+                and _is_content(ev[e][head], lex)
+                and _word_class(ev[e][head]) == _word_class(tok)
+            ):
                 votes[(e, head)] = votes.get((e, head), 0) + 1
     return max(votes, key=lambda x: (votes[x], -x[0], -x[1])) if votes else None

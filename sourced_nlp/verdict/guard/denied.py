@@ -32,7 +32,16 @@ def find_denied(gctx: GuardContext) -> list[Finding]:
     pseudo-negations ("not only") are those of ``models/negation.json``; a synonym, a broader
     word or another form of the stem ("waterlogged" / "water") is no evidence of an affirmation
     (the evidence may deny in other words)."""
-    cues, pseudo, claim, ev, to, how, passages, cword = gctx.neg_cues, gctx.neg_pseudo, gctx.claim, gctx.ev, gctx.to, gctx.hows, gctx.passages, gctx.cword
+    cues, pseudo, claim, ev, to, how, passages, cword = (
+        gctx.neg_cues,
+        gctx.neg_pseudo,
+        gctx.claim,
+        gctx.ev,
+        gctx.to,
+        gctx.hows,
+        gctx.passages,
+        gctx.cword,
+    )
     others = gctx.others
     for k, t in enumerate(claim):
         h = t.head
@@ -60,12 +69,22 @@ def find_denied(gctx: GuardContext) -> list[Finding]:
             reach |= {d for c in _children(toks, i) for d in _children(toks, c) if toks[d].dep == "det"}
             if any(toks[a].lemma in cues and toks[a].pos in ("VERB", "AUX") for a in above[1:]):
                 return True  # a denying verb above it ("failed to progress")
-            return any(toks[x].raw.replace("\u2019", "'") in cues or toks[x].lemma in cues or toks[x].dep == "neg" for x in reach)
+            return any(
+                toks[x].raw.replace("\u2019", "'") in cues or toks[x].lemma in cues or toks[x].dep == "neg"
+                for x in reach
+            )
 
         if any(denied(toks, i) for toks in (others() or ev) for i in range(len(toks)) if toks[i].lemma == lemma):
             continue
         s = _text(passages[e], ev[e][j])
         w = f"{cword(k)} {cword(h)}"
-        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{w}'; the source says '{s}'",
-                        [{"claim": w, "source": s, "kind": "polarity"}], e)]
+        return [
+            Finding(
+                "contradicted",
+                "contradicted.polarity",
+                f"the claim says '{w}'; the source says '{s}'",
+                [{"claim": w, "source": s, "kind": "polarity"}],
+                e,
+            )
+        ]
     return []

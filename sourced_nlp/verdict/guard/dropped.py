@@ -42,33 +42,89 @@ def find_dropped(gctx: GuardContext) -> list[Finding]:
                 continue
             near = [a for a in _ancestors(toks, j, 2) if (e, a) in aligned]
             lemma, s, h0 = t.lemma, _text(p, t), t.head
-            if lemma in lex.status and h0 >= 0 and (toks[h0].lemma in claim_lemmas or any(
-                    (e, c) in aligned and toks[c].flag == "n" for c in (*_children(toks, h0), toks[h0].head) if c >= 0)):
+            if (
+                lemma in lex.status
+                and h0 >= 0
+                and (
+                    toks[h0].lemma in claim_lemmas
+                    or any(
+                        (e, c) in aligned and toks[c].flag == "n"
+                        for c in (*_children(toks, h0), toks[h0].head)
+                        if c >= 0
+                    )
+                )
+            ):
                 near = [h0]  # "former director Osei": the title the claim names, or the title of its name
             if not near:
                 continue
             head = toks[near[0]]
-            if lemma in lex.status and t.dep in ("amod", "compound", "advmod") and t.flag != "n" and head.pos in ("NOUN", "PROPN") \
-                    and status_bound(claim, toks, e, near[0], to):
-                out.append(Finding("contradicted", "contradicted.qualifier", f"the source says '{s} {_text(p, head)}'",
-                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
+            if (
+                lemma in lex.status
+                and t.dep in ("amod", "compound", "advmod")
+                and t.flag != "n"
+                and head.pos in ("NOUN", "PROPN")
+                and status_bound(claim, toks, e, near[0], to)
+            ):
+                out.append(
+                    Finding(
+                        "contradicted",
+                        "contradicted.qualifier",
+                        f"the source says '{s} {_text(p, head)}'",
+                        [{"claim": "", "source": s, "kind": "qualifier"}],
+                        e,
+                    )
+                )
             elif (lemma in lex.ordinals or t.flag == "o") and head.tag == "JJS":
-                out.append(Finding("contradicted", "contradicted.qualifier", f"the source says '{s} {_text(p, head)}'",
-                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
+                out.append(
+                    Finding(
+                        "contradicted",
+                        "contradicted.qualifier",
+                        f"the source says '{s} {_text(p, head)}'",
+                        [{"claim": "", "source": s, "kind": "qualifier"}],
+                        e,
+                    )
+                )
             elif lemma in lex.exceptions and t.dep in ("prep", "advcl", "mark", "cc"):
-                out.append(Finding("contradicted", "contradicted.qualifier", f"the source makes an exception: '{s} ...'",
-                                   [{"claim": "", "source": s, "kind": "qualifier"}], e))
-            elif not hedged and (_modal_hedge(lex, toks, j, e, aligned) if t.tag == "MD" else
-                                 lemma in lex.hedges and t.pos != "PROPN"
-                                 or lemma in lex.attribution_preps and t.dep == "prep" and (certain or _vague_source(toks, j))):
-                out.append(Finding("unverified", "unverified.hedged", f"the source hedges or attributes it: '{s}'",
-                                   [{"claim": "", "source": s, "kind": "hedge"}], e))
+                out.append(
+                    Finding(
+                        "contradicted",
+                        "contradicted.qualifier",
+                        f"the source makes an exception: '{s} ...'",
+                        [{"claim": "", "source": s, "kind": "qualifier"}],
+                        e,
+                    )
+                )
+            elif not hedged and (
+                _modal_hedge(lex, toks, j, e, aligned)
+                if t.tag == "MD"
+                else lemma in lex.hedges
+                and t.pos != "PROPN"
+                or lemma in lex.attribution_preps
+                and t.dep == "prep"
+                and (certain or _vague_source(toks, j))
+            ):
+                out.append(
+                    Finding(
+                        "unverified",
+                        "unverified.hedged",
+                        f"the source hedges or attributes it: '{s}'",
+                        [{"claim": "", "source": s, "kind": "hedge"}],
+                        e,
+                    )
+                )
         if not hedged:
             out += find_attributed(lex, claim, toks, to, e, p)
         marked = next((t for t in toks if _provisional(lex, toks, t) and t.lemma not in claim_lemmas), None)
         if marked is not None:
-            out.append(Finding("unverified", "unverified.hedged", f"the source marks it '{_text(p, marked)}'",
-                               [{"claim": "", "source": _text(p, marked), "kind": "provisional"}], e))
+            out.append(
+                Finding(
+                    "unverified",
+                    "unverified.hedged",
+                    f"the source marks it '{_text(p, marked)}'",
+                    [{"claim": "", "source": _text(p, marked), "kind": "provisional"}],
+                    e,
+                )
+            )
     return out
 
 
@@ -96,8 +152,12 @@ def _definite(toks: list[Token], o: int, depth: int) -> bool:
         return True
     if any(toks[d].dep == "poss" or toks[d].dep == "det" and toks[d].lemma in _DEFINITE for d in _children(toks, o)):
         return True
-    return depth > 0 and any(toks[g].dep == "pobj" and _definite(toks, g, depth - 1) for c in _children(toks, o)
-                             if toks[c].dep == "prep" and toks[c].lemma in _SOURCE_PREPS for g in _children(toks, c))
+    return depth > 0 and any(
+        toks[g].dep == "pobj" and _definite(toks, g, depth - 1)
+        for c in _children(toks, o)
+        if toks[c].dep == "prep" and toks[c].lemma in _SOURCE_PREPS
+        for g in _children(toks, c)
+    )
 
 
 #: the prepositions that name who a document or statement is from ("a report by", "data from")
@@ -127,7 +187,9 @@ def _provisional(lex: GuardLexicon, toks, t) -> bool:
         return True
     if t.tag in ("NNS", "NNPS"):
         return False
-    return t.dep in ("compound", "amod", "nmod") or t.dep == "pobj" and t.head >= 0 and toks[t.head].lemma in ("in", "as")
+    return (
+        t.dep in ("compound", "amod", "nmod") or t.dep == "pobj" and t.head >= 0 and toks[t.head].lemma in ("in", "as")
+    )
 
 
 def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
@@ -139,6 +201,13 @@ def find_attributed(lex: GuardLexicon, claim, toks, to, e, p) -> list[Finding]:
         for a in _ancestors(toks, j, 2):
             if toks[a].lemma in lex.attribution_verbs and (e, a) not in to.values():
                 s = _text(p, toks[a])
-                return [Finding("unverified", "unverified.hedged", f"the source attributes it: '{s}'",
-                                [{"claim": "", "source": s, "kind": "attribution"}], e)]
+                return [
+                    Finding(
+                        "unverified",
+                        "unverified.hedged",
+                        f"the source attributes it: '{s}'",
+                        [{"claim": "", "source": s, "kind": "attribution"}],
+                        e,
+                    )
+                ]
     return []

@@ -53,11 +53,15 @@ def excluded_by(toks, i: int, cues: tuple[tuple[str, ...], ...], pseudo: frozens
     for end in ends:
         for cue in cues:
             n = len(cue)
-            if end >= n and tuple(t.raw.lower() for t in toks[end - n:end]) == cue:
+            if end >= n and tuple(t.raw.lower() for t in toks[end - n : end]) == cue:
                 if cue == ("not",) and f"not {toks[end].raw.lower()}" in pseudo:
                     continue
-                if cue == ("not",) and toks[end - 1].dep == "neg" and toks[end - 1].head >= 0 \
-                        and toks[toks[end - 1].head].pos in ("AUX", "VERB"):
+                if (
+                    cue == ("not",)
+                    and toks[end - 1].dep == "neg"
+                    and toks[end - 1].head >= 0
+                    and toks[toks[end - 1].head].pos in ("AUX", "VERB")
+                ):
                     continue  # the negation of a verb or copula ("this is not a chemical reaction"), no alternative set aside
                 return " ".join(cue)
     return None
@@ -68,7 +72,15 @@ def find_excluded(gctx: GuardContext) -> list[Finding]:
     exclusion cue (:func:`excluded_by`): ``contradicted.polarity``, the cue and the word shown.
     A claim that sets the word aside
     itself ("Denver rather than Austin") is read the same way and gives nothing."""
-    cues, pseudo, claim, ev, to, passages, cword = gctx.exclusion, gctx.neg_pseudo, gctx.claim, gctx.ev, gctx.to, gctx.passages, gctx.cword
+    cues, pseudo, claim, ev, to, passages, cword = (
+        gctx.exclusion,
+        gctx.neg_pseudo,
+        gctx.claim,
+        gctx.ev,
+        gctx.to,
+        gctx.passages,
+        gctx.cword,
+    )
     for k, (e, j) in sorted(to.items()):
         if excluded_by(claim, k, cues, pseudo) is not None:
             continue
@@ -77,9 +89,16 @@ def find_excluded(gctx: GuardContext) -> list[Finding]:
             continue
         word, s = _text(passages[e], ev[e][j]), f"{cue} {_text(passages[e], ev[e][j])}"
         said = _as_written(passages[e].f["text"], cue, ev[e][j])
-        why = (f"the source says '{said}'" if said else f"the source names '{word}' only to set it aside ({cue})")
-        return [Finding("contradicted", "contradicted.polarity", f"the claim says '{cword(k)}'; {why}",
-                        [{"claim": cword(k), "source": s, "kind": "polarity"}], e)]
+        why = f"the source says '{said}'" if said else f"the source names '{word}' only to set it aside ({cue})"
+        return [
+            Finding(
+                "contradicted",
+                "contradicted.polarity",
+                f"the claim says '{cword(k)}'; {why}",
+                [{"claim": cword(k), "source": s, "kind": "polarity"}],
+                e,
+            )
+        ]
     return []
 
 
@@ -87,8 +106,8 @@ def _as_written(text: str, cue: str, tok) -> str | None:
     """The passage's words from the exclusion cue to the word it sets aside, as written ("over
     Austin", "rather than a room"), when the cue stands within a few words before it; None when
     the cue's words (the lexicon's) are not written there so."""
-    before = text[max(0, tok.start - 40):tok.start].lower()
+    before = text[max(0, tok.start - 40) : tok.start].lower()
     at = before.rfind(cue.lower())
-    if at < 0 or (at > 0 and before[at - 1].isalnum()) or len(before[at + len(cue):].split()) > 3:
+    if at < 0 or (at > 0 and before[at - 1].isalnum()) or len(before[at + len(cue) :].split()) > 3:
         return None
-    return text[tok.start - len(before) + at:tok.end]
+    return text[tok.start - len(before) + at : tok.end]

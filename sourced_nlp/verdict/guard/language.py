@@ -36,5 +36,9 @@ def find_language(gctx: GuardContext) -> list[Finding]:
     different function words of another language or more (:func:`foreign_words`: never one
     word counted twice, never the prefix of a hyphenated word), else ``[]``."""
     if len(foreign_words(gctx.claim, gctx.lex.foreign)) >= 2:
-        return [Finding("unverified", "unverified.language", "the claim is not in English; the rules read English only", [], 0)]
+        return [
+            Finding(
+                "unverified", "unverified.language", "the claim is not in English; the rules read English only", [], 0
+            )
+        ]
     return []

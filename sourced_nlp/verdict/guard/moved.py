@@ -28,7 +28,15 @@ def find_moved(gctx: GuardContext) -> list[Finding]:
     order (:func:`_coordinated`). Nouns by lemma or form, names by key ("from Porto to Ajax" /
     "from Ajax to Porto", "Ortiz's deputy, Varga" / "Varga's deputy, Ortiz"); values are
     :func:`find_binding`'s."""
-    lex, claim, ev, to, how, passages, cword = gctx.lex, gctx.claim, gctx.ev, gctx.to, gctx.hows, gctx.passages, gctx.cword
+    lex, claim, ev, to, how, passages, cword = (
+        gctx.lex,
+        gctx.claim,
+        gctx.ev,
+        gctx.to,
+        gctx.hows,
+        gctx.passages,
+        gctx.cword,
+    )
     if "converse" in how.values():
         return []  # the claim says the relation from its other end: the two change places (:mod:`..converse`)
     ev_slots: dict[int, dict[tuple[int, str], list[int]]] = {}  # each passage's words by slot, once
@@ -50,9 +58,13 @@ def find_moved(gctx: GuardContext) -> list[Finding]:
         memo[k] = out
         return out
 
-    nouns = [k for k in to if claim[k].pos in ("NOUN", "PROPN") and (
-        claim[k].flag != "n" and how.get(k) in ("lemma", "form") or claim[k].flag == "n" and how.get(k) == "name")
-        and not claim[k].raw.isdigit()]
+    nouns = [
+        k
+        for k in to
+        if claim[k].pos in ("NOUN", "PROPN")
+        and (claim[k].flag != "n" and how.get(k) in ("lemma", "form") or claim[k].flag == "n" and how.get(k) == "name")
+        and not claim[k].raw.isdigit()
+    ]
     at: dict[tuple[int, int], list[int]] = {}  # the claim nouns aligned with each evidence word
     for n, b in enumerate(nouns):
         at.setdefault(to[b], []).append(n)
@@ -66,17 +78,31 @@ def find_moved(gctx: GuardContext) -> list[Finding]:
             sb = slot_in_ev(b)
             if sb is None or sb[0] != sa[0] or to[a][1] not in sb[1] or to[b][1] in sb[1]:
                 continue
-            if _slot_of(lex, claim, a) == _slot_of(lex, claim, b) or _coordinated(claim, a, b) \
-                    or _coordinated(ev[sa[0]], to[a][1], to[b][1]):
+            if (
+                _slot_of(lex, claim, a) == _slot_of(lex, claim, b)
+                or _coordinated(claim, a, b)
+                or _coordinated(ev[sa[0]], to[a][1], to[b][1])
+            ):
                 continue  # members of one list, in any order
             if one_thing(claim, a, b) or one_thing(ev[sa[0]], to[a][1], to[b][1]):
                 continue  # "the club's chairman, Jim Mann": one person, no roles to swap
             p = passages[sa[0]]
             s = _text(p, ev[sa[0]][to[b][1]])
-            return [Finding("contradicted", "contradicted.roles",
-                            f"the claim has '{cword(a)}' and '{cword(b)}' in each other's place",
-                            [{"claim": f"{cword(a)} ... {cword(b)}", "source": f"{s} ... {_text(p, ev[sa[0]][to[a][1]])}", "kind": "roles"}],
-                            sa[0])]
+            return [
+                Finding(
+                    "contradicted",
+                    "contradicted.roles",
+                    f"the claim has '{cword(a)}' and '{cword(b)}' in each other's place",
+                    [
+                        {
+                            "claim": f"{cword(a)} ... {cword(b)}",
+                            "source": f"{s} ... {_text(p, ev[sa[0]][to[a][1]])}",
+                            "kind": "roles",
+                        }
+                    ],
+                    sa[0],
+                )
+            ]
     return []
 
 
@@ -94,8 +120,10 @@ def _slot_of(lex: GuardLexicon, toks, i: int) -> tuple[int, str] | None:
 
 def _coordinated(toks, i: int, j: int) -> bool:
     """Words ``i`` and ``j`` are members of one coordination ("a hammer, a saw and a drill")."""
+
     def first(x: int) -> int:
         while toks[x].dep == "conj" and toks[x].head >= 0:
             x = toks[x].head
         return x
+
     return first(i) == first(j)

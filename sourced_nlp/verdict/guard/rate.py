@@ -32,8 +32,13 @@ def denominator(toks, i: int) -> int | None:
     if h >= 0 and toks[i].dep in ("nummod", "nmod", "compound", "quantmod"):
         around.append(h)  # "5 mg per day": "per" hangs on the unit
         # "300 tonnes of silt per year": on the noun the unit measures
-        around += [o for p in _children(toks, h) if toks[p].dep == "prep" and toks[p].lemma == "of"
-                   for o in _children(toks, p) if toks[o].dep == "pobj"]
+        around += [
+            o
+            for p in _children(toks, h)
+            if toks[p].dep == "prep" and toks[p].lemma == "of"
+            for o in _children(toks, p)
+            if toks[o].dep == "pobj"
+        ]
         if toks[h].head >= 0 and toks[toks[h].head].pos == "VERB":
             around.append(toks[h].head)  # "carries 300 tonnes a year": on the verb
     for a in around:
@@ -43,8 +48,11 @@ def denominator(toks, i: int) -> int | None:
                 obj = next((o for o in _children(toks, c) if toks[o].dep == "pobj"), None)
                 if obj is not None:
                     return obj
-            if t.dep == "npadvmod" and t.pos == "NOUN" and any(
-                    toks[d].dep == "det" and toks[d].lemma in _PER_DET for d in _children(toks, c)):
+            if (
+                t.dep == "npadvmod"
+                and t.pos == "NOUN"
+                and any(toks[d].dep == "det" and toks[d].lemma in _PER_DET for d in _children(toks, c))
+            ):
                 return c
     return None
 
@@ -62,8 +70,17 @@ def find_rate(gctx: GuardContext) -> list[Finding]:
         if lex.related(a.lemma, b.lemma) or lex.related(b.lemma, a.lemma):
             continue
         w, s = f"per {cword(dc)}", f"per {_text(passages[e], b)}"
-        said = gctx.ctx.record["text"][min(claim[k].start, a.start):max(claim[k].end, a.end)]  # "12 a month" as written
-        there = passages[e].f["text"][min(ev[e][j].start, b.start):max(ev[e][j].end, b.end)]
-        return [Finding("contradicted", "contradicted.value", f"the claim says '{said}'; the source says '{there}'",
-                        [{"claim": w, "source": s, "kind": "unit"}], e)]
+        said = gctx.ctx.record["text"][
+            min(claim[k].start, a.start) : max(claim[k].end, a.end)
+        ]  # "12 a month" as written
+        there = passages[e].f["text"][min(ev[e][j].start, b.start) : max(ev[e][j].end, b.end)]
+        return [
+            Finding(
+                "contradicted",
+                "contradicted.value",
+                f"the claim says '{said}'; the source says '{there}'",
+                [{"claim": w, "source": s, "kind": "unit"}],
+                e,
+            )
+        ]
     return []

@@ -30,11 +30,29 @@ def find_roles(gctx: GuardContext) -> list[Finding]:
         for o in obj:
             (es, js), (eo, jo) = to[s], to[o]
             rs, ro = _role(claim, s), _role(claim, o)
-            if es == eo and rs is not None and ro is not None and rs != ro and _role(ev[es], js) == ro and _role(ev[eo], jo) == rs:
-                return [Finding("contradicted", "contradicted.roles",
-                                f"the claim has '{cword(s)}' and '{cword(o)}' in each other's place",
-                                [{"claim": f"{cword(s)} ... {cword(o)}", "source": f"{_text(passages[es], ev[eo][jo])} ... {_text(passages[es], ev[es][js])}",
-                                  "kind": "roles"}], es)]
+            if (
+                es == eo
+                and rs is not None
+                and ro is not None
+                and rs != ro
+                and _role(ev[es], js) == ro
+                and _role(ev[eo], jo) == rs
+            ):
+                return [
+                    Finding(
+                        "contradicted",
+                        "contradicted.roles",
+                        f"the claim has '{cword(s)}' and '{cword(o)}' in each other's place",
+                        [
+                            {
+                                "claim": f"{cword(s)} ... {cword(o)}",
+                                "source": f"{_text(passages[es], ev[eo][jo])} ... {_text(passages[es], ev[es][js])}",
+                                "kind": "roles",
+                            }
+                        ],
+                        es,
+                    )
+                ]
     return []
 
 

@@ -41,8 +41,13 @@ def find_unaligned(gctx: GuardContext, k: int) -> Finding | None:
         # the evidence says the relation from its other end with the same two in the same places
         # (or the parse does not show both): the coverage may have counted it, the claim is not it
         w, s = gctx.cword(k), gctx.text(hit[0], gctx.ev[hit[0]][hit[1]])
-        return Finding("unverified", "unverified.unaligned", f"the claim says '{w}' where the source says '{s}', "
-                       "and not of the two in each other's place", [{"claim": w, "source": s, "kind": "word"}], hit[0])
+        return Finding(
+            "unverified",
+            "unverified.unaligned",
+            f"the claim says '{w}' where the source says '{s}', and not of the two in each other's place",
+            [{"claim": w, "source": s, "kind": "word"}],
+            hit[0],
+        )
     if not carries(claim[k], lex, gctx.meta):
         return None
     w = gctx.cword(k)
@@ -59,11 +64,21 @@ def find_unaligned(gctx: GuardContext, k: int) -> Finding | None:
         # expected: 1.2x), most of them paraphrases ("deployed to control the fire" / "sent to
         # battle the blaze")
         verdict = "possible" if claim[k].pos == "VERB" and not only_word(gctx, k) else "unverified"
-        return Finding(verdict, "unverified.unaligned", f"the claim says '{w}' where the source says '{s}'",
-                       [{"claim": w, "source": s, "kind": "word"}], slot[0])
+        return Finding(
+            verdict,
+            "unverified.unaligned",
+            f"the claim says '{w}' where the source says '{s}'",
+            [{"claim": w, "source": s, "kind": "word"}],
+            slot[0],
+        )
     if required(gctx, claim, k):
-        return Finding("unverified", "unverified.unaligned", f"the source does not say '{w}'",
-                       [{"claim": w, "source": "", "kind": "word"}], 0)
+        return Finding(
+            "unverified",
+            "unverified.unaligned",
+            f"the source does not say '{w}'",
+            [{"claim": w, "source": "", "kind": "word"}],
+            0,
+        )
     return None
 
 
@@ -71,8 +86,10 @@ def only_word(gctx: GuardContext, k: int) -> bool:
     """Claim word ``k`` is the one content word of the claim its evidence does not hold, nouns
     included (names and values aside: the rules compared them)."""
     claim = gctx.claim
-    return not any(ln.ev is None and ln.k != k and claim[ln.k].flag != "n" and _is_content(claim[ln.k], gctx.lex)
-                   for ln in gctx.links)
+    return not any(
+        ln.ev is None and ln.k != k and claim[ln.k].flag != "n" and _is_content(claim[ln.k], gctx.lex)
+        for ln in gctx.links
+    )
 
 
 def substitutable(gctx: GuardContext, claim: list[Token], k: int) -> bool:
@@ -105,7 +122,13 @@ def _status_of_name(gctx: GuardContext, claim: list[Token], k: int) -> bool:
     head = claim[h]
     if lex.sets.get(head.lemma):
         return False
-    return head.flag == "n" and head.pos == "PROPN" or head.dep == "compound" and head.head >= 0 and claim[head.head].pos == "PROPN"
+    return (
+        head.flag == "n"
+        and head.pos == "PROPN"
+        or head.dep == "compound"
+        and head.head >= 0
+        and claim[head.head].pos == "PROPN"
+    )
 
 
 def _closed_or_predicate(gctx: GuardContext, claim: list[Token], k: int, also: frozenset[str]) -> bool:
@@ -117,4 +140,6 @@ def _closed_or_predicate(gctx: GuardContext, claim: list[Token], k: int, also: f
         return True
     if tok.tag in lex.quantifier_tags and tok.lemma in lex.scale:
         return True
-    return tok.pos in ("VERB", "ADJ") and (_is_predicate(claim, k) or tok.dep == "conj" and _is_predicate(claim, tok.head))
+    return tok.pos in ("VERB", "ADJ") and (
+        _is_predicate(claim, k) or tok.dep == "conj" and _is_predicate(claim, tok.head)
+    )

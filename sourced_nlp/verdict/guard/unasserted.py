@@ -82,7 +82,9 @@ def _asserts(lex, toks, g: int) -> bool:
     in their regular forms ("claims", "claimed")."""
     t = toks[g]
     raw = t.raw
-    if any(raw == v or raw.startswith(v) and raw[len(v):] in ("s", "es", "d", "ed", "ing") for v in lex.attribution_verbs):
+    if any(
+        raw == v or raw.startswith(v) and raw[len(v) :] in ("s", "es", "d", "ed", "ing") for v in lex.attribution_verbs
+    ):
         return False
     return t.lemma in lex.veridical and not _negated(toks, g) and not _modals(toks, g)
 
@@ -127,11 +129,22 @@ def find_unasserted(gctx: GuardContext) -> list[Finding]:
         return []  # a guard lexicon without the veridical words
     # a statement's main predicate; an instruction ("Open a command prompt": a base-form verb
     # with no subject) states no fact
-    roots = [k for k, t in enumerate(claim) if t.head < 0 and k in to and t.pos in ("VERB", "ADJ")
-             and not (t.tag == "VB" and not any(claim[c].dep in ("nsubj", "nsubjpass", "expl") for c in _children(claim, k)))]
+    roots = [
+        k
+        for k, t in enumerate(claim)
+        if t.head < 0
+        and k in to
+        and t.pos in ("VERB", "ADJ")
+        and not (t.tag == "VB" and not any(claim[c].dep in ("nsubj", "nsubjpass", "expl") for c in _children(claim, k)))
+    ]
     # a root "be" stands for its complement ("The service is free")
-    roots += [c for k, t in enumerate(claim) if t.head < 0 and t.pos == "AUX" for c in _children(claim, k)
-              if claim[c].dep == "acomp" and c in to]
+    roots += [
+        c
+        for k, t in enumerate(claim)
+        if t.head < 0 and t.pos == "AUX"
+        for c in _children(claim, k)
+        if claim[c].dep == "acomp" and c in to
+    ]
     claim_lemmas = {t.lemma for t in claim}
     for k in roots:
         e, j = to[k]
@@ -147,24 +160,52 @@ def find_unasserted(gctx: GuardContext) -> list[Finding]:
         elif "will" in _modals(claim, k) and _is_past(toks, j):
             word = _text(p, toks[j])
         else:
-            cond = next((m for c in _children(toks, j) if toks[c].dep == "advcl"
-                         for m in _children(toks, c) if toks[m].dep == "mark" and toks[m].lemma in CONDITION), None)
+            cond = next(
+                (
+                    m
+                    for c in _children(toks, j)
+                    if toks[c].dep == "advcl"
+                    for m in _children(toks, c)
+                    if toks[m].dep == "mark" and toks[m].lemma in CONDITION
+                ),
+                None,
+            )
             if cond is not None and toks[cond].lemma not in claim_lemmas:
                 word = _text(p, toks[cond])
             else:
-                near = next((c for c in _children(toks, j) if toks[c].dep == "advmod" and toks[c].lemma in APPROXIMATORS
-                             and toks[j].pos == "VERB"), None)
+                near = next(
+                    (
+                        c
+                        for c in _children(toks, j)
+                        if toks[c].dep == "advmod" and toks[c].lemma in APPROXIMATORS and toks[j].pos == "VERB"
+                    ),
+                    None,
+                )
                 if near is not None and toks[near].lemma not in claim_lemmas:
                     word = f"{_text(p, toks[near])} {_text(p, toks[j])}"
         if word is not None:
-            return [Finding("unverified", "unverified.hedged", f"the source does not state it as done: '{word}'",
-                            [{"claim": "", "source": word, "kind": "hedge"}], e)]
+            return [
+                Finding(
+                    "unverified",
+                    "unverified.hedged",
+                    f"the source does not state it as done: '{word}'",
+                    [{"claim": "", "source": word, "kind": "hedge"}],
+                    e,
+                )
+            ]
         asked = _asked(toks, j)
         if asked is not None:
             first = next((i + 1 for i in range(j - 1, -1, -1) if toks[i].tag == "."), 0)
-            s = p.f["text"][toks[first].start:toks[asked].end]
-            return [Finding("unverified", "unverified.hedged", f"the source asks it: '{s}'",
-                            [{"claim": "", "source": s, "kind": "question"}], e)]
+            s = p.f["text"][toks[first].start : toks[asked].end]
+            return [
+                Finding(
+                    "unverified",
+                    "unverified.hedged",
+                    f"the source asks it: '{s}'",
+                    [{"claim": "", "source": s, "kind": "question"}],
+                    e,
+                )
+            ]
     return []
 
 

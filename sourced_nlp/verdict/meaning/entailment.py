@@ -56,8 +56,10 @@ def runtime() -> tuple[Any, Any]:
         import onnxruntime
         from tokenizers import Tokenizer
     except ImportError as err:
-        raise ImportError(f"the entailment tier (sourced.meaning.v2) needs onnxruntime and tokenizers, "
-                          f"which are not installed ({err.name or err}): {EXTRA_HINT}") from None
+        raise ImportError(
+            f"the entailment tier (sourced.meaning.v2) needs onnxruntime and tokenizers, "
+            f"which are not installed ({err.name or err}): {EXTRA_HINT}"
+        ) from None
     return onnxruntime, Tokenizer
 
 
@@ -88,13 +90,16 @@ class EntailmentModel:
         hits, misses: cache counts.
     """
 
-    def __init__(self, session: Any, tokenizer: Any, card: dict, path: Path, *, batch_size: int = 1,
-                 cache_size: int = 4096) -> None:
+    def __init__(
+        self, session: Any, tokenizer: Any, card: dict, path: Path, *, batch_size: int = 1, cache_size: int = 4096
+    ) -> None:
         labels = [str(x).lower() for x in card.get("labels", LABELS)]
         if sorted(labels) != sorted(LABELS):
             raise ValueError(f"entailment model {path}: labels {labels} are not {list(LABELS)} in some order")
         if batch_size < 1 or cache_size < 0:
-            raise ValueError(f"entailment model: batch_size must be >= 1 and cache_size >= 0 ({batch_size}, {cache_size})")
+            raise ValueError(
+                f"entailment model: batch_size must be >= 1 and cache_size >= 0 ({batch_size}, {cache_size})"
+            )
         self.session = session
         self.tokenizer = tokenizer
         self.order = tuple(labels.index(x) for x in LABELS)  # where each of LABELS is among the logits
@@ -132,7 +137,9 @@ class EntailmentModel:
         session = ort.InferenceSession(str(files["model.onnx"]), so, providers=["CPUExecutionProvider"])
         tok = tokenizer_cls.from_file(str(files["tokenizer.json"]))
         if tok.truncation is None:  # an export saved without it: the training length
-            tok.enable_truncation(max_length=int((card.get("training") or {}).get("max_len", 128)), strategy="longest_first")
+            tok.enable_truncation(
+                max_length=int((card.get("training") or {}).get("max_len", 128)), strategy="longest_first"
+            )
         tok.no_padding()
         return cls(session, tok, card, p, batch_size=batch_size, cache_size=cache_size)
 
@@ -171,9 +178,12 @@ class EntailmentModel:
         order = sorted(range(len(pairs)), key=lambda i: (len(encs[i].ids), i))
         out: list[Scores | None] = [None] * len(pairs)
         for at in range(0, len(order), self.batch_size):
-            part = order[at:at + self.batch_size]
+            part = order[at : at + self.batch_size]
             width = max(len(encs[i].ids) for i in part)
-            feed = {n: np.zeros((len(part), width), dtype=np.int64) for n in ("input_ids", "attention_mask", "token_type_ids")}
+            feed = {
+                n: np.zeros((len(part), width), dtype=np.int64)
+                for n in ("input_ids", "attention_mask", "token_type_ids")
+            }
             for row, i in enumerate(part):
                 e, n = encs[i], len(encs[i].ids)
                 feed["input_ids"][row, :n] = e.ids

@@ -23,35 +23,35 @@ from ..support import spread
 
 #: the names of the entries of :func:`features`, in order (a model file stores them)
 FEATURES: tuple[str, ...] = (
-    "coverage_best",            # IDF-weighted share of the claim's lemmas the best passage holds
-    "partial_best",             # mean of that coverage and the share of names/values it holds
-    "support",                  # the rules' unverified support (0.15 + ...)
-    "spread",                   # what the candidates hold between them (support.spread)
-    "coverage_top2",            # IDF-weighted coverage of the claim by the top two candidates together
-    "coverage_top3",            # ... by the top three together
-    "coverage_second",          # coverage of the second-best candidate (0 without one)
-    "novel_share",              # IDF-weighted share of the claim's lemmas found in no source passage
-    "missing_max_weight",       # the heaviest lemma the best passage lacks, as a share of the claim's weight
-    "missing_count",            # log1p of the number of lemmas the best passage lacks
-    "lemmas",                   # log1p of the number of the claim's content lemmas
-    "names",                    # log1p of the number of the claim's own names
-    "values",                   # log1p of the number of the claim's checked values
-    "values_matched",           # share of the claim's values the best passage matches (1 without values)
-    "names_direct",             # share of the claim's names the best passage itself names (1 without names)
-    "predicates_held",          # share of the claim's main predicates the best passage holds (1 without)
-    "subject_shortfall",        # 1 when the rules' shortfall is "subject" (the passage is about another subject)
-    "hedged",                   # 1 when the claim is hedged
-    "negated",                  # 1 when the claim is negated
-    "passage_negated",          # 1 when the best passage is negated
-    "passage_words",            # log1p of the number of the best passage's lemmas
-    "candidates",               # log1p of the number of candidate passages
-    "best_rank",                # the best passage's rank among the candidates, 0 first (capped at 5)
-    "fuzz_token_set_best",      # rapidfuzz token_set_ratio(claim, best passage) / 100
-    "fuzz_partial_best",        # rapidfuzz partial_ratio(claim, best passage) / 100
-    "fuzz_token_sort_best",     # rapidfuzz token_sort_ratio(claim, best passage) / 100
-    "fuzz_token_set_top3",      # token_set_ratio(claim, the top three candidates joined) / 100
-    "fuzz_partial_top3",        # partial_token_set_ratio(claim, the top three joined) / 100
-    "length_ratio",             # len(claim text) / len(best passage text), capped at 3
+    "coverage_best",  # IDF-weighted share of the claim's lemmas the best passage holds
+    "partial_best",  # mean of that coverage and the share of names/values it holds
+    "support",  # the rules' unverified support (0.15 + ...)
+    "spread",  # what the candidates hold between them (support.spread)
+    "coverage_top2",  # IDF-weighted coverage of the claim by the top two candidates together
+    "coverage_top3",  # ... by the top three together
+    "coverage_second",  # coverage of the second-best candidate (0 without one)
+    "novel_share",  # IDF-weighted share of the claim's lemmas found in no source passage
+    "missing_max_weight",  # the heaviest lemma the best passage lacks, as a share of the claim's weight
+    "missing_count",  # log1p of the number of lemmas the best passage lacks
+    "lemmas",  # log1p of the number of the claim's content lemmas
+    "names",  # log1p of the number of the claim's own names
+    "values",  # log1p of the number of the claim's checked values
+    "values_matched",  # share of the claim's values the best passage matches (1 without values)
+    "names_direct",  # share of the claim's names the best passage itself names (1 without names)
+    "predicates_held",  # share of the claim's main predicates the best passage holds (1 without)
+    "subject_shortfall",  # 1 when the rules' shortfall is "subject" (the passage is about another subject)
+    "hedged",  # 1 when the claim is hedged
+    "negated",  # 1 when the claim is negated
+    "passage_negated",  # 1 when the best passage is negated
+    "passage_words",  # log1p of the number of the best passage's lemmas
+    "candidates",  # log1p of the number of candidate passages
+    "best_rank",  # the best passage's rank among the candidates, 0 first (capped at 5)
+    "fuzz_token_set_best",  # rapidfuzz token_set_ratio(claim, best passage) / 100
+    "fuzz_partial_best",  # rapidfuzz partial_ratio(claim, best passage) / 100
+    "fuzz_token_sort_best",  # rapidfuzz token_sort_ratio(claim, best passage) / 100
+    "fuzz_token_set_top3",  # token_set_ratio(claim, the top three candidates joined) / 100
+    "fuzz_partial_top3",  # partial_token_set_ratio(claim, the top three joined) / 100
+    "length_ratio",  # len(claim text) / len(best passage text), capped at 3
 )
 
 

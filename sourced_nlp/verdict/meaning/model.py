@@ -73,9 +73,11 @@ class MeaningModel:
         if names != FEATURES:
             extra = [n for n in names if n not in FEATURES]
             lacking = [n for n in FEATURES if n not in names]
-            raise ValueError(f"meaning model {p}: its features do not match this version's "
-                             f"(not known: {extra or '-'}; not in the file: {lacking or '-'}; or another order); "
-                             "retrain it with bench/train_meaning.py")
+            raise ValueError(
+                f"meaning model {p}: its features do not match this version's "
+                f"(not known: {extra or '-'}; not in the file: {lacking or '-'}; or another order); "
+                "retrain it with bench/train_meaning.py"
+            )
         if not (len(d["mean"]) == len(d["scale"]) == len(d["coef"]) == len(names)):
             raise ValueError(f"meaning model {p}: mean, scale and coef must have one entry per feature ({len(names)})")
         if any(float(s) <= 0 for s in d["scale"]):
@@ -84,9 +86,18 @@ class MeaningModel:
         for key, t in (("grounded_threshold", d["grounded_threshold"]), ("contradicted_threshold", ct)):
             if t is not None and not 0.0 <= float(t) <= 1.0:
                 raise ValueError(f"meaning model {p}: {key} {t} is outside [0, 1]")
-        return cls(str(d["name"]), str(d["version"]), names, tuple(map(float, d["mean"])), tuple(map(float, d["scale"])),
-                   tuple(map(float, d["coef"])), float(d["intercept"]), float(d["grounded_threshold"]),
-                   None if ct is None else float(ct), str(p))
+        return cls(
+            str(d["name"]),
+            str(d["version"]),
+            names,
+            tuple(map(float, d["mean"])),
+            tuple(map(float, d["scale"])),
+            tuple(map(float, d["coef"])),
+            float(d["intercept"]),
+            float(d["grounded_threshold"]),
+            None if ct is None else float(ct),
+            str(p),
+        )
 
     def score(self, x: list[float]) -> float:
         """The model's score of one feature vector (module docstring), rounded to 6 places.

@@ -46,8 +46,13 @@ def field_conflicts(ctx: ClaimContext) -> list[Conflict]:
     if lex.negation_word.search(claim["text"].lower()):
         # a claim of both polarities affirms what lies outside its denied clauses
         sides = polarity_sides(claim, lex)
-        affirmed = None if sides is None else dict(  # type: ignore[assignment]
-            claim, text=sides[0], lemmas=[x for x in claim["lemmas"] if in_words(x, sides[0])])
+        affirmed = (
+            None
+            if sides is None
+            else dict(  # type: ignore[assignment]
+                claim, text=sides[0], lemmas=[x for x in claim["lemmas"] if in_words(x, sides[0])]
+            )
+        )
     if affirmed is None:
         return []
     found: list[Conflict] = []
@@ -56,14 +61,28 @@ def field_conflicts(ctx: ClaimContext) -> list[Conflict]:
         other = other_value(affirmed, p, lex)
         if other:
             differs = [{"claim": other, "source": line_value_text(p), "kind": "value"}]
-            found.append(Conflict(1.0, ctx.aligner.align(claim, [], pid, index), differs,
-                                  f"the record gives {differs[0]['source']} where the claim says {other}", "contradicted.record_field"))
+            found.append(
+                Conflict(
+                    1.0,
+                    ctx.aligner.align(claim, [], pid, index),
+                    differs,
+                    f"the record gives {differs[0]['source']} where the claim says {other}",
+                    "contradicted.record_field",
+                )
+            )
         elif p.value in lex.false_values and states_field(affirmed, p, index, lex, ctx.t.key_span):
             # "It also accepts reservations for large parties" against "reservations:
             # False": the claim affirms a field the record denies, whatever else it adds
             differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
-            found.append(Conflict(1.0, ctx.aligner.align(claim, [], pid, index), differs,
-                                  f"the record says '{p.value}' for {p.f['text'].split(':')[0].strip()}", "contradicted.record_field"))
+            found.append(
+                Conflict(
+                    1.0,
+                    ctx.aligner.align(claim, [], pid, index),
+                    differs,
+                    f"the record says '{p.value}' for {p.f['text'].split(':')[0].strip()}",
+                    "contradicted.record_field",
+                )
+            )
     return found
 
 
@@ -76,7 +95,12 @@ def states_field(claim: ClaimRecord, p: Passage, index: PassageIndex, lex: Verdi
     (its false value permits, it does not deny); only the lines of ``attributes`` count."""
     key = p.f["text"].split(":")[0].lower()
     words = re.findall(r"[a-z]+", key)
-    if not p.value or not words or words[0] != "attributes" or any(w in ("only", "no", "not", "without") for w in words):
+    if (
+        not p.value
+        or not words
+        or words[0] != "attributes"
+        or any(w in ("only", "no", "not", "without") for w in words)
+    ):
         return False  # an attribute's line only: "hours: None" is a record without hours, no denial
     words = [w for w in words if w not in lex.generic_key_words]
     if not words:
@@ -107,13 +131,19 @@ def names_key(claim: ClaimRecord, p: Passage, index: PassageIndex, lex: VerdictL
     """The claim holds every distinctive word of a record line's key, in some form ("take out"
     needs "take" and "out", or "takeout": "takes reservations" names no "take out"; "by
     appointment only" needs "appointment")."""
-    words = [w for w in re.findall(r"[a-z]+", p.f["text"].split(":")[0].lower())
-             if w not in lex.generic_key_words and w not in ("only", "no", "not")]
+    words = [
+        w
+        for w in re.findall(r"[a-z]+", p.f["text"].split(":")[0].lower())
+        if w not in lex.generic_key_words and w not in ("only", "no", "not")
+    ]
     _, tokens, _ = claim_words(claim["text"], lex.not_fields)
     said = set(tokens) | set(claim["lemmas"])
     if "".join(words) in said:
         return True
-    return all(any(w == t or same_word(w, t) or w.rstrip("s") == t.rstrip("s") or index.canon.get(w, w) == t for t in said) for w in words)
+    return all(
+        any(w == t or same_word(w, t) or w.rstrip("s") == t.rstrip("s") or index.canon.get(w, w) == t for t in said)
+        for w in words
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -157,10 +187,14 @@ def record_words(key: str, index: PassageIndex) -> list[str] | None:
                 return None
         return out
 
-    return next((got for p in index.passages if p.structured and p.text_of is None and (got := held(p)) is not None), None)
+    return next(
+        (got for p in index.passages if p.structured and p.text_of is None and (got := held(p)) is not None), None
+    )
 
 
-def denied_part(ctx: ClaimContext, chosen: list[int], held: set[str], aligns: list[Alignment]) -> tuple[int, list[str]] | None:
+def denied_part(
+    ctx: ClaimContext, chosen: list[int], held: set[str], aligns: list[Alignment]
+) -> tuple[int, list[str]] | None:
     """A claim told across the lines of a record whose one part the record denies ("offers
     free Wi-Fi, catering and takeout, and it is dog-friendly" against "dogs allowed: False"):
     a false line holds a claim word that no chosen line holds.
@@ -180,7 +214,11 @@ def denied_part(ctx: ClaimContext, chosen: list[int], held: set[str], aligns: li
         p = index.passages[al.pid]
         if al.pid in chosen or not (p.structured and p.value in lex.false_values):
             continue
-        words = [x for x in dict.fromkeys(claim["lemmas"]) if x not in held and x not in index.relation_words and lemma_in(x, p)]
+        words = [
+            x
+            for x in dict.fromkeys(claim["lemmas"])
+            if x not in held and x not in index.relation_words and lemma_in(x, p)
+        ]
         if words and names_key(claim, p, index, lex):
             return al.pid, words
     return None

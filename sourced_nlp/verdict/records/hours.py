@@ -41,7 +41,9 @@ def closed_days(ctx: ClaimContext) -> Result | None:
     claim, index = ctx.claim, ctx.index
     if not index.has_records or not ctx.lex.closed.search(claim["text"]) or claim["negated"]:
         return None
-    days = [a for a in claim["entities"] if a.get("label") == "DAY" and not a.get("inherited") and not a.get("every_day")]
+    days = [
+        a for a in claim["entities"] if a.get("label") == "DAY" and not a.get("inherited") and not a.get("every_day")
+    ]
     lines = [p for p in index.passages if p.structured and hours_line(p)]
     if not days or not lines or any(qd.get("kind") == "time" for qd in claim["quantities"]):
         return None
@@ -50,15 +52,27 @@ def closed_days(ctx: ClaimContext) -> Result | None:
             if entity_in(a, p):
                 hours = line_value_text(p)
                 differs = [{"claim": f"closed on {a['text']}", "source": hours, "kind": "quantity"}]
-                return result("contradicted", f"the record gives {hours} for {a['text']}", 0.05, [evidence(p)],
-                              differs, rule="contradicted.hours")  # type: ignore[list-item]
+                return result(
+                    "contradicted",
+                    f"the record gives {hours} for {a['text']}",
+                    0.05,
+                    [evidence(p)],
+                    differs,
+                    rule="contradicted.hours",
+                )  # type: ignore[list-item]
     rest = [x for x in claim["lemmas"] if x not in index.relation_words and x != "close"]
-    if rest or any(a not in days and not a.get("inherited") and not any(entity_in(a, p) for p in index.passages if p.structured)
-                   for a in claim["entities"]):
+    if rest or any(
+        a not in days and not a.get("inherited") and not any(entity_in(a, p) for p in index.passages if p.structured)
+        for a in claim["entities"]
+    ):
         return None  # more than the closed days, or a name the record does not hold
     names = ", ".join(a["text"] for a in days)
-    return result("unverified", f"the record's opening hours leave out {names}; they do not say it is closed", 0.4,
-                  rule="unverified.hours")
+    return result(
+        "unverified",
+        f"the record's opening hours leave out {names}; they do not say it is closed",
+        0.4,
+        rule="unverified.hours",
+    )
 
 
 def misstated_day(ctx: ClaimContext, missing: set, aligns: list[Alignment]) -> Result | None:
@@ -94,8 +108,14 @@ def misstated_day(ctx: ClaimContext, missing: set, aligns: list[Alignment]) -> R
     day = next(a["text"] for a in al.ents_direct if a.get("label") == "DAY")
     hours = line_value_text(p)
     differs = [{"claim": day, "source": hours, "kind": "quantity"}]
-    return result("contradicted", f"the record gives {hours} for {p.f['text'].split(':')[0].split()[-1]}",
-                  0.05, [ctx.evidence(al.pid)], differs, rule="contradicted.hours")  # type: ignore[list-item]
+    return result(
+        "contradicted",
+        f"the record gives {hours} for {p.f['text'].split(':')[0].split()[-1]}",
+        0.05,
+        [ctx.evidence(al.pid)],
+        differs,
+        rule="contradicted.hours",
+    )  # type: ignore[list-item]
 
 
 def other_days_times(times: list[Quantity], al: Alignment, p: Passage) -> bool:
@@ -110,12 +130,20 @@ def other_days_times(times: list[Quantity], al: Alignment, p: Passage) -> bool:
     return all(r.low in ends and r.high in ends for _, r in p.quantities if hours_range(r))
 
 
-def _day_events(claim: ClaimRecord, cq: Values) -> tuple[list[tuple[int, str]], list[tuple[int, QuantityRecord]]] | None:
+def _day_events(
+    claim: ClaimRecord, cq: Values
+) -> tuple[list[tuple[int, str]], list[tuple[int, QuantityRecord]]] | None:
     """The claim's days ``(offset, day key)`` and times ``(offset, quantity dict)`` in text
     order; None when a time is not found in the text."""
-    days = sorted(((at - claim["start"], a["key"]) for a in claim["entities"]
-                   if a.get("label") == "DAY" and not a.get("inherited") and "start" in a
-                   for at in (a["start"], *a.get("also_at", ()))), key=lambda x: x[0])
+    days = sorted(
+        (
+            (at - claim["start"], a["key"])
+            for a in claim["entities"]
+            if a.get("label") == "DAY" and not a.get("inherited") and "start" in a
+            for at in (a["start"], *a.get("also_at", ()))
+        ),
+        key=lambda x: x[0],
+    )
     text, pos, events = claim["text"], 0, []
     for qd, q in cq:
         if q.kind != "time":
@@ -199,7 +227,9 @@ def day_times_hold(times_by_day: dict[str, list[QuantityRecord]] | None, al: Ali
     if not times_by_day or not (p.structured and hours_line(p)):
         return False
     named = _line_days(al)
-    return bool(named) and all(k in times_by_day and all(any(qd is m for m in al.q_match) for qd in times_by_day[k]) for k in named)
+    return bool(named) and all(
+        k in times_by_day and all(any(qd is m for m in al.q_match) for qd in times_by_day[k]) for k in named
+    )
 
 
 def day_hours_stated(times: list[Quantity], al: Alignment, p: Passage) -> bool:

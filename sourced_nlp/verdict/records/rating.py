@@ -77,7 +77,18 @@ def _off(m: re.Match, stars: float, lex: VerdictLexicon) -> float:
 
 def _judged(verdict: str, phrase: str, stars: float, ctx: ClaimContext, pid: int) -> Result:
     if verdict == "contradicted":
-        return result("contradicted", f"'{phrase}' for a business of {stars:g} stars", 0.05, [ctx.evidence(pid)],
-                      [{"claim": phrase, "source": f"{stars:g} stars", "kind": "quantity"}], rule="contradicted.rating")
-    return result("unverified", f"'{phrase}' for a business of {stars:g} stars: the record does not say so", 0.3,
-                  [ctx.evidence(pid)], rule="unverified.rating")
+        return result(
+            "contradicted",
+            f"'{phrase}' for a business of {stars:g} stars",
+            0.05,
+            [ctx.evidence(pid)],
+            [{"claim": phrase, "source": f"{stars:g} stars", "kind": "quantity"}],
+            rule="contradicted.rating",
+        )
+    return result(
+        "unverified",
+        f"'{phrase}' for a business of {stars:g} stars: the record does not say so",
+        0.3,
+        [ctx.evidence(pid)],
+        rule="unverified.rating",
+    )

@@ -23,17 +23,17 @@ from .unverified import unverified
 
 #: the decision order, tried first to last
 DEFAULT_RULES: tuple[Rule, ...] = (
-    unread_figure,     # unverified.unread_figure: a veto only, a figure not read blocks grounded
-    cited,             # grounded.cited / contradicted.cited: the cited sources first
-    rating,            # records: contradicted.rating / unverified.rating
-    closed_days,       # records: contradicted.hours / unverified.hours
+    unread_figure,  # unverified.unread_figure: a veto only, a figure not read blocks grounded
+    cited,  # grounded.cited / contradicted.cited: the cited sources first
+    rating,  # records: contradicted.rating / unverified.rating
+    closed_days,  # records: contradicted.hours / unverified.hours
     nothing_to_check,  # unverified.nothing_to_check
-    quote,             # unverified.quote
+    quote,  # unverified.quote
     grounded_passage,  # grounded.passage / unverified.hedged
-    contradicted,      # contradicted.value / .polarity / .antonym / .entity / .record_field
-    fused,             # grounded.fused (records: contradicted.record_field / contradicted.hours)
-    spread,            # grounded.spread
-    unverified,        # unverified.no_passage / .missing / .polarity / .subject / .too_little
+    contradicted,  # contradicted.value / .polarity / .antonym / .entity / .record_field
+    fused,  # grounded.fused (records: contradicted.record_field / contradicted.hours)
+    spread,  # grounded.spread
+    unverified,  # unverified.no_passage / .missing / .polarity / .subject / .too_little
 )
 
 __all__ = ["DEFAULT_RULES"]

@@ -54,11 +54,16 @@ from ..records.hours import day_times, hours_line, own_day_conflicts
 from ..tree import tokens
 from ..types import Result, result
 from ..values import compare_values, to_quantity
-from ..words import entity_in
 from ..wordalign import default_guard_lexicon
+from ..words import entity_in
 
-DECIDES = ("contradicted.value", "contradicted.polarity", "contradicted.antonym", "contradicted.entity",
-           "contradicted.record_field")
+DECIDES = (
+    "contradicted.value",
+    "contradicted.polarity",
+    "contradicted.antonym",
+    "contradicted.entity",
+    "contradicted.record_field",
+)
 
 
 def contradicted(ctx: ClaimContext) -> Result | None:
@@ -75,8 +80,14 @@ def contradicted(ctx: ClaimContext) -> Result | None:
     if not found:
         return None
     best = max(found, key=lambda x: (x.coverage, -x.alignment.pid))
-    return result("contradicted", best.reason, 0.1 * (1 - best.coverage), [ctx.evidence(best.alignment.pid)], best.differs,
-                  rule=best.rule)
+    return result(
+        "contradicted",
+        best.reason,
+        0.1 * (1 - best.coverage),
+        [ctx.evidence(best.alignment.pid)],
+        best.differs,
+        rule=best.rule,
+    )
 
 
 def _about_same(ctx: ClaimContext, al: Alignment, times: dict | None) -> Conflict | None:
@@ -84,35 +95,59 @@ def _about_same(ctx: ClaimContext, al: Alignment, times: dict | None) -> Conflic
     claim, t = ctx.claim, ctx.t
     p = ctx.passage(al.pid)
     # a line of opening hours speaks of its own day: the claim's other days do not matter
-    other_days_only = p.structured and hours_line(p) and any(a.get("label") == "DAY" for a in al.ents_direct) and all(
-        a.get("label") == "DAY" for a in al.ents_missing)
+    other_days_only = (
+        p.structured
+        and hours_line(p)
+        and any(a.get("label") == "DAY" for a in al.ents_direct)
+        and all(a.get("label") == "DAY" for a in al.ents_missing)
+    )
     if not ((not al.ents_missing or other_days_only) and al.coverage >= t.contradicted_coverage):
         return None
     # a value conflict in prose needs the passage to be about the same thing: a name or
     # another value of the claim on it, a value counting the same noun ("21% of
     # patients" / "12% of patients"), or most of the claim's words ("cook for 5 minutes"
     # against another step's "cook for 10 minutes" is no conflict)
-    anchored = (p.structured or al.ents_found or al.q_match or al.coverage >= t.unanchored_conflict
-                or any(qd.get("noun") and qd.get("noun") == sd.get("noun") for qd, sd in al.q_conflict))
+    anchored = (
+        p.structured
+        or al.ents_found
+        or al.q_match
+        or al.coverage >= t.unanchored_conflict
+        or any(qd.get("noun") and qd.get("noun") == sd.get("noun") for qd, sd in al.q_conflict)
+    )
     conflicts = own_day_conflicts(times, al, p)
     if conflicts and anchored and _conflict_stands(ctx, al):
         qd, sd = conflicts[0]
-        differs = [{"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in conflicts]
-        return Conflict(al.coverage, al, differs, f"the source gives {sd.get('text')} where the claim says {qd.get('text')}",
-                        "contradicted.value")
+        differs = [
+            {"claim": qd.get("text", ""), "source": sd.get("text", ""), "kind": "quantity"} for qd, sd in conflicts
+        ]
+        return Conflict(
+            al.coverage,
+            al,
+            differs,
+            f"the source gives {sd.get('text')} where the claim says {qd.get('text')}",
+            "contradicted.value",
+        )
     if al.polarity_flip and al.coverage >= t.polarity_coverage and not al.q_conflict:
         claim_side = claim["cue"] or "affirmed"
         src = p.f["cue"] or (p.value if p.structured and p.value else "affirmed")
         differs = [{"claim": claim_side, "source": src, "kind": "polarity"}]
-        return Conflict(al.coverage, al, differs, _polarity_reason(claim["cue"], src if src != "affirmed" else None),
-                        "contradicted.polarity")
+        return Conflict(
+            al.coverage,
+            al,
+            differs,
+            _polarity_reason(claim["cue"], src if src != "affirmed" else None),
+            "contradicted.polarity",
+        )
     if al.antonym:
         rest = [x for x in claim["lemmas"] if x != al.antonym[0]]
         if ctx.aligner.coverage(rest, p, ctx.index) >= 0.6:
             w, s = _written(claim, al.antonym[0]), _written(p.f, al.antonym[1])
             differs = [{"claim": w or al.antonym[0], "source": s or al.antonym[1], "kind": "antonym"}]
-            why = (f"the source says '{s}' where the claim says '{w}'" if w and s else
-                   f"the source says the opposite of the claim: {al.antonym[1]} against {al.antonym[0]}")
+            why = (
+                f"the source says '{s}' where the claim says '{w}'"
+                if w and s
+                else f"the source says the opposite of the claim: {al.antonym[1]} against {al.antonym[0]}"
+            )
             return Conflict(al.coverage, al, differs, why, "contradicted.antonym")
     return None
 
@@ -133,7 +168,7 @@ def _written(record, lemma: str) -> str | None:
     text = record.get("text") or ""
     for t in tokens(record.get("tokens") or ()):
         if lemma in (t.lemma, t.raw):
-            return text[t.start:t.end]
+            return text[t.start : t.end]
     return None
 
 
@@ -141,7 +176,9 @@ def _swap(ctx: ClaimContext, al: Alignment) -> Conflict | None:
     """A swap of names: the passage names another of the type of the one name of the claim that
     the sources never mention, in the same role, the rest of the claim there."""
     claim = ctx.claim
-    if not (len(al.ents_missing) == 1 and not al.q_conflict and al.coverage >= ctx.t.swap_coverage and not al.polarity_flip):
+    if not (
+        len(al.ents_missing) == 1 and not al.q_conflict and al.coverage >= ctx.t.swap_coverage and not al.polarity_flip
+    ):
         return None
     a = al.ents_missing[0]
     if not a["label"] or a["label"] in ("DAY", "ID"):
@@ -151,20 +188,31 @@ def _swap(ctx: ClaimContext, al: Alignment) -> Conflict | None:
     if _words_there(a["key"], ctx.passage(al.pid).f["text"]):
         return None  # every word of the name is in the passage ("Albert Brooks" in "Albert Lawrence Brooks")
     other = [
-        b for b in ctx.passage(al.pid).f["entities"]
-        if not b.get("inherited") and b["role"] == a["role"] and (b["label"] == a["label"] or not a["label"])
+        b
+        for b in ctx.passage(al.pid).f["entities"]
+        if not b.get("inherited")
+        and b["role"] == a["role"]
+        and (b["label"] == a["label"] or not a["label"])
         and not any(entity_in(b, single(c)) for c in claim["entities"])
     ]
     # the passage is about the same thing: it holds another name or value of the claim,
     # or nearly all of at least swap_min_words of its words; never when it lacks one of the
     # claim's values ("Donald Trump served one term from 2017 to 2021" is no swap with a
     # passage on Grover Cleveland that gives neither)
-    if other and not al.q_absent and (
-            al.ents_found or al.q_match or (al.coverage >= 0.9 and len(set(claim["lemmas"])) >= ctx.t.swap_min_words)):
+    if (
+        other
+        and not al.q_absent
+        and (al.ents_found or al.q_match or (al.coverage >= 0.9 and len(set(claim["lemmas"])) >= ctx.t.swap_min_words))
+    ):
         b = other[0]
         differs = [{"claim": a["text"], "source": b["text"], "kind": "entity"}]
-        return Conflict(al.coverage - 0.01, al, differs, f"the source names {b['text']} where the claim names {a['text']}",
-                        "contradicted.entity")
+        return Conflict(
+            al.coverage - 0.01,
+            al,
+            differs,
+            f"the source names {b['text']} where the claim names {a['text']}",
+            "contradicted.entity",
+        )
     return None
 
 
@@ -188,7 +236,8 @@ def _conflict_stands(ctx: ClaimContext, al: Alignment) -> bool:
         if other is al or other.ents_missing or _provisional(ctx, other.pid):
             continue
         if any(id(m) in conflicting for m in other.q_match) and (
-                other.coverage >= al.coverage - ctx.t.conflict_margin or _same_act(ctx, al, other.pid)):
+            other.coverage >= al.coverage - ctx.t.conflict_margin or _same_act(ctx, al, other.pid)
+        ):
             return False
     return True
 
@@ -202,7 +251,9 @@ def _same_act(ctx: ClaimContext, al: Alignment, pid: int) -> bool:
         q = to_quantity(qd)
         if q is None or q.kind != "measure" or not qd.get("head"):
             continue
-        if any(sd.get("head") == qd["head"] and compare_values(q, s) == "match" for sd, s in ctx.passage(pid).quantities):
+        if any(
+            sd.get("head") == qd["head"] and compare_values(q, s) == "match" for sd, s in ctx.passage(pid).quantities
+        ):
             return True
     return False
 

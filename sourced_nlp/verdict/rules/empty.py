@@ -19,7 +19,9 @@ def nothing_to_check(ctx: ClaimContext) -> Result | None:
     """The rule (module docstring)."""
     claim = ctx.claim
     if not claim["lemmas"] and not claim["entities"] and not claim["quantities"]:
-        return result("unverified", "nothing to check: no content word, name or number", 0.15, rule="unverified.nothing_to_check")
+        return result(
+            "unverified", "nothing to check: no content word, name or number", 0.15, rule="unverified.nothing_to_check"
+        )
     return None
 
 

@@ -106,9 +106,14 @@ class EntailmentRule:
         span = max(1e-9, 1.0 - self.paraphrase_threshold)
         support = 0.7 + 0.1 * min(1.0, (p_e - self.paraphrase_threshold) / span)
         m = self.model
-        out = result("grounded", f"the entailment tier ({m.name} {m.version}) reads the passage as stating the claim "
-                     f"(p_entailed {p_e:.3f} >= {self.paraphrase_threshold:.3f}); every name and value of the claim is there",
-                     support, [ctx.evidence(best.pid)], rule="grounded.entailment")
+        out = result(
+            "grounded",
+            f"the entailment tier ({m.name} {m.version}) reads the passage as stating the claim "
+            f"(p_entailed {p_e:.3f} >= {self.paraphrase_threshold:.3f}); every name and value of the claim is there",
+            support,
+            [ctx.evidence(best.pid)],
+            rule="grounded.entailment",
+        )
         return {**out, "meaning": info}  # type: ignore[typeddict-unknown-key]
 
     def veto(self, ctx: ClaimContext, res: Result) -> Result | None:
@@ -126,9 +131,15 @@ class EntailmentRule:
             return None
         m = self.model
         support = max(0.15, min(0.65, ctx.support)) if ctx.best is not None else 0.4
-        out = result("unverified", f"the rules ground the claim ({res['rule']}), but the entailment tier ({m.name} "
-                     f"{m.version}) does not read the evidence as stating it (1 - p_entailed {1.0 - p_e:.3f} >= "
-                     f"{self.veto_threshold:.3f})", support, list(res["evidence"]), list(res.get("differs") or []),
-                     rule="unverified.entailment")
+        out = result(
+            "unverified",
+            f"the rules ground the claim ({res['rule']}), but the entailment tier ({m.name} "
+            f"{m.version}) does not read the evidence as stating it (1 - p_entailed {1.0 - p_e:.3f} >= "
+            f"{self.veto_threshold:.3f})",
+            support,
+            list(res["evidence"]),
+            list(res.get("differs") or []),
+            rule="unverified.entailment",
+        )
         kept = {"alignment": res["alignment"]} if "alignment" in res else {}  # the guard's word alignment
         return {**out, **kept, "meaning": info}  # type: ignore[typeddict-unknown-key]

@@ -75,34 +75,49 @@ def _usable(ctx: ClaimContext, aligns: list[Alignment], times: list, by_day: dic
     sides = polarity_sides(ctx.claim, ctx.lex)
     own = ctx.own_names
     return [
-        al for al in aligns
-        if (not al.q_conflict or other_days_times(times, al, ctx.passage(al.pid))
-            or day_times_hold(by_day, al, ctx.passage(al.pid)))
-        and not al.q_partial and not al.antonym and not al.inherited_blocked
+        al
+        for al in aligns
+        if (
+            not al.q_conflict
+            or other_days_times(times, al, ctx.passage(al.pid))
+            or day_times_hold(by_day, al, ctx.passage(al.pid))
+        )
+        and not al.q_partial
+        and not al.antonym
+        and not al.inherited_blocked
         and _polarity_fits(ctx, al, ctx.passage(al.pid), sides)
         and (not own or al.ents_found or ctx.passage(al.pid).structured)  # a record line is about the record
     ]
 
 
-def _offers(ctx: ClaimContext, usable: list[Alignment], structured: bool, times: list, by_day: dict | None,
-            lemmas: list[str]) -> dict[int, tuple[set, set]]:
+def _offers(
+    ctx: ClaimContext, usable: list[Alignment], structured: bool, times: list, by_day: dict | None, lemmas: list[str]
+) -> dict[int, tuple[set, set]]:
     """Per passage, the anchors (``("e", i)`` names, ``("q", i)`` values) and words it offers."""
     offers: dict[int, tuple[set, set]] = {}
     for al in usable:
         p = ctx.passage(al.pid)
         if structured and times and not (day_hours_stated(times, al, p) or day_times_hold(by_day, al, p)):
             continue
-        got_anchors = {("e", i) for i, a in enumerate(ctx.own_names) if ctx.aligner.entity_found(a, al.pid, ctx.index)
-                       # the day of a claimed time comes from a line with times, not from a review
-                       and not (times and a.get("label") == "DAY" and not any(q.kind == "time" for _, q in p.quantities))}
+        got_anchors = {
+            ("e", i)
+            for i, a in enumerate(ctx.own_names)
+            if ctx.aligner.entity_found(a, al.pid, ctx.index)
+            # the day of a claimed time comes from a line with times, not from a review
+            and not (times and a.get("label") == "DAY" and not any(q.kind == "time" for _, q in p.quantities))
+        }
         got_anchors |= {("q", i) for i, (qd, _) in enumerate(ctx.values) if any(qd is m for m in al.q_match)}
         money = any(qd.get("kind") == "money" for qd in al.q_match)
-        offers[al.pid] = (got_anchors, {x for x in lemmas if ctx.aligner.word_in(x, p, ctx.index) or money and x in ctx.lex.money_words})
+        offers[al.pid] = (
+            got_anchors,
+            {x for x in lemmas if ctx.aligner.word_in(x, p, ctx.index) or money and x in ctx.lex.money_words},
+        )
     return offers
 
 
-def _choose(ctx: ClaimContext, offers: dict[int, tuple[set, set]], weights: dict[str, float], structured: bool
-            ) -> tuple[list[int], set, set, bool]:
+def _choose(
+    ctx: ClaimContext, offers: dict[int, tuple[set, set]], weights: dict[str, float], structured: bool
+) -> tuple[list[int], set, set, bool]:
     """Greedy choice: ``(chosen pids, anchors held, words held, a passage taken for words alone)``."""
     total = math.fsum(weights.values())
     max_parts = ctx.t.fusion_record_lines if structured else 2
@@ -146,7 +161,9 @@ def _fusion_of(ctx: ClaimContext, aligns: list[Alignment]) -> Result | None:
     lemmas = sorted({x for x in claim["lemmas"] if not (structured and x in index.relation_words)})
     weights = {x: index.weight(x) for x in lemmas}
     total = math.fsum(weights.values())
-    chosen, have_a, have_l, by_words = _choose(ctx, _offers(ctx, usable, structured, times, by_day, lemmas), weights, structured)
+    chosen, have_a, have_l, by_words = _choose(
+        ctx, _offers(ctx, usable, structured, times, by_day, lemmas), weights, structured
+    )
     cov = math.fsum(weights[x] for x in have_l) / total if total else 1.0
     need = t.fusion_coverage_record if structured else t.fusion_coverage_content if by_words else t.fusion_coverage
     if structured and chosen and have_a == anchors:
@@ -154,8 +171,14 @@ def _fusion_of(ctx: ClaimContext, aligns: list[Alignment]) -> Result | None:
         if denied is not None and math.fsum(weights[x] for x in have_l | set(denied[1])) / total >= need:
             p = ctx.passage(denied[0])
             differs = [{"claim": "affirmed", "source": p.value, "kind": "polarity"}]
-            return result("contradicted", f"opposite polarity: the source says '{p.value}' for {', '.join(denied[1])}",
-                          0.05, [ctx.evidence(denied[0])], differs, rule="contradicted.record_field")  # type: ignore[list-item]
+            return result(
+                "contradicted",
+                f"opposite polarity: the source says '{p.value}' for {', '.join(denied[1])}",
+                0.05,
+                [ctx.evidence(denied[0])],
+                differs,
+                rule="contradicted.record_field",
+            )  # type: ignore[list-item]
     if structured and times and chosen and cov >= need and have_a != anchors:
         wrong = misstated_day(ctx, anchors - have_a, aligns)
         if wrong is not None:
@@ -164,8 +187,17 @@ def _fusion_of(ctx: ClaimContext, aligns: list[Alignment]) -> Result | None:
         return None
     if claim.get("one_subject") and len({ctx.passage(pid).text_of for pid in chosen} - {None}) > 1:
         return None  # "One customer ..." told from two reviews of a record: a merge, not a fusion
-    if claim.get("subject") and not own and not any(ctx.aligner.about_subject(claim["subject"], ctx.passage(pid), index) for pid in chosen):
+    if (
+        claim.get("subject")
+        and not own
+        and not any(ctx.aligner.about_subject(claim["subject"], ctx.passage(pid), index) for pid in chosen)
+    ):
         return None
     chosen.sort()
-    return result("grounded", f"stated across {len(chosen)} source passages", 0.7 + 0.25 * min(1.0, cov),
-                  [ctx.evidence(pid) for pid in chosen], rule="grounded.fused")
+    return result(
+        "grounded",
+        f"stated across {len(chosen)} source passages",
+        0.7 + 0.25 * min(1.0, cov),
+        [ctx.evidence(pid) for pid in chosen],
+        rule="grounded.fused",
+    )

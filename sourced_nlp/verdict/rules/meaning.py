@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..meaning.features import features
 from ..context import ClaimContext
+from ..meaning.features import features
 from ..types import Result, result
 
 DECIDES = ("grounded.meaning", "contradicted.meaning")
@@ -83,13 +83,23 @@ class MeaningRule:
             # the support of a grounded claim (0.7-1.0), the lowest part of it: 0.7-0.8 by the score
             span = max(1e-9, 1.0 - m.grounded_threshold)
             support = 0.7 + 0.1 * min(1.0, (s - m.grounded_threshold) / span)
-            out = result("grounded", f"the meaning tier ({m.name} {m.version}) reads the passage as stating the claim "
-                         f"(score {s:.3f} >= {m.grounded_threshold:.3f}); every name and value of the claim is there",
-                         support, [ctx.evidence(best.pid)], rule="grounded.meaning")
+            out = result(
+                "grounded",
+                f"the meaning tier ({m.name} {m.version}) reads the passage as stating the claim "
+                f"(score {s:.3f} >= {m.grounded_threshold:.3f}); every name and value of the claim is there",
+                support,
+                [ctx.evidence(best.pid)],
+                rule="grounded.meaning",
+            )
             return {**out, "meaning": info}  # type: ignore[typeddict-unknown-key]
         if m.contradicted_threshold is not None and s <= m.contradicted_threshold:
-            out = result("contradicted", f"the meaning tier ({m.name} {m.version}) reads the passage as saying otherwise "
-                         f"(score {s:.3f} <= {m.contradicted_threshold:.3f})", 0.05, [ctx.evidence(best.pid)],
-                         rule="contradicted.meaning")
+            out = result(
+                "contradicted",
+                f"the meaning tier ({m.name} {m.version}) reads the passage as saying otherwise "
+                f"(score {s:.3f} <= {m.contradicted_threshold:.3f})",
+                0.05,
+                [ctx.evidence(best.pid)],
+                rule="contradicted.meaning",
+            )
             return {**out, "meaning": info}  # type: ignore[typeddict-unknown-key]
         return None

@@ -33,7 +33,13 @@ def _grounds(ctx: ClaimContext, al: Alignment) -> bool:
         return False
     if not polarity_agrees(claim, p, ctx.lex):
         return False
-    if claim.get("subject") and al.q_match and p.f.get("subject") and not al.ents_direct and not aligner.about_subject(claim["subject"], p, index):
+    if (
+        claim.get("subject")
+        and al.q_match
+        and p.f.get("subject")
+        and not al.ents_direct
+        and not aligner.about_subject(claim["subject"], p, index)
+    ):
         # "Costs rose 8%" is not stated by "Revenue rose 8%": a value said of another subject.
         # Only a matched value is bound to its subject this way; a claim of words alone
         # needs most of its words anyway (train: 16 clean sentences, no hallucinated one)
@@ -53,7 +59,17 @@ def grounded_passage(ctx: ClaimContext) -> Result | None:
     best = max(grounded, key=lambda a: (a.coverage, -a.pid))
     p = ctx.passage(best.pid)
     if ctx.claim["hedged"] and not p.f["hedged"]:
-        return result("unverified", "the claim is hedged; the source states it without a hedge", 0.5,
-                      [ctx.evidence(best.pid)], rule="unverified.hedged")
-    return result("grounded", "stated in the source", 0.7 + 0.3 * min(1.0, best.coverage), [ctx.evidence(best.pid)],
-                  rule="grounded.passage")
+        return result(
+            "unverified",
+            "the claim is hedged; the source states it without a hedge",
+            0.5,
+            [ctx.evidence(best.pid)],
+            rule="unverified.hedged",
+        )
+    return result(
+        "grounded",
+        "stated in the source",
+        0.7 + 0.3 * min(1.0, best.coverage),
+        [ctx.evidence(best.pid)],
+        rule="grounded.passage",
+    )

@@ -37,8 +37,17 @@ def spread(ctx: ClaimContext) -> Result | None:
         return None
     claim, index = ctx.claim, ctx.index
     p = ctx.passage(best.pid)
-    if (p.structured or not best.anchors_ok or best.q_conflict or best.q_absent or best.q_partial
-            or best.polarity_flip or best.antonym or best.inherited_blocked or best.coverage < t.contradicted_coverage):
+    if (
+        p.structured
+        or not best.anchors_ok
+        or best.q_conflict
+        or best.q_absent
+        or best.q_partial
+        or best.polarity_flip
+        or best.antonym
+        or best.inherited_blocked
+        or best.coverage < t.contradicted_coverage
+    ):
         return None
     if claim["hedged"] and not p.f["hedged"]:
         return None
@@ -46,11 +55,20 @@ def spread(ctx: ClaimContext) -> Result | None:
     missing = {x for x in lemmas if not ctx.aligner.word_in(x, p, index)}
     chosen = [best.pid]
     for _ in range(2):
+
         def adds(al: Alignment) -> float:
             q = index.passages[al.pid]
-            if al.pid in chosen or q.structured or al.q_conflict or al.polarity_flip or al.antonym or not polarity_agrees(claim, q, ctx.lex):
+            if (
+                al.pid in chosen
+                or q.structured
+                or al.q_conflict
+                or al.polarity_flip
+                or al.antonym
+                or not polarity_agrees(claim, q, ctx.lex)
+            ):
                 return 0.0
             return math.fsum(index.weight(x) for x in missing if lemma_in(x, q))
+
         more = max(ctx.alignments, key=lambda al: (adds(al), -al.pid))
         if adds(more) <= 0:
             break
@@ -61,4 +79,6 @@ def spread(ctx: ClaimContext) -> Result | None:
         return None  # a word of the claim that none of them holds ("the bribery case")
     chosen.sort()
     reason = "stated in the source" if len(chosen) == 1 else f"stated across {len(chosen)} source passages"
-    return result("grounded", reason, min(ctx.support, 0.69), [ctx.evidence(pid) for pid in chosen], rule="grounded.spread")
+    return result(
+        "grounded", reason, min(ctx.support, 0.69), [ctx.evidence(pid) for pid in chosen], rule="grounded.spread"
+    )

@@ -31,8 +31,14 @@ class UnreadFigure:
         if res["verdict"] != "grounded" or not unread:
             return None
         reason = "a figure that could not be read: " + ", ".join(dict.fromkeys(unread))
-        return result("unverified", reason, min(res["support"], 0.5), res["evidence"], res["differs"],
-                      rule="unverified.unread_figure")
+        return result(
+            "unverified",
+            reason,
+            min(res["support"], 0.5),
+            res["evidence"],
+            res["differs"],
+            rule="unverified.unread_figure",
+        )
 
 
 unread_figure = UnreadFigure()
