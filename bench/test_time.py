@@ -4,7 +4,7 @@ and prints the wall time beside the counts from pytest's last line, with the mac
     python bench/test_time.py                 # both runs, with -n 2 --dist loadfile (as ``make test``)
     python bench/test_time.py -n 0            # serial (no pytest-xdist)
     python bench/test_time.py --only fast     # just the run without the slow mark
-    python bench/test_time.py -- -x tests/test_cli.py   # extra pytest arguments
+    python bench/test_time.py -- -x tests/cli/test_cli.py   # extra pytest arguments
 
 Timings on a shared machine are noisy: compare runs made one after another, and read the load
 averages printed beside them (taken before and after each run).

@@ -1,5 +1,5 @@
-"""The system Chromium the browser tests drive (``tests/test_browser.py``,
-``tests/test_serve_browser.py``): ``$CHROMIUM`` first, then Debian's ``/usr/bin/chromium``, then
+"""The system Chromium the browser tests drive (``tests/report/test_browser.py``,
+``tests/cli/test_serve_browser.py``): ``$CHROMIUM`` first, then Debian's ``/usr/bin/chromium``, then
 whatever ``chromium`` or ``chromium-browser`` is on the PATH."""
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ _COST = {"slow": 40.0, "process": 4.0}
 _COST_OTHER = 0.15
 #: Files long without those marks (seconds on two cores, 2026-12-03): the meaning tier over 24
 #: RAGTruth records under several configs; Chromium's screenshots.
-_LONG_FILES = {"tests/test_meaning.py": 15.0, "tests/test_browser.py": 12.0}
+_LONG_FILES = {"tests/verdict/test_meaning.py": 15.0, "tests/report/test_browser.py": 12.0}
 
 
 def _cost(item) -> float:

@@ -13,7 +13,7 @@ import typer
 
 #: :data:`~sourced_nlp.verdict.precision.STRICT_DEFAULT`, written here for the help text alone:
 #: importing that module loads the verdict package (rapidfuzz), which ``--help`` must not
-#: (tests/test_trust.py checks that the two agree; :func:`strict_level` reads the module's).
+#: (tests/components/test_trust.py checks that the two agree; :func:`strict_level` reads the module's).
 HELP_DEFAULT = 0.9
 
 STRICT = typer.Option(

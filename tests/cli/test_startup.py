@@ -19,7 +19,7 @@ import sourced_nlp
 
 pytestmark = pytest.mark.process
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 
 #: Imported only when a command needs the pipeline, a judge, Dask, a data frame or the web server.

@@ -14,7 +14,7 @@ import pytest
 
 import sourced_nlp
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 ANSWER = EXAMPLES / "answer.txt"
 SOURCE = EXAMPLES / "source.txt"

@@ -18,7 +18,7 @@ from conftest import invoke_cli
 
 pytestmark = pytest.mark.process
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 EVAL = EXAMPLES / "eval"
 SOURCE = EXAMPLES / "source.txt"  # "Revenue rose 8% to $2.4 billion ..."

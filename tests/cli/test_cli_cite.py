@@ -183,7 +183,7 @@ def test_cite_refuses_a_malformed_json_reply(run, srcs, reply):
 def test_docs_worked_example_prints_what_the_page_shows(run, tmp_path):
     """The `sourced cite` worked example of docs/citations.md, its files built from the page itself,
     prints exactly the block the page shows (a wrapped citation quote prints on one line)."""
-    page = (Path(__file__).resolve().parents[1] / "docs" / "citations.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[2] / "docs" / "citations.md").read_text(encoding="utf-8")
     head = "$ sourced cite answer.txt q3.txt offices.txt\n"
     start = page.index(head) + len(head)
     shown = page[start : page.index("```", start)]

@@ -17,7 +17,7 @@ import pytest
 import sourced_nlp
 from sourced_nlp import NotGroundedError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "integrations.md"
 
 SOURCE = "The museum opened in 1902. It has 30 rooms."

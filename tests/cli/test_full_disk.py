@@ -5,7 +5,7 @@ A full disk is made two ways, neither needing root: a file size limit (``RLIMIT_
 ``SIGXFSZ`` ignored) on a real ``sourced`` process, under which a write past the limit fails
 with EFBIG half-way as one past the end of a full disk fails with ENOSPC; and, in this process, an
 ``open`` whose writes fail with ENOSPC for the one file a test aims at (the head's temporary file).
-``-o /dev/full`` is tests/test_cli.py's.
+``-o /dev/full`` is tests/cli/test_cli.py's.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EVAL = ROOT / "examples" / "eval"
 BIN = Path(sys.executable).parent
 EXPR = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")

@@ -32,9 +32,9 @@ from chromium import find_chromium
 
 pytestmark = pytest.mark.process
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 READY = re.compile(r"ready at (http://\S+)")
 START_TIMEOUT = 240  # seconds to the ready line: the pipeline loads first, on loaded cores too
 

@@ -20,7 +20,7 @@ from chromium import find_chromium
 from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped
 from sourced_nlp.report.html import COLORS, TINTS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 WIDTH, HEIGHT = 1200, 900
 HIGHLIGHT = 1500  # pixels of a tint that make a highlighted claim (one short claim is ~5,000)

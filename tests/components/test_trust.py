@@ -30,7 +30,7 @@ from sourced_nlp.verdict.precision import (
     strict_claim,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 ANSWER = (EXAMPLES / "answer.txt").read_text(encoding="utf-8")
 SOURCE = {"id": "source.txt", "text": (EXAMPLES / "source.txt").read_text(encoding="utf-8")}

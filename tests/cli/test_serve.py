@@ -2,7 +2,7 @@
 app of :mod:`sourced_nlp.cli.web`, on the session's pipeline), the limits and refusals (413 for a
 text or request too long, 400 for any other input, one message each), and the command itself:
 its help, the missing extra, the address it listens on. The page in a real browser, over a real
-``sourced serve`` process: ``tests/test_serve_browser.py``.
+``sourced serve`` process: ``tests/cli/test_serve_browser.py``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from sourced_nlp.cli import serve as serve_cmd  # noqa: E402
 from sourced_nlp.cli import web  # noqa: E402
 from sourced_nlp.files import MAX_ANSWER_CHARS  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 ANSWER = (EXAMPLES / "answer.txt").read_text(encoding="utf-8")
 SOURCE = (EXAMPLES / "source.txt").read_text(encoding="utf-8")

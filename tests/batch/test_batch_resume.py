@@ -251,7 +251,7 @@ main(sys.argv[1:])
 def test_a_signal_while_the_process_shuts_down_keeps_the_commands_exit_code(sig):
     """The command is done (exit 1: a claim is not grounded) when the signal comes, during the
     interpreter's shutdown (an atexit hook that waits for it): the exit code stays the command's."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     argv = [
         sys.executable,
         "-c",

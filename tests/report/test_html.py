@@ -14,7 +14,7 @@ from conftest import invoke_cli_proc
 from sourced_nlp.report import VERDICTS, ClaimResult, Evidence, Report, Skipped
 from sourced_nlp.report.html import COLORS, MARKS, TINTS, displacy_options, emphasise
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 

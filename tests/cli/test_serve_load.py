@@ -8,7 +8,7 @@ counted, and the server is stopped at the end whatever happened.
 The figures (the small requests' latencies, the large one's time to its 503, the memory of the
 server and its workers) are printed on one line, ``serve load: ...``: ``bench/RESULTS.md``
 ("`sourced serve` under load") quotes them, from
-``python -m pytest -q -s tests/test_serve_load.py``.
+``python -m pytest -q -s tests/cli/test_serve_load.py``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.process
 pytest.importorskip("starlette", reason="starlette is in the serve and dev extras (pip install -e '.[serve]')")
 pytest.importorskip("uvicorn", reason="uvicorn is in the serve and dev extras")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 READY = re.compile(r"ready at (http://\S+)")
 START = 240.0  # seconds to the ready line: the pipelines load first, on loaded cores too
 LIMIT, SMALL_COUNT = 3.0, 20

@@ -16,7 +16,7 @@ import spacy
 from sourced_nlp.components.extensions import QUANTITIES_KEY
 from sourced_nlp.text.quantity import Quantity, compare
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases" / "acceptance.jsonl"
+CASES = Path(__file__).resolve().parents[3] / "shared" / "cases" / "acceptance.jsonl"
 Y = lambda y: float(date(y, 1, 1).toordinal())  # noqa: E731
 D = lambda y, m, d: float(date(y, m, d).toordinal())  # noqa: E731
 

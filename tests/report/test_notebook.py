@@ -22,7 +22,7 @@ nbformat = pytest.importorskip("nbformat", reason="the notebook extra is not ins
 nbclient = pytest.importorskip("nbclient", reason="the notebook extra is not installed (pip install -e '.[notebook]')")
 pytest.importorskip("ipykernel", reason="the notebook extra is not installed (pip install -e '.[notebook]')")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 NOTEBOOK = EXAMPLES / "explore.ipynb"
 RAGTRUTH = SHARED / "data" / "ragtruth"

@@ -15,7 +15,7 @@ import srsly
 
 import sourced_nlp
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from records import CASES, sentence_spans, sentence_verdict  # noqa: E402
 
 ROWS = [

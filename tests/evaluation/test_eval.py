@@ -11,7 +11,7 @@ import pytest
 
 from conftest import invoke_cli_proc
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EVAL = ROOT / "examples" / "eval"
 CASES = EVAL / "cases.jsonl"
 
