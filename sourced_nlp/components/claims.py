@@ -20,7 +20,8 @@ spaCy's sentences, plus the rules spaCy lacks for LLM answers:
 * a figure glued to the next sentence or clause by its full stop or comma, with no space
   ("spent £2,980,815,The Lib Dems spent", "1,027,339.The figures": text run together when a page
   was scraped) is split from it: the component teaches the pipeline's tokenizer the infix
-  :data:`GLUED_FIGURE` when it is added, so the figure is read as a value;
+  :data:`GLUED_FIGURE` when it is added, so the figure is read as a value (and
+  :data:`GLUED_MARKER`: a citation marker glued to the word before it, "2023[1]", splits off);
 * citation markers (``[1]``, ``[S2]``, ``(Passage 2)``, ...) stay inside the claim's span, so
   offsets stay those of the answer, and are listed in ``Span._.citations``; later components
   leave their characters out of what is checked.
@@ -64,19 +65,29 @@ def make_claims(nlp: Language, name: str, lexicon: str):
 #: the full stop or comma between a figure and the capitalised word it is glued to
 GLUED_FIGURE = r"(?<=[0-9])[.,](?=[A-Z][a-z])"
 
+#: the opening bracket of a citation marker glued to the word or figure before it ("2023[1]",
+#: "Oslo[2]", "8%[^3]", "2023.[1]"): a number of one to three digits, after at most three letters,
+#: then the closing bracket (or the token's end: the tokenizer splits a closing bracket off first);
+#: and a full stop between a word and such a marker
+GLUED_MARKER = r"(?<=[\w%.)])\[(?=\^?[A-Za-z]{0,3}\d{1,3}(?:\]|$))|(?<=\w)\.(?=\[\^?[A-Za-z]{0,3}\d{1,3}(?:\]|$))"
+
 
 def split_glued_figures(nlp: Language) -> None:
-    """Add :data:`GLUED_FIGURE` to the infixes of ``nlp``'s tokenizer, once: "£2,980,815,The"
-    becomes "£2,980,815", ",", "The" (a decimal point or a thousands separator has a digit on
-    both sides and stays). On FaithBench's natural summaries (``bench/rule_precision.py``) a
-    figure of a source read this way as no value made two of the six ``contradicted.value``
-    verdicts and two of the seven ``unverified.unbound`` take-backs, all wrong."""
+    """Add :data:`GLUED_FIGURE` and :data:`GLUED_MARKER` to the infixes of ``nlp``'s tokenizer,
+    once each: "£2,980,815,The" becomes "£2,980,815", ",", "The" (a decimal point or a thousands
+    separator has a digit on both sides and stays), and "2023[1]" becomes "2023", "[", "1", "]",
+    so the year is read as a date and the marker as a marker (a name as well: "Oslo[1]" is
+    "Oslo"). On FaithBench's natural summaries (``bench/rule_precision.py``) a figure of a source
+    read this way as no value made two of the six ``contradicted.value`` verdicts and two of the
+    seven ``unverified.unbound`` take-backs, all wrong."""
     tok = nlp.tokenizer
     finder = getattr(tok, "infix_finditer", None)
     pattern = getattr(getattr(finder, "__self__", None), "pattern", None)
-    if pattern is None or GLUED_FIGURE in pattern:
-        return  # no regex infixes to extend (a custom tokenizer), or taught already
-    tok.infix_finditer = re.compile(f"{pattern}|{GLUED_FIGURE}").finditer
+    if pattern is None:
+        return  # no regex infixes to extend (a custom tokenizer)
+    added = [p for p in (GLUED_FIGURE, GLUED_MARKER) if p not in pattern]
+    if added:
+        tok.infix_finditer = re.compile("|".join([pattern, *added])).finditer
 
 
 def _pieces(bounds: list[int], masked: str) -> list[list[int]]:
@@ -209,10 +220,13 @@ class ClaimSegmenter(LexiconComponent):
                 bisect.bisect_right(sent_starts, content_start) : bisect.bisect_left(sent_starts, line_end)
             ]:
                 # a marker right after a sentence's period belongs to that sentence: "2023. [1] Profit"
+                at = s
                 while s < line_end and (
                     text[s] != masked[s] or (s > 0 and text[s - 1] != masked[s - 1] and text[s].isspace())
                 ):
                     s += 1
+                if s != at and s < line_end and text[s].islower():
+                    continue  # the parser's cut at a marker inside a sentence: "rose 6% [1] to $910 million"
                 if content_start < s < line_end and (not cuts or s > cuts[-1]):
                     cuts.append(s)
             pieces = _pieces([content_start, *cuts, line_end], masked)

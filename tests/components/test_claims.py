@@ -21,6 +21,9 @@ def skipped_of(doc) -> list[tuple[str, str]]:
 
 # (answer, the claims it holds, in order)
 SEGMENTATION = [
+    # a citation marker inside a sentence ends nothing, glued to its figure or not
+    ("Operating margin widened 3%[2] over the year.", ["Operating margin widened 3%[2] over the year."]),
+    ("Operating margin widened 3% [2] over the year.", ["Operating margin widened 3% [2] over the year."]),
     # a line break ends a claim, with or without a final period ...
     (
         "Revenue rose 8% in 2023.\nProfit fell 2% in 2023.",
@@ -250,6 +253,11 @@ GLUED = [
     ("use 192.168.0.1.Some routers", ["use", "192.168.0.1", ".", "Some", "routers"]),
     ("a rate of 3.5 and 3,000 units", ["a", "rate", "of", "3.5", "and", "3,000", "units"]),  # separators stay
     ("version 2.The end", ["version", "2", ".", "The", "end"]),
+    # a citation marker glued to the word or figure before it comes off
+    ("profit for 2023[4].", ["profit", "for", "2023", "[", "4", "]", "."]),
+    ("offices in Porto[S2] and", ["offices", "in", "Porto", "[", "S2", "]", "and"]),
+    ("closed in 1998.[^7]", ["closed", "in", "1998", ".", "[", "^7", "]"]),
+    ("a list x[i] stays", ["a", "list", "x[i", "]", "stays"]),  # no marker: a letter, no number
 ]
 
 
@@ -261,9 +269,33 @@ def test_a_figure_glued_to_the_next_sentence_is_split(nlp, text, tokens):
 def test_the_glued_figure_infix_is_added_once_and_saved(nlp, tmp_path):
     import spacy
 
-    from sourced_nlp.components.claims import GLUED_FIGURE
+    from sourced_nlp.components.claims import GLUED_FIGURE, GLUED_MARKER
 
     nlp.to_disk(tmp_path)
     loaded = spacy.load(tmp_path)
     assert loaded.tokenizer.infix_finditer.__self__.pattern.count(GLUED_FIGURE) == 1
     assert [t.text for t in loaded.make_doc("£2,980,815,The")] == ["£", "2,980,815", ",", "The"]
+    assert loaded.tokenizer.infix_finditer.__self__.pattern.count(GLUED_MARKER) == 1
+
+
+MARKED = [
+    # answer, source: a claim whose year or name carries a glued citation marker is read as without it
+    (
+        "Halvorsen Steel posted a loss of $40 million in 2021[3].",
+        "Halvorsen Steel posted a loss of $40 million in 2021.",
+    ),
+    (
+        "Halvorsen Steel posted a loss of $40 million in 2021.[3]",
+        "Halvorsen Steel posted a loss of $40 million in 2021.",
+    ),
+    ("The ferry runs between Tallinn[2] and Helsinki.", "The ferry runs between Tallinn and Helsinki."),
+]
+
+
+@pytest.mark.parametrize("answer,source", MARKED, ids=[m[0] for m in MARKED])
+def test_a_glued_marker_leaves_the_year_or_name_read(nlp, answer, source):
+    import sourced_nlp
+
+    claim = sourced_nlp.check(answer, [source], nlp=nlp).claims[0]
+    assert claim.verdict == "grounded", (claim.rule, claim.reason)
+    assert [c["marker"] for c in claim.citations] == [answer[answer.index("[") : answer.index("]") + 1]]
