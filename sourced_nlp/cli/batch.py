@@ -209,9 +209,9 @@ def _run(
             try:
                 done = _engine(stack, good, nlp, dask, partition_size, judge_cfg)  # a signal while connecting
                 for r in _in_order(todo, done, file):
-                    with signals.whole():
+                    with signals.whole():  # a signal held during the write is raised after it is counted
                         r = _write_result(fh, r, fmt, console, name, file)
-                    results.append(r)
+                        results.append(r)
                     advance("error" in r)
                 signals.writing = True  # every result is written: a signal from here on changes nothing
             except Interrupted as stop:

@@ -357,3 +357,31 @@ def test_a_result_that_cannot_be_written_as_utf8_becomes_an_error_result(tmp_pat
     )
     assert r == {"line": 3, "id": "a\\udc80", "error": "the result cannot be written as UTF-8: surrogates not allowed"}
     assert json.loads(fh.buffer.getvalue().decode("utf-8")) == r
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_write_is_counted_with_the_line_it_waited_for(
+    batch_file, full_run, tmp_path, sig, run_cli, monkeypatch
+):
+    """A signal that arrives while a result line is written waits until the line is whole; the
+    line on stderr then counts that result too, so its count is the number of lines in the file
+    (a signal in that window once left one more line in the file than the message said)."""
+    from sourced_nlp.cli import batch as batch_cli
+
+    write, written = batch_cli._write_result, []
+
+    def write_then_signal(fh, r, *args):
+        r = write(fh, r, *args)
+        written.append(r)
+        if len(written) == 3:
+            os.kill(os.getpid(), sig)  # held: the handler runs now, while the write is not over
+        return r
+
+    monkeypatch.setattr(batch_cli, "_write_result", write_then_signal)
+    out = tmp_path / "results.jsonl"
+    code, _, err = run_cli("batch", batch_file, "-o", out)
+    assert code == 128 + sig, err
+    n = _valid_prefix(out.read_bytes(), full_run[0])
+    assert n == 3
+    name = "SIGINT" if sig == signal.SIGINT else "SIGTERM"
+    assert f"interrupted by {name}: 3 of {N_RECORDS + 1} records written to {out}" in err
