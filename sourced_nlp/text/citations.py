@@ -513,6 +513,24 @@ def _parse_body(body: str, *, need_keyword: bool) -> tuple[str, ...] | None:
     return tuple(out) if out else None
 
 
+_FOOTNOTE_DEFINITION_RE = re.compile(r"^[ \t]*\[\^(?P<label>[^\[\]\s]{1,60})\]:[ \t]*(?P<text>\S[^\n]{0,199})$", re.M)
+
+
+def _footnote_definitions(text: str) -> dict[str, tuple[str, ...]]:
+    """The targets of the Markdown footnotes ``text`` defines by naming a source: a definition
+    line ``[^1]: Source 3`` (or ``[^a]: [2]``, ``[^n]: q3-report.pdf``, ``[^r]: Source: Reuters``) makes
+    every ``[^1]`` cite what it names. A definition that names no source as a marker would
+    (``[^1]: the Q3 report, page 4``) leaves the footnote's own label as its target."""
+    out: dict[str, tuple[str, ...]] = {}
+    for m in _FOOTNOTE_DEFINITION_RE.finditer(text):
+        body = m.group("text").strip().rstrip(".")
+        inner = re.fullmatch(r"[\[(](.+)[\])]", body)
+        targets = _parse_body(inner.group(1) if inner else body, need_keyword=False)
+        if targets:
+            out.setdefault(m.group("label"), targets)
+    return out
+
+
 def find_citations(text: str) -> list[Citation]:
     """Every citation marker in ``text``, in order of position.
 
@@ -528,7 +546,8 @@ def find_citations(text: str) -> list[Citation]:
     ``[S2: "words"]``         ``("S2",)`` with ``quote="words"``
     ``(Passage 2)``           ``("2",)``; also ``(Source 3)``, ``(Sources 1 and 2)``, ``[Source 2]``
     ``(Source: Reuters)``     ``("Reuters",)``; names split on ``,`` and ``;``
-    ``[^1]``                  ``("1",)`` (footnote)
+    ``[^1]``                  ``("1",)`` (footnote); what its definition line names, if it
+                              names a source (``[^1]: Source 3`` -> ``("3",)``)
     ``[doc-id]``, ``[a.txt]`` ``("doc-id",)``: one token with a digit, ``-`` or ``_``, or a file name
     ``[[1]](url)``            ``("1",)``: a link whose text is itself a marker
     ========================  ==========================
@@ -567,9 +586,11 @@ def find_citations(text: str) -> list[Citation]:
         if targets:
             quote = m.group("quote").strip()
             cands.append(Citation(m.group(0), targets, quote, m.start(), m.end()))
+    defined = _footnote_definitions(text)
     for m in _FOOTNOTE_RE.finditer(text):
         body = m.group("body")
-        cands.append(Citation(m.group(0), (_num(body) if body.isdigit() else body,), None, m.start(), m.end()))
+        targets = defined.get(body) or (_num(body) if body.isdigit() else body,)
+        cands.append(Citation(m.group(0), targets, None, m.start(), m.end()))
     for rx, need_kw in ((_BRACKET_RE, False), (_PAREN_RE, True)):
         for m in rx.finditer(text):
             targets = _parse_body(m.group("body"), need_keyword=need_kw)
