@@ -31,8 +31,9 @@ How candidates are found:
    Before the windows, forms that are one value whatever the windows would make of them: a
    share of a whole before "of" (``three quarters of``, ``>1/3 of``: a percent,
    :func:`~.quantity_tokens.share_at`), ``every 12 hours`` (twice a day, noun ``"day-time"``),
-   a match's score (``beat Sevilla 2-1``: kind ``"score"``), a figure in words restated in
-   digits (``sixty (60) days``); after it, the period a percent change is measured over
+   a match's score (``beat Sevilla 2-1``: kind ``"score"``), a verb that multiplies (``doubled``:
+   +100%, ``multiplier: true``, compared only with a change stated by two levels), a figure in words restated in
+   digits (``sixty (60) days``; ``sixty (90) days`` is read as 90 days, with the words' reading as ``disputed``); after it, the period a percent change is measured over
    (``+12% YoY``: noun ``"year-change"``).
 4. A year-less month/ordinal that is only part of a longer DATE entity (``the second quarter``,
    ``the fiscal quarter ending in March``) is dropped: it names a period, not a value.
@@ -65,7 +66,9 @@ from .quantity_tokens import (
     identifier_number,
     is_change,
     match_score,
-    restated_figure,
+    multiplier_at,
+    range_end_counts_a_noun,
+    restated_value,
     share_at,
     unread_figure,
 )
@@ -94,6 +97,28 @@ def make_quantities(nlp: Language, name: str) -> "QuantityFinder":
         name: The component's name in the pipeline.
     """
     return QuantityFinder(nlp, name)
+
+
+_OF_THE_WHOLE = (("of",), ("of", "the"), ("out", "of"), ("of", "all"), ("of", "its"), ("of", "their"))
+
+
+def _mark_wholes(spans: list[Span]) -> None:
+    """A count or a share of a whole the text states right after it ("20 of the 40 delegates",
+    "four out of five dentists", "half of the 40 seats"): the whole's value as ``"whole"`` in the
+    part's record, so that a share can be compared with a count and a count with a share."""
+    for part, whole in zip(spans, spans[1:]):
+        q, w = part._.quantity, whole._.quantity
+        words = tuple(t.lower_ for t in part.doc[part.end : whole.start])
+        if (
+            words in _OF_THE_WHOLE
+            and q.get("kind") in ("number", "percent")
+            and w.get("kind") == "number"
+            and q.get("low") == q.get("high")
+            and w.get("low") == w.get("high")
+            and isinstance(w.get("low"), float)
+            and w["low"] > 0
+        ):
+            part._.quantity = {**q, "whole": w["low"]}
 
 
 class QuantityFinder:
@@ -126,13 +151,15 @@ class QuantityFinder:
             if tok.i < last_end or tok.i in blocked:
                 continue
             every = every_hours(doc, tok.i, self._number_values)
-            found = every or share_at(doc, tok.i, self._approximators)
+            multiplier = multiplier_at(doc, tok.i)
+            found = every or multiplier or share_at(doc, tok.i, self._approximators)
             if found is None and not self._is_seed(tok):
                 continue
+            restated = None if found else restated_value(doc, tok.i, blocked)
             found = (
                 found
                 or match_score(doc, tok.i)
-                or restated_figure(doc, tok.i, blocked)
+                or (restated[:3] if restated else None)
                 or self._best_window(doc, tok.i, last_end, blocked)
             )
             if found is None:
@@ -153,11 +180,16 @@ class QuantityFinder:
                 "day-time" if every else period[0] if period else self._noun(span, q)
             )  # "every 12 hours": twice daily
             value["head"] = _head_verb_of(span)
-            if (role := change_role(span, self._change_verbs, q.kind)) is not None:
+            if restated and restated[3]:
+                value["disputed"] = restated[3].to_dict()  # "sixty (90) days": the words' reading, 60 days
+            if multiplier:
+                value["change"], value["multiplier"] = "by", True  # "doubled": +100%, against two levels only
+            elif (role := change_role(span, self._change_verbs, q.kind)) is not None:
                 value["change"] = role
             span._.quantity = value
             spans.append(span)
             last_end = end
+        _mark_wholes(spans)
         doc.spans[QUANTITIES_KEY] = spans
         read = {i for sp in spans for i in range(sp.start, sp.end)}
         doc.spans[UNREAD_KEY] = [
@@ -335,6 +367,8 @@ class QuantityFinder:
                 ):
                     continue  # "23-year-old" is an age, not a duration of 23 years
                 q = parse_quantity(span.text, self._label_for(doc, start, end, seed))
+                if q is not None and q.kind == "date" and range_end_counts_a_noun(doc, start, end):
+                    continue  # "2022 to 40 units": a year, then a count
                 if q is not None:
                     best = (start, end, q)
                     break

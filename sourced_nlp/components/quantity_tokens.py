@@ -480,6 +480,44 @@ def share_at(doc: Doc, i: int, approximators: Mapping[str, str]) -> tuple[int, i
 _HOURS = frozenset(("hour", "hours", "hr", "hrs", "h"))
 
 
+# a verb that multiplies a level (WordNet's "double": "increase twofold"), as the relative change
+# it says, in percent, and the half-width of the ratio a reader still calls so (5%: 1.9 to 2.1
+# times is "doubled"); "halved" is a fall of half
+_MULTIPLIERS = {"double": (100.0, 10.0), "triple": (200.0, 15.0), "quadruple": (300.0, 20.0), "halve": (-50.0, 2.5)}
+
+
+def multiplier_at(doc: Doc, i: int) -> tuple[int, int, Quantity] | None:
+    """A verb that multiplies what it is said of, at token ``i``: "sales doubled", "tripled its
+    staff", "halved the price" -> ``(i, i + 1, Quantity)``, the relative change it says in
+    percent (+100%, +200%, +300%, -50%) with a precision of 5% of the ratio (:data:`_MULTIPLIERS`).
+    It is compared with the change a passage states by its two levels ("from 20 to 40"), never
+    with a level. None for another word, a verb with a particle or "as" ("doubled down",
+    "doubles as a hospital"), and one a bound or approximator qualifies ("nearly doubled",
+    "more than doubled"): the reader keeps those as words."""
+    tok = doc[i]
+    found = _MULTIPLIERS.get(tok.lemma_.lower())
+    if found is None or tok.pos_ != "VERB":
+        return None
+    if any(c.dep_ in ("prt", "advmod") for c in tok.children) or i + 1 < len(doc) and doc[i + 1].lower_ == "as":
+        return None
+    value, precision = found
+    return i, i + 1, Quantity("percent", value, value, "%", "%", precision, None, tok.text)
+
+
+def range_end_counts_a_noun(doc: Doc, start: int, end: int) -> bool:
+    """A date range whose end is a short number counting the noun after it: "from 20 units in
+    2022 to 40 units" is no range 2022-2040, "between 2019 and 21 people" none 2019-2021."""
+    last = doc[end - 1]
+    return (
+        end - start > 1
+        and end < len(doc)
+        and last.is_digit
+        and len(last.text) <= 2
+        and doc[end].pos_ == "NOUN"
+        and last.head.i == end
+    )
+
+
 def every_hours(doc: Doc, i: int, number_words: Mapping[str, int]) -> tuple[int, int, Quantity] | None:
     """A dose's rhythm: "every 12 hours", "every eight hours" at token ``i`` ("every"), as the
     times a day it comes to (2, 3: the value of "twice daily", "three times a day", whose noun is
@@ -526,11 +564,20 @@ def compared_period(doc: Doc, end: int) -> tuple[str, int] | None:
 
 
 def restated_figure(doc: Doc, i: int, blocked: Collection[int]) -> tuple[int, int, Quantity] | None:
+    """:func:`restated_value` without the words of a restatement that disagrees."""
+    found = restated_value(doc, i, blocked)
+    return found[:3] if found else None
+
+
+def restated_value(doc: Doc, i: int, blocked: Collection[int]) -> tuple[int, int, Quantity, Quantity | None] | None:
     """A figure in words restated in digits, as contracts write it ("sixty (60) days",
-    "ten (10) percent"): one value, the digits read with the words after the bracket,
-    over the whole span. None when the words and the digits disagree ("sixty (90) days": a
-    fault of the text, whose two values are then read apart, the words as a bare number), and
-    for any other text."""
+    "ten (10) percent"): ``(start, end, Quantity, None)``, one value, the digits read with the
+    words after the bracket, over the whole span. When the words and the digits disagree
+    ("sixty (90) days": a fault of the text) the value is the digits' and the fourth item the
+    words' reading (60 days): which of the two the text means cannot be told, and a value
+    compared with it is matched by neither and contradicted only by both
+    (:func:`sourced_nlp.verdict.alignment._match_values`).
+    None for any other text."""
     j = i
     while j < len(doc) and doc[j].is_alpha and (doc[j].like_num or doc[j].lower_ in ("and", "-") and j > i):
         j += 1
@@ -550,9 +597,18 @@ def restated_figure(doc: Doc, i: int, blocked: Collection[int]) -> tuple[int, in
             continue
         q = parse_quantity(f"{doc[j + 1].text} {doc[j + 3 : end].text}".strip())
         if q is not None:
-            if words.kind != "number" or not _same_number(doc[j + 1].text, words.low):
-                return None  # "sixty (90) days": the text disagrees with itself, two values stay two
-            return i, end, Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, doc[i:end].text)
+            if words.kind != "number":
+                return None
+            while end > j + 3 and doc[end - 1].is_punct:
+                end -= 1  # "sixty (60) days.": the sentence's full stop is no part of it
+            rest = doc[j + 3 : end].text
+            disputed = None
+            if not _same_number(doc[j + 1].text, words.low):  # "sixty (90) days": the words' reading too
+                disputed = parse_quantity(f"{words.low:g} {rest}".strip())
+                if disputed is None:
+                    return None
+            q = Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, doc[i:end].text)
+            return i, end, q, disputed
     return None
 
 

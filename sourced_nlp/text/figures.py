@@ -19,7 +19,8 @@ _ENTITY = re.compile(r"&(#\d{1,6}|#x[0-9a-f]{1,6}|[a-z]{2,8});?", re.I)
 _LATEX_MATH = re.compile(r"^\$([^$]*\d[^$]*)\$$")
 _GLUED_MARK = re.compile(
     r"(?:\[\^?[a-z]{0,3}\d{1,3}(?:\s?[,\u2013-]\s?[a-z]{0,3}\d{1,3})*\]?|\u3010\d{1,3}\u3011?"
-    r"|(?<=[\d%])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+|(?<=illion)[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+)(?=$|[\s.,;:!?)])",
+    r"|(?<=[\d%])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+|(?<=illion)[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+"
+    r"|(?<=%)\^\d{1,3}|(?<=%)\(\d{1,2}\)?)(?=$|[\s.,;:!?)])",
     re.I,
 )
 _DECIMAL_COMMA = re.compile(
@@ -29,6 +30,11 @@ _DECIMAL_COMMA = re.compile(
 )
 
 
+# thousands grouped by a space ("1 200", "12 500 000"; a no-break or thin space as well), and a
+# scale word hyphenated to its figure ("$2.4-billion")
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d]|[.,]\d)")
+_HYPHENED_SCALE = re.compile(r"(?<=\d)-(?=(?:thousand|million|billion|trillion)\b)", re.I)
+
 _SIGN_WORDS = {">": "more than", "<": "less than", "\u2265": "at least", "\u2264": "at most", "\u2248": "about"}
 _SIGN = re.compile(r"^([<>\u2265\u2264\u2248])\s*(?=[\d$\u00a3\u20ac\u00a5.])")
 
@@ -37,8 +43,9 @@ def clean_figure(text: str) -> str:
     """``text`` with what is written around a figure but is no part of its value taken off:
     zero-width characters, full-width forms (``12％``), HTML entities (``12&#37;``), LaTeX
     (``12\\%``, ``$12\\%$``), a citation marker or footnote mark glued to it (``8%[1]``,
-    ``$2.4 billion[^2]``, ``8%【1】``, ``45%¹``; a superscript after a unit, ``m²``, is kept),
-    a plus sign before it (``+12%``), a comparison sign as its words (``>30%``, ``≤5 mg``), and a decimal comma before a scale word, percent sign or
+    ``$2.4 billion[^2]``, ``8%【1】``, ``45%¹``, ``12%^1``, ``12%(1)``; a superscript after a unit, ``m²``, is kept),
+    a plus sign before it (``+12%``), thousands grouped by spaces (``1 200``), a scale word
+    hyphenated to its figure (``$2.4-billion``), a comparison sign as its words (``>30%``, ``≤5 mg``), and a decimal comma before a scale word, percent sign or
     after a currency symbol (``€2,9 billion`` -> ``€2.9 billion``). Text without them is returned
     as is."""
     t = text.translate(_INVISIBLE)
@@ -51,6 +58,10 @@ def clean_figure(text: str) -> str:
     if t.count("$") >= 2 and (m := _LATEX_MATH.match(t.strip())):
         t = m.group(1)
     t = _GLUED_MARK.sub("", t)
+    if " " in t or "\u00a0" in t or "\u202f" in t or "\u2009" in t:
+        t = _SPACED_THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group(0)), t)
+    if "-" in t:
+        t = _HYPHENED_SCALE.sub(" ", t)
     if "," in t:
         t = _DECIMAL_COMMA.sub(lambda m: f"{m.group(1) or m.group(3)}.{m.group(2) or m.group(4)}", t)
     if t[:1] in _SIGN_WORDS:

@@ -12,18 +12,27 @@ by the word matcher, ``sourced.word_matcher.v1``); polarity; antonym predicates.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..text.quantity import Quantity
+from ..text.quantity import Quantity, load_lexicon
 from .converse import comparatives, held_by_converse
 from .index import PassageIndex
 from .lexicon import VerdictLexicon
 from .passage import Passage, single
 from .polarity import polarity_flip
 from .types import Anchor, ClaimRecord, QuantityRecord
-from .values import change_amounts, compare_values, conflict_credible, nouns_compatible, roles_compatible
+from .values import (
+    change_amounts,
+    compare_values,
+    conflict_credible,
+    nouns_compatible,
+    roles_compatible,
+    sign_only,
+    to_quantity,
+)
 from .wordalign import GuardLexicon
 from .words import WordMatcher, entity_in, lemma_in
 
@@ -247,8 +256,13 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
     q_partial: list = []
     # a claimed amount of change ("rose by 50%") is compared with the amounts of the changes the
     # passage states by their levels ("from 4% to 6%"), where it states some, not with the levels
+    # a verb that multiplies ("doubled": +100%) is compared only with the changes the passage
+    # states by their levels and with its own multiplying verbs: never with a level
     against_of = [
-        (change_amounts(q, p.quantities) if qd.get("change") == "by" else None) or p.quantities for qd, q in cq
+        _multiplied(q, p.quantities)
+        if qd.get("multiplier")
+        else (change_amounts(q, p.quantities) if qd.get("change") == "by" else None) or p.quantities
+        for qd, q in cq
     ]
     outcomes = [
         [
@@ -264,10 +278,15 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
         for j, r in enumerate(row)
         if r == "match"
     }
+    falls = _fall_verbs()
     for (qd, _q), row, values in zip(cq, outcomes, against_of):
         best, against = "absent", None
         for j, r in enumerate(row):
             sd = values[j][0]
+            if r == "conflict" and (signed := sign_only(qd, sd, falls)):
+                r = signed  # "-3%" and "fell 3%": the verb carries the sign
+            if r in ("match", "conflict") and (qd.get("disputed") or sd.get("disputed")):
+                r, sd = _disputed(qd, sd, r)  # "sixty (90) days": which of the two is meant?
             if r == "match" and sd.get("reading") == "points":
                 r = "partial"  # "rose 2%" for 4% to 6%: 2 points, or a relative 2%? cannot tell
             if r == "match":
@@ -285,15 +304,81 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
                 best, against = "partial", sd
         if best != "match" and values is p.quantities and _total_of_parts(qd, p.quantities):
             best = "match"  # "22 medals" for "11 gold, eight silver and three bronze medals"
+        if best == "absent" and values is p.quantities and _share_of_whole(qd, _q, p.quantities):
+            best = "match"  # "half of the 40 seats" for "20 of the 40 seats", and back
         if best == "match":
             q_match.append(qd)
         elif best == "conflict":
             q_conflict.append((qd, against))
         else:
-            q_absent.append(qd)
+            q_absent.append(
+                against if against is not None and "words and digits disagree" in against.get("text", "") else qd
+            )
             if best == "partial":
                 q_partial.append(qd)
     return q_match, q_conflict, q_absent, q_partial
+
+
+def _disputed(qd: QuantityRecord, sd: QuantityRecord, outcome: str) -> tuple[str, QuantityRecord]:
+    """The comparison of a claim's value ``qd`` with a passage's ``sd`` (``outcome``: by the
+    digits) when either is a figure whose words and digits disagree ("sixty (90) days"): a
+    conflict with both readings stays one; anything else is ``"partial"``, with a record whose
+    text says why, for the reason ("no source value for 90 days (the source says sixty (90)
+    days: its words and digits disagree)")."""
+    own = bool(qd.get("disputed"))
+    words = to_quantity(qd["disputed"] if own else sd["disputed"])
+    other = to_quantity(sd if own else qd)
+    if outcome == "conflict" and words is not None and other is not None:
+        if (compare_values(other, words) if own else compare_values(words, other)) == "conflict":
+            return "conflict", sd
+    why = (
+        "its words and digits disagree"
+        if own
+        else f"the source says {sd.get('text', '')}: its words and digits disagree"
+    )
+    return "partial", {**qd, "text": f"{qd.get('text', '')} ({why})"}
+
+
+def _as_share(qd: QuantityRecord, q: Quantity) -> tuple[Quantity, float] | None:
+    """A part of a stated whole ("20 of the 40": ``whole`` 40) as ``(the other reading, whole)``:
+    a count as its share in percent (50%), a share as its count (half of 40: 20)."""
+    whole = qd.get("whole")
+    if not whole or q.low != q.high:
+        return None
+    if q.kind == "number":
+        v = q.low / whole * 100.0
+        return Quantity("percent", v, v, "%", "%", 0.5, None, qd.get("text", "")), whole
+    if q.kind == "percent" and q.unit == "%":
+        v = q.low * whole / 100.0
+        return Quantity("number", v, v, None, None, 0.5, None, qd.get("text", "")), whole
+    return None
+
+
+def _share_of_whole(qd: QuantityRecord, q: Quantity, quantities: list) -> bool:
+    """A claim's part of a whole matches a passage's part of the same whole in the other form
+    ("half of the 40 seats" and "20 of the 40 seats"): the share of the one is the count of the
+    other. Only a match: a share that differs is left to the values as written."""
+    mine = _as_share(qd, q)
+    if mine is None:
+        return False
+    other, whole = mine
+    return any(
+        sd.get("whole") == whole and s.kind == other.kind and compare_values(other, s) == "match"
+        for sd, s in quantities
+    )
+
+
+def _multiplied(q: Quantity, quantities: list) -> list:
+    """What a multiplying verb's relative change ``q`` ("doubled": +100%) is compared with in a
+    passage's ``quantities``: the signed changes it states by two levels ("from 20 to 40":
+    +100%), and its own multiplying verbs."""
+    return change_amounts(q, quantities, signed=True) + [(sd, s) for sd, s in quantities if sd.get("multiplier")]
+
+
+@functools.lru_cache(maxsize=1)
+def _fall_verbs() -> frozenset[str]:
+    """The verbs of a fall (``fall_verbs`` of ``models/units.json``), which carry a change's sign."""
+    return frozenset(load_lexicon().get("fall_verbs", ()))
 
 
 def _same_event(qd: QuantityRecord, sd: QuantityRecord, p: Passage) -> bool:

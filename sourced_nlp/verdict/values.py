@@ -9,6 +9,7 @@ thing (:func:`nouns_compatible`).
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 from ..text.quantity import Quantity, compare, conversion
 from .types import QuantityRecord
@@ -58,6 +59,26 @@ def compare_values(claim: Quantity, source: Quantity, hours: bool = False) -> st
         ):
             return "conflict"
     return r
+
+
+def sign_only(claim_q: QuantityRecord, source_q: QuantityRecord, falls: Collection[str]) -> str | None:
+    """Two values of one magnitude of which exactly one is written with a minus sign ("-3%" and
+    "fell 3%"): ``"match"`` when the other is said of a verb of falling (``fall_verbs`` of
+    ``models/units.json``: the verb carries the sign), else ``"partial"`` (a change of -3% and
+    a level of 3% cannot be told apart from the figures); None for any other pair."""
+    if claim_q.get("kind") != source_q.get("kind") or claim_q.get("unit") != source_q.get("unit"):
+        return None
+    try:
+        a, b = float(claim_q["low"]), float(source_q["low"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if a == 0 or a != -b or claim_q.get("high") != claim_q.get("low") or source_q.get("high") != source_q.get("low"):
+        return None
+    minus = [q.get("text", "").lstrip()[:1] in ("-", "\u2212") for q in (claim_q, source_q)]
+    if minus.count(True) != 1:
+        return None
+    unsigned = source_q if minus[0] else claim_q
+    return "match" if (unsigned.get("head") or "") in falls else "partial"
 
 
 def conflict_credible(claim_q: QuantityRecord, source_q: QuantityRecord) -> bool:
@@ -119,7 +140,7 @@ def hours_range(q: Quantity) -> bool:
 
 
 def change_amounts(
-    claim: Quantity, levels: list[tuple[QuantityRecord, Quantity]]
+    claim: Quantity, levels: list[tuple[QuantityRecord, Quantity]], signed: bool = False
 ) -> list[tuple[QuantityRecord, Quantity]]:
     """The amounts of the changes a passage states by their two levels ("rose from 4% to 6%",
     the values marked ``change: "from"`` and the next ``"to"`` of the same kind and unit), in the
@@ -127,8 +148,10 @@ def change_amounts(
     claim in ``%`` (6 against 4: 50%), the difference for any other unit (2 percentage points,
     $100 million); for a claim in ``%`` against levels in ``%`` also the difference, marked
     ``reading: "points"`` ("rose 2%" for 4% to 6% may mean 2 points: a match of it is only
-    partial). Magnitudes only: the direction is the verb's. Empty when the passage states no
-    such change, or a level is zero or a range."""
+    partial). Magnitudes only: the direction is the verb's; ``signed`` (a claim whose value
+    carries its direction: "doubled" +100%, "halved" -50%): the relative change with its sign,
+    and no reading in points. Empty when the passage states no such change, or a level is zero
+    or a range."""
     out: list[tuple[QuantityRecord, Quantity]] = []
     for k, (ad, a) in enumerate(levels):
         if ad.get("change") != "from":
@@ -140,7 +163,10 @@ def change_amounts(
         if (a.kind, a.unit) != (b.kind, b.unit) or a.low != a.high or b.low != b.high or a.low == 0:
             continue
         readings = []
-        if claim.kind == "percent" and claim.unit == "%":
+        if signed:
+            if claim.kind == "percent" and claim.unit == "%":
+                readings.append(((b.low - a.low) / abs(a.low) * 100.0, None))
+        elif claim.kind == "percent" and claim.unit == "%":
             readings.append((abs(b.low - a.low) / abs(a.low) * 100.0, None))
             if a.unit == "%":  # "rose 2%" for 4% to 6% may mean 2 points: a match of that reading is only partial
                 readings.append((abs(b.low - a.low), "points"))

@@ -181,6 +181,17 @@ ROWS = [
     ("It has a rating of 4 out of 5 stars.", [("4", "number", 4)]),
     ("It is rated 4.5 stars out of 5.", [("4.5", "number", 4.5)]),
     ("Four out of five dentists agree.", [("Four", "number", 4), ("five", "number", 5)]),
+    # a year, then a short count of a noun, is no abbreviated range of years; a range is
+    (
+        "Membership grew from 30 clubs in 2018 to 45 clubs in 2021.",
+        [("30", "number", 30), ("2018", "date", Y(2018)), ("45", "number", 45), ("2021", "date", Y(2021))],
+    ),
+    ("The series ran from 1984 to 89 on cable.", [("1984 to 89", "date", Y(1984))]),
+    # a verb that multiplies is a relative change; one with a particle, "as" or a bound is a word
+    ("Profits tripled in 2022.", [("tripled", "percent", 200), ("2022", "date", Y(2022))]),
+    ("The hall doubles as a gym.", []),
+    ("They doubled down on the plan.", []),
+    ("Costs almost doubled.", []),
 ]
 
 

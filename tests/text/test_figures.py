@@ -25,6 +25,11 @@ READ_FORMS = [
     ("a bracket marker glued", "$610 million[3", ("money", 610_000_000.0)),
     ("a footnote reference glued", "14%[^2]", ("percent", 14.0)),
     ("a lenticular marker glued", "14%\u30102\u3011", ("percent", 14.0)),
+    ("a caret footnote mark glued", "18%^3", ("percent", 18.0)),
+    ("a bracketed footnote number glued", "18%(3)", ("percent", 18.0)),
+    ("thousands grouped by a space", "3 450", ("number", 3450.0)),
+    ("thousands grouped by a no-break space", "2\u00a0075\u00a0000", ("number", 2_075_000.0)),
+    ("a scale word hyphenated to the figure", "$7.1-billion", ("money", 7_100_000_000.0)),
 ]
 
 
@@ -40,6 +45,9 @@ KEPT = [
     ("a unit's exponent", "25 m\u00b2"),
     ("a thousands separator", "2,500"),
     ("a list of numbers", "pages 4,5"),
+    ("a year and a count", "in 2019 250 people"),
+    ("two figures with a decimal", "4.5 100"),
+    ("a power of ten", "10^9"),
 ]
 
 
@@ -221,6 +229,24 @@ ONE_VALUE = [
         "The deposit is five (5) percent of the price.",
         "contradicted",
     ),
+    (
+        "words and digits that disagree, the digits' figure",
+        "Tenants must give 14 days' notice.",
+        "Tenants must give seven (14) days' notice.",
+        "unverified",
+    ),
+    (
+        "words and digits that disagree, the words' figure",
+        "Tenants must give 7 days' notice.",
+        "Tenants must give seven (14) days' notice.",
+        "unverified",
+    ),
+    (
+        "words and digits that disagree, a third figure",
+        "Tenants must give 30 days' notice.",
+        "Tenants must give seven (14) days' notice.",
+        "contradicted",
+    ),
 ]
 
 
@@ -228,6 +254,14 @@ ONE_VALUE = [
 def test_one_value(nlp, form, answer, source, verdict):
     claims = sourced_nlp.check(answer, [source], nlp=nlp).to_dict()["claims"]
     assert [c["verdict"] for c in claims] == [verdict], claims[0]["reason"]
+
+
+def test_words_and_digits_that_disagree_are_named_in_the_reason(nlp):
+    claim = sourced_nlp.check(
+        "The warranty lasts 24 months.", ["The warranty lasts twelve (24) months from delivery."], nlp=nlp
+    ).to_dict()["claims"][0]
+    assert claim["verdict"] == "unverified"
+    assert "the source says twelve (24) months: its words and digits disagree" in claim["reason"]
 
 
 def test_markdown_footnotes(nlp):
@@ -241,6 +275,24 @@ def test_markdown_footnotes(nlp):
     ).to_dict()
     assert [c["text"] for c in report["claims"]] == ["Churn fell to 3%[^a] in spring.", "Support tickets rose 9%.[^b]"]
     assert [c["verdict"] for c in report["claims"]] == ["grounded", "grounded"]
+
+
+def test_a_footnote_cites_the_source_its_definition_names(nlp):
+    """``cite``: a footnote whose definition line names a source cites that source, not the
+    source at the footnote's number; one whose definition names none keeps its number."""
+    answer = (
+        "Churn fell to 3% in spring.[^1] Support tickets rose 9%.[^2]\n\n"
+        "[^1]: Source 2\n[^2]: the helpdesk export, May\n"
+    )
+    sources = [
+        {"id": "helpdesk", "text": "Support tickets rose 9% in May."},
+        {"id": "crm", "text": "Churn fell to 3% in spring."},
+    ]
+    claims = sourced_nlp.cite(answer, sources, nlp=nlp).to_dict()["claims"]
+    assert [c["text"] for c in claims] == ["Churn fell to 3% in spring.[^1]", "Support tickets rose 9%.[^2]"]
+    assert [c["citations"][0]["targets"] for c in claims] == [["2"], ["2"]]
+    assert [c["verdict"] for c in claims] == ["grounded", "grounded"]
+    assert [c["citation_status"] for c in claims] == ["supported", "elsewhere"]  # [^2] keeps its number: source 2
 
 
 # (claim, source, compare): a converted value rounds at the claim's last non-zero digit, by at most 5%
@@ -319,6 +371,70 @@ PARAPHRASES = [
     ("a mass across systems, another figure", "The crate weighs 300 kg.", "The crate weighs 1,000 lb.", "contradicted"),
     ("a volume across systems", "The drum holds 76 litres.", "The drum holds 20 gallons.", "grounded"),
     ("a dose in other units", "Each capsule holds 0.5 g.", "Each capsule holds 500 mg.", "grounded"),
+    (
+        "a verb that doubles, against two levels",
+        "Ridership doubled after the new line opened.",
+        "Ridership went from 1.5 million to 3 million trips after the new line opened.",
+        "grounded",
+    ),
+    (
+        "a verb that doubles, against levels that triple",
+        "Ridership doubled after the new line opened.",
+        "Ridership went from 1 million to 3 million trips after the new line opened.",
+        "contradicted",
+    ),
+    (
+        "a verb that halves, against two levels",
+        "The clinic halved its waiting list.",
+        "The clinic cut its waiting list from 800 patients to 400 patients.",
+        "grounded",
+    ),
+    (
+        "a verb that halves, against a rise",
+        "The clinic halved its waiting list.",
+        "The clinic grew its waiting list from 400 patients to 800 patients.",
+        "contradicted",
+    ),
+    (
+        "a verb that triples, with the level it reached",
+        "Enrolment tripled to 900 pupils.",
+        "Enrolment rose from 300 pupils in 2015 to 900 pupils in 2020.",
+        "grounded",
+    ),
+    (
+        "a verb that doubles, against a level only",
+        "Enrolment doubled.",
+        "Enrolment reached 900 pupils in 2020.",
+        "unverified",
+    ),
+    (
+        "a share of a stated whole as a count",
+        "A third of the 60 members resigned.",
+        "20 of the 60 members resigned.",
+        "grounded",
+    ),
+    (
+        "a count of a stated whole as a share",
+        "15 of the 60 members resigned.",
+        "A quarter of the 60 members resigned.",
+        "grounded",
+    ),
+    (
+        "a share of a stated whole, another count",
+        "A third of the 60 members resigned.",
+        "25 of the 60 members resigned.",
+        "unverified",
+    ),
+    ("a minus sign for a verb of falling", "Output changed by -4% in May.", "Output dropped 4% in May.", "grounded"),
+    ("a minus sign against a plain level", "Output changed by -4% in May.", "Output was 4% in May.", "unverified"),
+    ("thousands grouped by a space", "The stadium seats 48 000 fans.", "The stadium seats 48,000 fans.", "grounded"),
+    (
+        "thousands grouped by a space, another figure",
+        "The stadium seats 46 000 fans.",
+        "The stadium seats 48,000 fans.",
+        "contradicted",
+    ),
+    ("a hyphenated scale word", "The bond raised $3.5-billion.", "The bond raised $3.5 billion.", "grounded"),
     (
         "an ordinal before a period is no share",
         "Profit fell in the third quarter of 2021.",
