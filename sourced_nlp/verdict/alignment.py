@@ -23,6 +23,7 @@ from .index import PassageIndex
 from .lexicon import VerdictLexicon
 from .passage import Passage, single
 from .polarity import polarity_flip
+from .tree import tokens
 from .types import Anchor, ClaimRecord, QuantityRecord
 from .values import (
     change_amounts,
@@ -34,7 +35,7 @@ from .values import (
     to_quantity,
 )
 from .wordalign import GuardLexicon
-from .words import WordMatcher, entity_in, lemma_in
+from .words import WordMatcher, entity_in, lemma_in, same_word
 
 #: a claim's values with their parsed quantities, in the claim's order
 Values = list[tuple[QuantityRecord, Quantity]]
@@ -57,6 +58,9 @@ class Alignment:
     swap: tuple[dict, dict] | None = None
     q_partial: list[QuantityRecord] = field(default_factory=list)
     ents_direct: list[Anchor] = field(default_factory=list)
+    #: one side denies a word of every member ("none of the samples tested positive"), the other
+    #: affirms its antonym of all ("all samples tested negative"): the same polarity
+    complement: bool = False
 
     @property
     def anchors_ok(self) -> bool:
@@ -201,11 +205,14 @@ class Aligner:
         lemmas = claim["lemmas"]
         if any(qd.get("kind") == "money" for qd in [*q_match, *(c for c, _ in q_conflict)]):
             lemmas = [x for x in lemmas if x not in self.lex.money_words]  # "costs $9" against "is $9" (or "is $12")
+        complement = self._complement(claim, p)
+        if complement:
+            lemmas = [complement[1] if x == complement[0] else x for x in lemmas]  # "negative" held as "not positive"
         cov = self.coverage(
             lemmas, p, index, compared=comparatives(claim.get("tokens") or ()) if self.converses is not None else None
         )
-        flip = polarity_flip(claim, p, self.lex)
-        antonym = self._antonym(claim, p)
+        flip = not complement and polarity_flip(claim, p, self.lex)
+        antonym = None if complement else self._antonym(claim, p)
         direct = [a for a in found if entity_in(a, p)]
         return Alignment(
             pid,
@@ -220,6 +227,43 @@ class Aligner:
             antonym,
             q_partial=q_partial,
             ents_direct=direct,
+            complement=complement is not None,
+        )
+
+    def _denies(self, f: ClaimRecord, lemma: str) -> bool:
+        """The segment denies ``lemma``: the predicate its negation is on, or one of its
+        predicates under a denial of every member ("none of the valves failed")."""
+        if not f["negated"]:
+            return False
+        if same_word(f.get("negated_predicate") or "", lemma):
+            return True
+        return (f.get("cue") or "").lower() in self.lex.complement_denials and lemma in f["predicates"]
+
+    def _complement(self, claim: ClaimRecord, p: Passage) -> tuple[str, str] | None:
+        """``(claim word, passage word)``: the antonyms by which a denial of every member on one
+        side states the other side's affirmation of all ("None of the samples tested positive"
+        for "All samples tested negative", and back): one side negated by a cue that denies of
+        every member (``complement.denying`` of ``models/negation.json``: "none", "no"), the
+        other affirmed with a universal quantifier ("all", "every"), and a word of the one the
+        antonym of a word of the other, neither side holding both. None otherwise (a record's
+        line, the same polarity, "not all tested positive")."""
+        if p.structured or claim["negated"] == p.f["negated"]:
+            return None
+        negated, other = (claim, p.f) if claim["negated"] else (p.f, claim)
+        if (negated.get("cue") or "").lower() not in self.lex.complement_denials:
+            return None
+        words = {t.lemma for t in tokens(other.get("tokens") or [])} | set(other["lemmas"])
+        if not words & self.lex.universal or self.lex.negation_word.search(other["text"].lower()):
+            return None  # "not all tested negative" is no "all" (a denial the parse did not mark)
+        mine, theirs = claim["lemmas"], p.f["lemmas"]
+        return next(
+            (
+                (x, y)
+                for x in mine
+                for y in theirs
+                if x != y and x not in theirs and y not in mine and self.opposed(x, y)
+            ),
+            None,
         )
 
     def _antonym(self, claim: ClaimRecord, p: Passage) -> tuple[str, str] | None:
@@ -242,6 +286,8 @@ class Aligner:
                 break
         if antonym and any(self.opposed(z, antonym[1]) for z in p.f["lemmas"]):
             antonym = None  # the passage says both ("net income fell; it raises its dividend"): of two things
+        if antonym and self._denies(claim, antonym[0]) != self._denies(p.f, antonym[1]):
+            antonym = None  # "some valves passed" / "none of the valves failed": a denied antonym is no opposite
         return antonym
 
 

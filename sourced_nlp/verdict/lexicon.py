@@ -2,7 +2,7 @@
 
 :class:`VerdictLexicon` gathers what the rules read from ``models/records.json`` (a business
 record's values, field words, rating words), ``models/verdict.json`` (setting labels, the words
-that bound a denied clause), ``models/negation.json`` (``light_predicates``),
+that bound a denied clause), ``models/negation.json`` (``light_predicates``, ``complement``),
 ``models/lexical.json`` (``money_words``) and ``models/units.json`` (``number_words``, the
 spelled-out stars of a rating), and compiles the regular expressions built from them. Each
 lexicon is given by bundled name or path (:func:`sourced_nlp.text.lexicons.load_lexicon`); nothing is
@@ -40,6 +40,8 @@ class VerdictLexicon:
     setting_labels: frozenset[str]
     light_denials: frozenset[str]
     near_negatives: frozenset[str]
+    complement_denials: frozenset[str]
+    universal: frozenset[str]
     verb_denials: frozenset[str]
     money_words: frozenset[str]
     article_ones: tuple[str, ...]
@@ -102,6 +104,8 @@ class VerdictLexicon:
             setting_labels=frozenset(ver["setting_labels"]),
             light_denials=frozenset(load_lexicon(negation).get("light_predicates", ())),
             near_negatives=frozenset(load_lexicon(negation).get("near_negatives", ())),
+            complement_denials=frozenset(load_lexicon(negation).get("complement", {}).get("denying", ())),
+            universal=frozenset(load_lexicon(negation).get("complement", {}).get("universal", ())),
             verb_denials=frozenset(load_lexicon(negation).get("verb_cues", ())),
             money_words=frozenset(load_lexicon(lexical).get("money_words", ())),
             article_ones=tuple(ver["article_ones"]),

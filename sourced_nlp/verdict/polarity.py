@@ -19,13 +19,17 @@ from .types import ClaimRecord, FeatureRecord
 from .words import compound_of, same_word
 
 
-def polarity_agrees(claim: ClaimRecord, p: Passage, lex: VerdictLexicon) -> bool:
+def polarity_agrees(claim: ClaimRecord, p: Passage, lex: VerdictLexicon, complement: bool = False) -> bool:
     """The passage can state the claim as far as negation goes: both affirm; both deny the same
     predicate ("did not arrest" is not stated by "did not name the driver who was arrested"); or
     the claim affirms and the passage's denial is on a predicate the claim does not use
     ("Prosecutors are seeking the death penalty" from "..., and they did not rule out an
-    appeal"). A denying claim always needs a denying passage; a record's false/no line
-    always denies."""
+    appeal"); or (``complement``, :attr:`sourced_nlp.verdict.alignment.Alignment.complement`)
+    one denies a word of every member and the other affirms its antonym of all ("none tested
+    positive" / "all tested negative"). A denying claim otherwise needs a denying passage; a
+    record's false/no line always denies."""
+    if complement:
+        return True
     if claim["negated"] and p.negated and not p.structured:
         a, b = claim.get("negated_predicate"), p.f.get("negated_predicate")
         return (

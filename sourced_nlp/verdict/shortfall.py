@@ -45,7 +45,7 @@ def shortfall(claim: ClaimRecord, best: Alignment, index: PassageIndex, aligner:
     if parts:
         return Shortfall("missing", "; ".join(parts))
     p = index.passages[best.pid]
-    if not polarity_agrees(claim, p, aligner.lex):
+    if not polarity_agrees(claim, p, aligner.lex, best.complement):
         return Shortfall("polarity", "the passage about it has the opposite polarity, but not on the same predicate")
     if claim.get("subject") and not aligner.about_subject(claim["subject"], p, index):
         return Shortfall(

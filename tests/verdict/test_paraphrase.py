@@ -1,7 +1,8 @@
 """Paraphrases of words, through the real pipeline: a relational adjective and its noun
 (``models/lexical.json`` pertainyms), a converse relation with its two ends swapped
 (:mod:`sourced_nlp.verdict.converse`), verbs of one event (synonym groups of
-``models/lexical.json``), an attribution to a definite source. Each kind has rows that must
+``models/lexical.json``), an attribution to a definite source, a denial of every member for the
+antonym affirmed of all ("none failed" / "all passed"). Each kind has rows that must
 ground and rows of the same words that must not: the arguments in the same places, another
 relation, a claim that says more than the source.
 """
@@ -183,6 +184,42 @@ ROWS = [
         "The flood destroyed 30 homes, according to the county sheriff.",
         "unverified",
         "unverified.hedged",
+    ),
+    # a denial of every member and the antonym affirmed of all
+    (
+        "complement: none denied, all affirmed",
+        "All the valves passed the pressure test.",
+        "None of the valves failed the pressure test.",
+        "grounded",
+        None,
+    ),
+    (
+        "complement: all affirmed, none denied",
+        "None of the valves failed the pressure test.",
+        "All the valves passed the pressure test.",
+        "grounded",
+        None,
+    ),
+    (
+        "complement: the same word, not its antonym",
+        "All the valves failed the pressure test.",
+        "None of the valves failed the pressure test.",
+        "unverified",
+        None,
+    ),
+    (
+        "complement: not all",
+        "Not all the valves passed the pressure test.",
+        "None of the valves failed the pressure test.",
+        "unverified",
+        None,
+    ),
+    (
+        "complement: some, not all",
+        "Some valves passed the pressure test.",
+        "None of the valves failed the pressure test.",
+        "unverified",
+        None,
     ),
 ]
 

@@ -33,7 +33,7 @@ def find_antonym(gctx: GuardContext, k: int) -> Finding | None:
     if slot is not None and not _negated(claim, k):
         e, j = slot
         other = ev[e][j]
-        if opposed(gctx, tok, other, cword(k), _text(passages[e], other), groups):
+        if opposed(gctx, tok, other, cword(k), _text(passages[e], other), groups) and not gctx.complement(e):
             w, s = cword(k), _text(passages[e], other)
             return Finding(
                 "contradicted",
@@ -52,6 +52,7 @@ def find_antonym(gctx: GuardContext, k: int) -> Finding | None:
                 and _is_predicate(toks, j)
                 and toks[j].pos in ("VERB", "ADJ")
                 and opposed(gctx, tok, toks[j], cword(k), _text(passages[e], toks[j]), groups)
+                and not gctx.complement(e)
             ),
             None,
         )

@@ -56,6 +56,14 @@ class GuardContext:
         t = self.claim[k]
         return self.ctx.record["text"][t.start : t.end]
 
+    def complement(self, e: int) -> bool:
+        """Evidence passage ``e`` states the claim by denying of every member what the claim
+        affirms the antonym of ("none of the samples tested positive" for "all samples tested
+        negative": :attr:`~sourced_nlp.verdict.alignment.Alignment.complement`): its opposed
+        quantifier and word say the claim's."""
+        p = self.passages[e]
+        return any(al.complement and self.ctx.index.passages[al.pid] is p for al in self.ctx.alignments)
+
     def text(self, e: int, tok: Token) -> str:
         """Word ``tok`` of evidence passage ``e`` as written there."""
         return _text(self.passages[e], tok)

@@ -25,12 +25,16 @@ def find_scope(gctx: GuardContext, k: int) -> Finding | None:
         p, toks = passages[e], ev[e]
         # the evidence counts a share of the noun ("95% of patients", "12 patients") or names a
         # kind of it ("domestic applicants")
+        # "none of the samples tested positive" for "all samples tested negative": the denial of
+        # every member and the antonym say the claim's "all" (Alignment.complement)
+        complement = gctx.complement(e)
         counted = [
             i
             for i in (*_children(toks, j), *_ancestors(toks, j, 3))
             if toks[i].lemma == "%"
             and not any(toks[n].lemma == "100" for n in _children(toks, i))
             or lex.opposed(tok.lemma, toks[i].lemma)
+            and not complement
         ]
         kinds = [
             i

@@ -68,7 +68,7 @@ def _polarity_fits(ctx: ClaimContext, al: Alignment, p: Passage, sides: tuple[st
         side = sides[1] if p.negated else sides[0]
         words = [x for x in claim["lemmas"] if x not in ctx.index.relation_words and lemma_in(x, p)]
         return bool(words) and all(in_words(x, side) for x in words)
-    return not al.polarity_flip and polarity_agrees(claim, p, ctx.lex)
+    return not al.polarity_flip and polarity_agrees(claim, p, ctx.lex, al.complement)
 
 
 def _usable(ctx: ClaimContext, aligns: list[Alignment], times: list, by_day: dict | None) -> list[Alignment]:

@@ -31,7 +31,7 @@ def _grounds(ctx: ClaimContext, al: Alignment) -> bool:
     p = index.passages[al.pid]
     if not al.anchors_ok or al.q_conflict or al.q_absent or al.polarity_flip or al.antonym:
         return False
-    if not polarity_agrees(claim, p, ctx.lex):
+    if not polarity_agrees(claim, p, ctx.lex, al.complement):
         return False
     if (
         claim.get("subject")

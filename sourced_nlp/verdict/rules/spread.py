@@ -64,7 +64,7 @@ def spread(ctx: ClaimContext) -> Result | None:
                 or al.q_conflict
                 or al.polarity_flip
                 or al.antonym
-                or not polarity_agrees(claim, q, ctx.lex)
+                or not polarity_agrees(claim, q, ctx.lex, al.complement)
             ):
                 return 0.0
             return math.fsum(index.weight(x) for x in missing if lemma_in(x, q))
