@@ -34,7 +34,7 @@ def render_markdown(report: Report) -> str:
         "|---|---|" + ("---:|" if measured else "") + "---|---|---|",
     ]
     for c in report.claims:
-        ev = ", ".join(f"`{md_cell(e.source)}:{e.start}-{e.end}`" for e in c.evidence)
+        ev = ", ".join(f"`{md_cell(e.source, code=True)}:{e.start}-{e.end}`" for e in c.evidence)
         reason = c.reason
         if c.differs:
             diff = differs_joined(c.differs)

@@ -40,10 +40,35 @@ def differs_joined(differs: Iterable[Mapping[str, Any]] | None, *, sides: bool =
     return "; ".join(differs_text(d, sides=sides) for d in differs or ())
 
 
-def md_cell(text: Any) -> str:
+# what an answer or a source may hold that Markdown or the HTML it allows would act on: a tag
+# ("<script>", "<img onerror=...>"), an entity, a link or image ("[x](url)"), emphasis, a code span
+_MD_ACTIVE = str.maketrans(
+    {
+        "\\": "\\\\",
+        "|": "\\|",
+        "`": "\\`",
+        "*": "\\*",
+        "_": "\\_",
+        "[": "\\[",
+        "]": "\\]",
+        "<": "&lt;",
+        ">": "&gt;",
+        "&": "&amp;",
+    }
+)
+
+
+def md_cell(text: Any, *, code: bool = False) -> str:
     """``text`` made safe inside one Markdown table cell: whitespace runs (line breaks
-    included) folded to one space, ``|`` escaped."""
-    return " ".join(str(text).split()).replace("|", "\\|")
+    included) folded to one space, and every character Markdown or its inline HTML acts on
+    escaped (``<`` ``>`` ``&`` as entities; ``|``, backslash, backtick, ``*``, ``_``, ``[``,
+    ``]`` with a backslash), so an answer's ``<script>`` or ``[link](url)`` shows as written
+    and does nothing. ``code``: for inside a code span, where escapes are shown as written:
+    only ``|`` is escaped and a backtick becomes ``'``."""
+    folded = " ".join(str(text).split())
+    if code:
+        return folded.replace("`", "'").replace("|", "\\|")
+    return folded.translate(_MD_ACTIVE)
 
 
 def shorten(text: Any, limit: int) -> str:

@@ -167,6 +167,43 @@ def test_markdown_escapes_pipes():
     assert "a \\| b c" in row and "x\\|y" in row
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It ships <img src=x onerror=alert(1)> today.",
+        "See <script>alert(1)</script> here.",
+        "Read [the terms](https://example.com/x) first.",
+        "Totals are *bold* and _slanted_ with `code`.",
+        "AT&T&#60;b&#62; sold 5 units.",
+    ],
+)
+def test_markdown_shows_the_answers_text_as_written_and_runs_none_of_it(text):
+    """A claim or reason holding HTML, a link, emphasis or an entity: rendered as CommonMark
+    with tables (markdown-it, as a pull-request page renders it), the page shows the text as
+    written and holds no tag, link or emphasis of it."""
+    import html as html_lib
+
+    from markdown_it import MarkdownIt
+
+    r = Report(
+        claims=[
+            ClaimResult(
+                text,
+                0,
+                len(text),
+                "unverified",
+                reason=f"the claim says '{text}'",
+                evidence=[Evidence("<b>src</b>`x`.txt", 0, 3, "abc")],
+            )
+        ]
+    )
+    html = MarkdownIt("commonmark").enable("table").render(r.to_markdown())
+    for tag in ("<img", "<script", "<a ", "<em>", "<strong>", "<b>"):
+        assert tag not in html, (tag, html)
+    assert html.count("<code>") == 1  # the evidence's source:start-end, nothing of the text
+    assert text in html_lib.unescape(html)  # shown as written
+
+
 # ---------------------------------------------------------------- from_dict names the bad field
 
 
