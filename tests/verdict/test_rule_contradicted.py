@@ -41,6 +41,49 @@ ROWS = [
         "contradicted",
     ),
     (
+        "the predicate denied of another value",
+        rec(
+            "The discount applies to orders over $50.",
+            ["discount", "apply", "order"],
+            predicates=["apply"],
+            quantities=[value("over $50", "money", 50, float("inf"), unit="USD")],
+        ),
+        [
+            rec(
+                "The discount does not apply to orders under $50.",
+                ["discount", "apply", "order"],
+                predicates=["apply"],
+                negated=True,
+                cue="not",
+                negated_predicate="apply",
+                quantities=[value("under $50", "money", float("-inf"), 50, unit="USD")],
+            )
+        ],
+        "unverified.missing",
+        "unverified",
+    ),
+    (
+        "the predicate denied at every time",
+        rec(
+            "The firm paid a dividend in 2019.",
+            ["firm", "pay", "dividend"],
+            predicates=["pay"],
+            quantities=[value("2019", "date", 737060, 737424, unit="day")],
+        ),
+        [
+            rec(
+                "The firm has never paid a dividend.",
+                ["firm", "pay", "dividend"],
+                predicates=["pay"],
+                negated=True,
+                cue="never",
+                negated_predicate="pay",
+            )
+        ],
+        "contradicted.polarity",
+        "contradicted",
+    ),
+    (
         "an antonym",
         rec("Revenue rose in the quarter.", ["revenue", "rise", "quarter"], predicates=["rise"]),
         [rec("Revenue fell in the quarter.", ["revenue", "fall", "quarter"], predicates=["fall"])],

@@ -127,7 +127,12 @@ def _about_same(ctx: ClaimContext, al: Alignment, times: dict | None) -> Conflic
             f"the source gives {sd.get('text')} where the claim says {qd.get('text')}",
             "contradicted.value",
         )
-    if al.polarity_flip and al.coverage >= t.polarity_coverage and not al.q_conflict:
+    # a denial of the claim's predicate about another value is no denial of the claim: "not
+    # approved for people under 65" says nothing against "approved for people over 65"
+    # ("never reported a loss" still denies "reported a loss in 2020": the passage has no year)
+    kinds = {sd.get("kind") for sd, _ in p.quantities}
+    other_value = not p.structured and any(qd.get("kind") in kinds for qd in al.q_absent)
+    if al.polarity_flip and al.coverage >= t.polarity_coverage and not al.q_conflict and not other_value:
         claim_side = claim["cue"] or "affirmed"
         src = p.f["cue"] or (p.value if p.structured and p.value else "affirmed")
         differs = [{"claim": claim_side, "source": src, "kind": "polarity"}]
