@@ -52,7 +52,10 @@ def unit_registry() -> "pint.UnitRegistry":  # noqa: F821
     converted (about 1 s together, which a process that converts no unit never pays)."""
     import pint
 
-    return pint.UnitRegistry()
+    ureg = pint.UnitRegistry()
+    for line in load_lexicon().get("unit_definitions", ()):  # what pint lacks: "decade" is its log unit
+        ureg.define(line)
+    return ureg
 
 
 def load_lexicon() -> dict[str, Any]:
@@ -916,17 +919,20 @@ def _parse_numeric(t: str) -> Quantity | None:
     lo_v = a.value
     hi_v = b.value if b is not None else a.value
     precision = max(a.precision, b.precision) if b is not None else a.precision
+    factor, offset = 1.0, 0.0
     if kind == "measure":
         try:
             factor, offset, unit, dim = _unit_base(side.unit)
         except Exception:  # pint cannot read the lexicon entry
             return None
-        lo_v, hi_v = factor * lo_v + offset, factor * hi_v + offset
         precision *= abs(factor)
     if b is None:
+        # an approximator widens the value on its own scale: "about 20 °C" is 18-22 °C, not a
+        # tenth of 293 K
         lo, hi = _apply_approx(approx, lo_v)
+        lo, hi = factor * lo + offset, factor * hi + offset
     else:
-        lo, hi = lo_v, hi_v
+        lo, hi = factor * lo_v + offset, factor * hi_v + offset
     return Quantity(kind, float(lo), float(hi), unit, dim, float(precision), approx, "")
 
 
@@ -936,21 +942,29 @@ def _parse_numeric(t: str) -> Quantity | None:
 
 @lru_cache(maxsize=4096)
 def _parse_cached(text: str, label: str | None) -> Quantity | None:
-    t0 = _normalise(text)
+    t0 = shown = _normalise(text)
     if not t0:
         return None
     t = t0.lower()
     if _is_label(t0):
         return None
     if not re.search(r"\d", t) and not _has_value_word(t):
-        return None
+        if not _ONE_PERIOD.search(t):
+            return None
+        t0 = _ONE_PERIOD.sub("1 ", t0)  # "a decade": one of a period long enough to be a figure
+        t = t0.lower()
     for parser in (_parse_time, lambda s: _parse_date(s, label), _parse_ordinal, None):
         q = parser(t) if parser is not None else _parse_numeric(t0)
         if q is not None:
-            return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, t0)
+            return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, shown)
     if "half" in t and (q := _parse_numeric(and_a_half(t, _lex()["number_words"]))) is not None and q.kind == "measure":
-        return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, t0)
+        return Quantity(q.kind, q.low, q.high, q.unit, q.dimension, q.precision, q.approx, shown)
     return None
+
+
+# "a fortnight" is 14 days; "a decade", "a century" are not read: news writes "over a decade" for
+# "during the decade" (a FaithBench summary lost its grounding to "more than 10 years")
+_ONE_PERIOD = re.compile(r"\b(?:a|an)\s+(?=fortnight\b)", re.I)
 
 
 def _has_value_word(t: str) -> bool:
@@ -964,6 +978,25 @@ def _has_value_word(t: str) -> bool:
         or words & set(lex["months"])
         or words & {"hundred", "thousand", "million", "billion", "trillion", "noon", "midnight", "half"}
     )
+
+
+_FAHRENHEIT = re.compile(r"(?:\u00b0|\bdeg(?:rees?)?\.?)\s*f\b|\u2109|\bfahrenheit\b", re.I)
+_CELSIUS = re.compile(r"(?:\u00b0|\bdeg(?:rees?)?\.?)\s*c\b|\u2103|\bcelsius\b|\bcentigrade\b", re.I)
+
+
+def temperature_difference(q: Quantity) -> Quantity:
+    """A temperature read as a difference of temperatures ("6 °F warmer", "rose by 2 °C"):
+    ``q`` (a temperature, in kelvin from its scale's zero) less its scale's offset, so that
+    2 °C of warming is 2 K and 3.6 °F is 2 K as well (pint's ``delta_degC``/``delta_degF``).
+    The scale is read from ``q.text`` (``°F``, ``degrees Fahrenheit``; ``°C``, ``Celsius``);
+    ``q`` itself when it is no temperature or names no scale with an offset (kelvin)."""
+    if q.kind != "measure" or "temperature" not in (q.dimension or ""):
+        return q
+    scale = "degF" if _FAHRENHEIT.search(q.text) else "degC" if _CELSIUS.search(q.text) else None
+    if scale is None:
+        return q
+    _, offset, _, _ = _unit_base(scale)
+    return Quantity(q.kind, q.low - offset, q.high - offset, q.unit, q.dimension, q.precision, q.approx, q.text)
 
 
 def parse_quantity(text: str, label: str | None = None) -> Quantity | None:
