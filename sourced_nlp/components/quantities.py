@@ -47,7 +47,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ..text.citations import KEYWORDS
-from ..text.quantity import Quantity, load_lexicon, parse_quantity
+from ..text.quantity import Quantity, load_lexicon, parse_quantity, temperature_difference
 from . import extensions  # noqa: F401  (registers Span._.quantity)
 from .extensions import CLAIMS_KEY, QUANTITIES_KEY, SKIPPED_KEY, UNREAD_KEY
 from .quantity_tokens import (
@@ -99,13 +99,22 @@ def make_quantities(nlp: Language, name: str) -> "QuantityFinder":
     return QuantityFinder(nlp, name)
 
 
+_COMPARED = frozenset(("warmer", "hotter", "cooler", "colder", "higher", "lower", "above", "below", "more", "less"))
+
+
+def _compared_after(doc: Doc, end: int) -> bool:
+    """The value is the amount of a comparison ("6 °F warmer", "2 °C above the average")."""
+    return end < len(doc) and doc[end].lower_ in _COMPARED
+
+
 _OF_THE_WHOLE = (("of",), ("of", "the"), ("out", "of"), ("of", "all"), ("of", "its"), ("of", "their"))
 
 
 def _mark_wholes(spans: list[Span]) -> None:
     """A count or a share of a whole the text states right after it ("20 of the 40 delegates",
     "four out of five dentists", "half of the 40 seats"): the whole's value as ``"whole"`` in the
-    part's record, so that a share can be compared with a count and a count with a share."""
+    part's record, so that a share can be compared with a count and a count with a share; the
+    whole's record is marked ``"a_whole"``."""
     for part, whole in zip(spans, spans[1:]):
         q, w = part._.quantity, whole._.quantity
         words = tuple(t.lower_ for t in part.doc[part.end : whole.start])
@@ -119,6 +128,7 @@ def _mark_wholes(spans: list[Span]) -> None:
             and w["low"] > 0
         ):
             part._.quantity = {**q, "whole": w["low"]}
+            whole._.quantity = {**w, "a_whole": True}  # stated with its part: matched with the part's share
 
 
 class QuantityFinder:
@@ -151,6 +161,8 @@ class QuantityFinder:
             if tok.i < last_end or tok.i in blocked:
                 continue
             every = every_hours(doc, tok.i, self._number_values)
+            rhythm = every[3] if every else None  # "every 6 months": "year-time"
+            every = every[:3] if every else None
             multiplier = multiplier_at(doc, tok.i)
             found = every or multiplier or share_at(doc, tok.i, self._approximators)
             if found is None and not self._is_seed(tok):
@@ -177,7 +189,7 @@ class QuantityFinder:
             span = doc[start:end]
             value = q.to_dict()
             value["noun"] = (
-                "day-time" if every else period[0] if period else self._noun(span, q)
+                rhythm if every else period[0] if period else self._noun(span, q)
             )  # "every 12 hours": twice daily
             value["head"] = _head_verb_of(span)
             if restated and restated[3]:
@@ -186,6 +198,8 @@ class QuantityFinder:
                 value["change"], value["multiplier"] = "by", True  # "doubled": +100%, against two levels only
             elif (role := change_role(span, self._change_verbs, q.kind)) is not None:
                 value["change"] = role
+            if "temperature" in (q.dimension or "") and (value.get("change") == "by" or _compared_after(doc, end)):
+                value.update(temperature_difference(q).to_dict())  # "6 °F warmer", "rose by 2 °C": a difference
             span._.quantity = value
             spans.append(span)
             last_end = end
@@ -220,6 +234,8 @@ class QuantityFinder:
         low = tok.lower_.rstrip(".")
         if low == "half":
             return True  # "an hour and a half", "half an hour"
+        if low in ("dozen", "fortnight"):
+            return True  # "a dozen people", "a fortnight": a figure with no digit
         if low in ("noon", "midnight"):
             return True  # "closes at midnight": a time of day without a digit
         if low in self._frequency_words:

@@ -518,18 +518,32 @@ def range_end_counts_a_noun(doc: Doc, start: int, end: int) -> bool:
     )
 
 
-def every_hours(doc: Doc, i: int, number_words: Mapping[str, int]) -> tuple[int, int, Quantity] | None:
-    """A dose's rhythm: "every 12 hours", "every eight hours" at token ``i`` ("every"), as the
-    times a day it comes to (2, 3: the value of "twice daily", "three times a day", whose noun is
-    ``"day-time"``); None for another text, or hours that do not divide a day."""
-    if doc[i].lower_ not in ("every", "each") or i + 2 >= len(doc) or doc[i + 2].lower_ not in _HOURS:
+#: a rhythm's unit -> (how many of it make the period it is counted in, that period): "every 12
+#: hours" is twice a day, "every 6 months" twice a year, "every 2 days" ... not a whole count a week
+_RHYTHMS = {
+    **dict.fromkeys(_HOURS, (24, "day")),
+    **dict.fromkeys(("day", "days"), (7, "week")),
+    **dict.fromkeys(("week", "weeks"), (52, "year")),
+    **dict.fromkeys(("month", "months"), (12, "year")),
+    **dict.fromkeys(("quarter", "quarters"), (4, "year")),
+}
+
+
+def every_hours(doc: Doc, i: int, number_words: Mapping[str, int]) -> tuple[int, int, Quantity, str] | None:
+    """A rhythm: "every 12 hours", "every eight hours", "every six months" at token ``i``
+    ("every"), as the times a period it comes to (the value of "twice daily", "three times a
+    day", "twice a year", whose noun is ``"day-time"``, ``"year-time"``: :data:`_RHYTHMS`); None
+    for another text, or a count that does not divide the period."""
+    if doc[i].lower_ not in ("every", "each") or i + 2 >= len(doc) or doc[i + 2].lower_ not in _RHYTHMS:
         return None
     count = doc[i + 1].lower_
     n = int(count) if count.isdigit() else number_words.get(count)
-    if not isinstance(n, int) or n <= 0 or 24 % n:
+    per, period = _RHYTHMS[doc[i + 2].lower_]
+    if not isinstance(n, int) or n <= 0 or per % n:
         return None
-    times = 24 // n
-    return i, i + 3, Quantity("number", float(times), float(times), None, None, 0.0, None, doc[i : i + 3].text)
+    times = per // n
+    q = Quantity("number", float(times), float(times), None, None, 0.0, None, doc[i : i + 3].text)
+    return i, i + 3, q, f"{period}-time"
 
 
 _PERIOD_ABBREVIATIONS = {

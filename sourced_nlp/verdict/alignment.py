@@ -112,11 +112,18 @@ class Aligner:
         self.converses = converses
 
     def coverage(
-        self, lemmas: list[str], p: Passage, index: PassageIndex, compared: frozenset[str] | None = None
+        self,
+        lemmas: list[str],
+        p: Passage,
+        index: PassageIndex,
+        compared: frozenset[str] | None = None,
+        held: frozenset[str] = frozenset(),
     ) -> float:
         """IDF-weighted share of ``lemmas`` that the passage holds (1.0 for no lemmas). With
         ``compared`` (not None: the claim's comparatives, maybe none) a word the passage says from
-        the other end of its relation counts as held (:attr:`converses`)."""
+        the other end of its relation counts as held (:attr:`converses`); a word of ``held``
+        counts as held (the words of a value the passage matches in other words:
+        :func:`_value_words`)."""
         # summed in the claim's word order, never a set's, so the last bit does not follow the
         # hash seed. Not math.fsum: an exact share of equal weights would land on a threshold
         # (0.5, 0.25) that the rules, tuned on these rounded sums, only ever saw just below
@@ -129,7 +136,8 @@ class Aligner:
             w = index.weight(lemma)
             total += w
             if (
-                self.word_in(lemma, p, index)
+                lemma in held
+                or self.word_in(lemma, p, index)
                 or compared is not None
                 and self.converses is not None
                 and held_by_converse(self.converses, lemma, p, compared)
@@ -209,7 +217,11 @@ class Aligner:
         if complement:
             lemmas = [complement[1] if x == complement[0] else x for x in lemmas]  # "negative" held as "not positive"
         cov = self.coverage(
-            lemmas, p, index, compared=comparatives(claim.get("tokens") or ()) if self.converses is not None else None
+            lemmas,
+            p,
+            index,
+            compared=comparatives(claim.get("tokens") or ()) if self.converses is not None else None,
+            held=_value_words(q_match),
         )
         flip = not complement and polarity_flip(claim, p, self.lex)
         antonym = None if complement else self._antonym(claim, p)
@@ -325,6 +337,7 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
         if r == "match"
     }
     falls = _fall_verbs()
+    shared: set[int] = set()  # the claim's values matched as a share of a whole
     for (qd, _q), row, values in zip(cq, outcomes, against_of):
         best, against = "absent", None
         for j, r in enumerate(row):
@@ -352,6 +365,9 @@ def _match_values(cq: Values, p: Passage) -> tuple[list, list, list, list]:
             best = "match"  # "22 medals" for "11 gold, eight silver and three bronze medals"
         if best == "absent" and values is p.quantities and _share_of_whole(qd, _q, p.quantities):
             best = "match"  # "half of the 40 seats" for "20 of the 40 seats", and back
+            shared.add(len(q_match) + len(q_conflict) + len(q_absent))
+        if best == "absent" and qd.get("a_whole") and len(q_match) + len(q_conflict) + len(q_absent) - 1 in shared:
+            best = "match"  # the "five" of "four out of five": stated with the share its part matched
         if best == "match":
             q_match.append(qd)
         elif best == "conflict":
@@ -402,16 +418,40 @@ def _as_share(qd: QuantityRecord, q: Quantity) -> tuple[Quantity, float] | None:
 
 def _share_of_whole(qd: QuantityRecord, q: Quantity, quantities: list) -> bool:
     """A claim's part of a whole matches a passage's part of the same whole in the other form
-    ("half of the 40 seats" and "20 of the 40 seats"): the share of the one is the count of the
-    other. Only a match: a share that differs is left to the values as written."""
+    ("half of the 40 seats" and "20 of the 40 seats"), or a count of a whole a share in percent of
+    anything ("four out of five dentists" and "80% of dentists"): the share of the one is the count
+    of the other. Only a match: a share that differs is left to the values as written."""
     mine = _as_share(qd, q)
     if mine is None:
         return False
     other, whole = mine
+    # a share in percent is a share of any whole ("four out of five dentists": 80% of dentists)
     return any(
-        sd.get("whole") == whole and s.kind == other.kind and compare_values(other, s) == "match"
+        (sd.get("whole") == whole or other.kind == "percent" and not sd.get("whole"))
+        and s.kind == other.kind
+        and compare_values(other, s) == "match"
         for sd, s in quantities
     )
+
+
+def _value_words(matched: list[QuantityRecord]) -> frozenset[str]:
+    """The words of the claim's matched rhythms that say what they count ("three *times a day*",
+    "twice *daily*": noun ``"day-time"``): the passage holds them in its own words when it holds the
+    value ("every 8 hours"), so coverage counts them as held."""
+    out: set[str] = set()
+    for qd in matched:
+        noun = qd.get("noun") or ""
+        if noun.endswith("-time"):
+            period = noun[: -len("-time")]
+            out |= {"time", period}
+            out |= {adv for adv, per in _period_adverbs().items() if per == period}
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=1)
+def _period_adverbs() -> dict[str, str]:
+    """``period_adverbs`` of ``models/units.json``: "daily" -> "day"."""
+    return dict(load_lexicon().get("period_adverbs", {}))
 
 
 def _multiplied(q: Quantity, quantities: list) -> list:

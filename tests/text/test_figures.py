@@ -317,6 +317,16 @@ def test_converted_precision(claim, source, expected):
     assert compare(parse_quantity(claim), parse_quantity(source)) == expected
 
 
+@pytest.mark.parametrize(
+    "text, low, high",
+    [("about 20 \u00b0C", 291.15, 295.15), ("about 50 \u00b0F", 280.37, 285.93), ("about 5 km", 4500.0, 5500.0)],
+)
+def test_an_approximator_widens_the_value_on_its_own_scale(text, low, high):
+    """ "About 20 °C" is 18-22 °C (in kelvin), not a tenth of 293 K either side."""
+    q = parse_quantity(text)
+    assert (q.low, q.high) == pytest.approx((low, high), abs=0.01)
+
+
 def test_conversion_in_the_reason(nlp):
     claim = sourced_nlp.check(
         "The ferry carries 1,400 kg of freight.", ["The ferry carries 3,000 lb of freight."], nlp=nlp
@@ -419,11 +429,69 @@ PARAPHRASES = [
         "A quarter of the 60 members resigned.",
         "grounded",
     ),
+    ("a count out of a count as a percent", "Nine out of ten members voted.", "90% of members voted.", "grounded"),
+    (
+        "a count out of a count, another percent",
+        "Nine out of ten members voted.",
+        "70% of members voted.",
+        "unverified",
+    ),
+    (
+        "a count out of a count as a fraction in words",
+        "Three out of four members voted.",
+        "Three quarters of members voted.",
+        "grounded",
+    ),
     (
         "a share of a stated whole, another count",
         "A third of the 60 members resigned.",
         "25 of the 60 members resigned.",
         "unverified",
+    ),
+    (
+        "a temperature difference across scales",
+        "Average temperatures rose by 1.5 \u00b0C.",
+        "Average temperatures rose by 2.7 \u00b0F.",
+        "grounded",
+    ),
+    (
+        "a temperature difference, another amount",
+        "Average temperatures rose by 1.5 \u00b0C.",
+        "Average temperatures rose by 5.4 \u00b0F.",
+        "contradicted",
+    ),
+    (
+        "a temperature difference in a comparison",
+        "The lake is 9 \u00b0F warmer than last summer.",
+        "The lake is 5 \u00b0C warmer than last summer.",
+        "grounded",
+    ),
+    ("periods counted in words", "The licence runs for two decades.", "The licence runs for 20 years.", "grounded"),
+    (
+        "periods counted in words, another length",
+        "The licence runs for two decades.",
+        "The licence runs for 25 years.",
+        "contradicted",
+    ),
+    ("two weeks as a fortnight", "The exhibit closes in a fortnight.", "The exhibit closes in 14 days.", "grounded"),
+    ("a dozen", "A dozen volunteers cleaned the beach.", "12 volunteers cleaned the beach.", "grounded"),
+    (
+        "times a day for a rhythm in hours",
+        "Feed the kitten four times a day.",
+        "Feed the kitten every six hours.",
+        "grounded",
+    ),
+    (
+        "times a year for a rhythm in months",
+        "The boiler is serviced twice a year.",
+        "The boiler is serviced every six months.",
+        "grounded",
+    ),
+    (
+        "times a year, another rhythm",
+        "The boiler is serviced twice a year.",
+        "The boiler is serviced every four months.",
+        "contradicted",
     ),
     ("a minus sign for a verb of falling", "Output changed by -4% in May.", "Output dropped 4% in May.", "grounded"),
     ("a minus sign against a plain level", "Output changed by -4% in May.", "Output was 4% in May.", "unverified"),
