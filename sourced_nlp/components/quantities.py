@@ -107,12 +107,12 @@ def _compared_after(doc: Doc, end: int) -> bool:
     return end < len(doc) and doc[end].lower_ in _COMPARED
 
 
-_OF_THE_WHOLE = (("of",), ("of", "the"), ("out", "of"), ("of", "all"), ("of", "its"), ("of", "their"))
+_OF_THE_WHOLE = (("of",), ("of", "the"), ("out", "of"), ("of", "all"), ("of", "its"), ("of", "their"), ("in",))
 
 
 def _mark_wholes(spans: list[Span]) -> None:
     """A count or a share of a whole the text states right after it ("20 of the 40 delegates",
-    "four out of five dentists", "half of the 40 seats"): the whole's value as ``"whole"`` in the
+    "four out of five dentists", "one in four adults", "half of the 40 seats"): the whole's value as ``"whole"`` in the
     part's record, so that a share can be compared with a count and a count with a share; the
     whole's record is marked ``"a_whole"``."""
     for part, whole in zip(spans, spans[1:]):

@@ -97,6 +97,9 @@ def _is_period_name(doc: Doc, start: int, end: int, q: Quantity) -> bool:
 def _is_pronoun_one(doc: Doc, start: int, end: int) -> bool:
     """``one of the best``, ``the one``: "one" used as a pronoun, not a count."""
     tok = doc[start]
+    nxt = [t.lower_ for t in doc[end : end + 3]]
+    if nxt[:1] == ["in"] and len(nxt) > 1 and doc[end + 1].like_num or nxt[:2] == ["out", "of"]:
+        return False  # "one in four adults", "one out of five": a count of a whole
     return end - start == 1 and tok.lower_ == "one" and tok.dep_ != "nummod"
 
 
@@ -473,8 +476,37 @@ def share_at(doc: Doc, i: int, approximators: Mapping[str, str]) -> tuple[int, i
     span = doc.char_span(tok.idx, m.start("of"), alignment_mode="contract")
     if span is None or span.start != i:
         return None
+    amount = _share_of_amount(doc, i, span.end, n / d, approx)
+    if amount is not None:
+        return i, amount[0], amount[1]  # "a quarter of a billion dollars": $250 million
     text = span.text
     return i, span.end, Quantity("percent", lo, hi, "%", "%", 0.5, approx, text)
+
+
+_SCALE_WORDS = frozenset(("thousand", "million", "billion", "trillion"))
+
+
+def _share_of_amount(doc: Doc, start: int, of: int, share: float, approx: str | None) -> tuple[int, Quantity] | None:
+    """A share of an amount of money or of a count with a scale word, after "of" at token
+    ``of`` ("a quarter of a billion dollars", "half of $3 million", "a third of a million
+    people"): ``(end, Quantity)``, the amount times the share; None for any other text ("a
+    quarter of 40 students" is a share of a stated whole, read as such)."""
+    if approx or of >= len(doc) or doc[of].lower_ != "of":
+        return None
+    for end in range(min(len(doc), of + 6), of + 1, -1):
+        if doc[end - 1].is_punct:
+            continue  # "a billion dollars.": the full stop is no part of it
+        words = doc[of + 1 : end]
+        if not any(t.lower_ in _SCALE_WORDS or t.text[:1] in "$\u00a3\u20ac\u00a5" for t in words):
+            continue
+        q = parse_quantity(words.text)
+        if q is None or q.kind not in ("money", "number") or q.low != q.high or q.approx:
+            continue
+        if q.kind == "number" and not any(t.lower_ in _SCALE_WORDS for t in words):
+            continue
+        v = q.low * share
+        return end, Quantity(q.kind, v, v, q.unit, q.dimension, q.precision * share, None, doc[start:end].text)
+    return None
 
 
 _HOURS = frozenset(("hour", "hours", "hr", "hrs", "h"))

@@ -32,14 +32,17 @@ def is_article_one(qd: QuantityRecord, article_ones: tuple[str, ...]) -> bool:
         and qd.get("low") == 1.0
         and qd.get("high") == 1.0
         and qd.get("text", "").strip().lower() in article_ones
+        and not qd.get("whole")  # "one in four adults": a count of a whole
     )
 
 
 def compare_values(claim: Quantity, source: Quantity, hours: bool = False) -> str:
     """:func:`compare` (``hours``: the source is a line of a record, whose time ranges are
-    opening hours), with two rules more: two stated ranges (both ends written, no "about",
+    opening hours), with three rules more: two stated ranges (both ends written, no "about",
     "over") that overlap without either holding the other ("8-10%" against "9-12%") differ — a
-    conflict ("around 600 hours" against "over 600 hours" does not); and two time-of-day ranges with
+    conflict ("around 600 hours" against "over 600 hours" does not); two stated ranges of which
+    one holds the other state one range only with the same ends ("10-20%" against "10-15%": a
+    conflict); and two time-of-day ranges with
     other ends ("open 11 AM to 9 PM" against "11:0-23:0") differ even when one holds the other."""
     if (
         hours
@@ -53,6 +56,21 @@ def compare_values(claim: Quantity, source: Quantity, hours: bool = False) -> st
     if r == "partial" and claim.kind == source.kind == "time" and claim.low < claim.high and source.low < source.high:
         return "conflict"  # opening hours: both ends are stated, another end is another fact
     stated = all(not q.approx and not math.isinf(q.low) and not math.isinf(q.high) for q in (claim, source))
+    if (
+        r == "match"
+        and stated
+        and claim.kind not in ("date", "time")  # "2014" holds "February 2014": a date is a span, no range
+        and claim.low < claim.high
+        and source.low < source.high
+    ):
+        # two stated ranges state one range only with the same ends: "10-20%" is not "10-15%"
+        # (a single value inside a claimed range still matches it)
+        ends = (
+            compare(_end(claim, claim.low), _end(source, source.low)),
+            compare(_end(claim, claim.high), _end(source, source.high)),
+        )
+        if ends != ("match", "match"):
+            return "conflict"
     if r == "partial" and stated and claim.low < claim.high and source.low < source.high:
         if not (claim.low <= source.low and source.high <= claim.high) and not (
             source.low <= claim.low and claim.high <= source.high
@@ -79,6 +97,11 @@ def sign_only(claim_q: QuantityRecord, source_q: QuantityRecord, falls: Collecti
         return None
     unsigned = source_q if minus[0] else claim_q
     return "match" if (unsigned.get("head") or "") in falls else "partial"
+
+
+def _end(q: Quantity, v: float) -> Quantity:
+    """One end of range ``q`` as a value of its own, at the range's precision."""
+    return Quantity(q.kind, v, v, q.unit, q.dimension, q.precision, None, q.text)
 
 
 def conflict_credible(claim_q: QuantityRecord, source_q: QuantityRecord) -> bool:

@@ -429,6 +429,33 @@ PARAPHRASES = [
         "A quarter of the 60 members resigned.",
         "grounded",
     ),
+    ("one in a count as a percent", "One in five drivers speeds.", "20% of drivers speed.", "grounded"),
+    ("one in a count, another percent", "One in five drivers speeds.", "35% of drivers speed.", "unverified"),
+    (
+        "a share of an amount of money",
+        "The grant is a third of a million euros.",
+        "The grant is \u20ac333,000.",
+        "grounded",
+    ),
+    (
+        "a share of an amount of money, another amount",
+        "The grant is a quarter of a million euros.",
+        "The grant is \u20ac500,000.",
+        "contradicted",
+    ),
+    (
+        "two stated ranges with other ends",
+        "Yields ranged from 4 to 9 tonnes.",
+        "Yields ranged from 4 to 6 tonnes.",
+        "contradicted",
+    ),
+    (
+        "two stated ranges with the same ends",
+        "Yields ranged from 4 to 9 tonnes.",
+        "Yields ranged from 4 to 9 tonnes.",
+        "grounded",
+    ),
+    ("a stated range and a value inside it", "Doses of 20-40 mg were used.", "Doses of 30 mg were used.", "grounded"),
     ("a count out of a count as a percent", "Nine out of ten members voted.", "90% of members voted.", "grounded"),
     (
         "a count out of a count, another percent",
